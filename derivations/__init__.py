@@ -1,0 +1,4 @@
+"""Symbolic source of truth for FFN blocks: exact SymPy derivations of parameter counts
+(params), FLOPs (flops), activation memory (memory), width rules (widths) and gradients
+(gradients), for every row of the variant table (variants). Imports sympy and nothing
+numeric. Import the submodules directly: `from derivations.params import params`."""

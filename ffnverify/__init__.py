@@ -1,0 +1,8 @@
+"""ffnverify: check numeric claims about transformer feed-forward blocks.
+
+Subpackages and modules: numpy_ffn / torch_ffn (independent numeric backends),
+claims (the claim language and audit), catalogue (real architectures), testing
+(conformance kits), cli (the `ffnverify` command).
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,93 @@
+"""Activations and their derivatives in NumPy, written independently of `derivations`.
+
+Numerically stable: sigmoid and silu are built on exp(-|z|), so no |z| up to the dtype's
+range overflows or produces NaN; outputs keep the input's dtype.
+"""
+
+import numpy as np
+from scipy import special
+
+SQRT_2_OVER_PI = np.sqrt(2.0 / np.pi)
+GELU_TANH_C = 0.044715
+INV_SQRT2 = 1.0 / np.sqrt(2.0)
+INV_SQRT_2PI = 1.0 / np.sqrt(2.0 * np.pi)
+
+
+def sigmoid(z):
+    e = np.exp(-np.abs(z))  # in (0, 1]: never overflows
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(z.dtype, copy=False)
+
+
+def d_sigmoid(z):
+    s = sigmoid(z)
+    return s * (1 - s)
+
+
+def relu(z):
+    return np.maximum(z, 0)
+
+
+def d_relu(z):
+    return (z > 0).astype(z.dtype)
+
+
+def tanh(z):
+    return np.tanh(z)
+
+
+def d_tanh(z):
+    t = np.tanh(z)
+    return 1 - t * t
+
+
+def silu(z):
+    return z * sigmoid(z)
+
+
+def d_silu(z):
+    s = sigmoid(z)
+    return s * (1 + z * (1 - s))
+
+
+def gelu(z):
+    return (0.5 * z * (1 + special.erf(z * INV_SQRT2))).astype(z.dtype, copy=False)
+
+
+def d_gelu(z):
+    cdf = 0.5 * (1 + special.erf(z * INV_SQRT2))
+    pdf = np.exp(-0.5 * z * z) * INV_SQRT_2PI
+    return (cdf + z * pdf).astype(z.dtype, copy=False)
+
+
+def _gelu_tanh_inner(z):
+    return SQRT_2_OVER_PI * (z + GELU_TANH_C * z * z * z)
+
+
+def gelu_tanh(z):
+    return (0.5 * z * (1 + np.tanh(_gelu_tanh_inner(z)))).astype(z.dtype, copy=False)
+
+
+def d_gelu_tanh(z):
+    t = np.tanh(_gelu_tanh_inner(z))
+    du = SQRT_2_OVER_PI * (1 + 3 * GELU_TANH_C * z * z)
+    return (0.5 * (1 + t) + 0.5 * z * (1 - t * t) * du).astype(z.dtype, copy=False)
+
+
+def identity(z):
+    return z
+
+
+def d_identity(z):
+    return np.ones_like(z)
+
+
+# activation name -> (function, derivative)
+ACTIVATIONS = {
+    "identity": (identity, d_identity),
+    "relu": (relu, d_relu),
+    "sigmoid": (sigmoid, d_sigmoid),
+    "tanh": (tanh, d_tanh),
+    "silu": (silu, d_silu),
+    "gelu": (gelu, d_gelu),
+    "gelu_tanh": (gelu_tanh, d_gelu_tanh),
+}

@@ -1,0 +1,28 @@
+"""Shared test set-up: Hypothesis profiles and skips for optional back ends."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=50, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_collection_modifyitems(config, items):
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    no_torch = pytest.mark.skip(reason="PyTorch is not installed (pip install ffnverify[torch])")
+    no_cuda = pytest.mark.skip(reason="no CUDA device: GPU tests run in `tox -e gpu` on a GPU machine")
+    for item in items:
+        if torch is None and ("torch" in item.keywords or "gpu" in item.keywords):
+            item.add_marker(no_torch)
+        elif "gpu" in item.keywords and not torch.cuda.is_available():
+            item.add_marker(no_cuda)
