@@ -5,12 +5,60 @@ Weights are a dict of arrays named as in the derivations: W_gate, W_up (d×h), W
 are tokens. `forward` returns the output and the cache the backward needs (exactly the
 "store" convention of docs/memory.md: x, the pre-activations, the activation output
 unless it is the identity, and the gated product).
+
+Performance (measured in benchmarks/, see benchmarks/RESULTS.md): the matmuls are plain
+BLAS GEMMs, gate and up as two separate GEMMs (measured no slower than one GEMM on the
+stacked [gate; up] weight, which also costs a copy of the weights per call). The
+elementwise work runs over row blocks that stay in cache and writes in place: the
+backward allocates one (n, h) buffer per projection gradient and nothing else of that
+size. Its results are bit for bit those of the plain expressions in np_activations (same
+operations in the same order, per element); `_sigmoid` is np_activations' stable sigmoid
+with its np.where (a branch per element, ~3 ns each on random signs) replaced by an exact
+arithmetic select, checked bitwise in tests/test_bench_helpers.py.
 """
 
 import numpy as np
 
 from ffnverify.backend_variants import lookup, projections
 from ffnverify.np_activations import ACTIVATIONS
+
+BLOCK_ELEMENTS = 1 << 16  # elementwise work runs over row blocks of about this many elements
+
+
+def _sigmoid(z):
+    e = np.exp(-np.abs(z))  # in (0, 1]: never overflows
+    pos = (z >= 0).astype(e.dtype)
+    num = (1 - pos) * e  # exactly e where z < 0, exactly 0 where z >= 0 (e is finite)
+    num += pos  # exactly 1 where z >= 0
+    return (num / (1.0 + e)).astype(z.dtype, copy=False)
+
+
+def _silu(z):
+    return z * _sigmoid(z)
+
+
+def _d_silu(z):
+    s = _sigmoid(z)
+    return s * (1 + z * (1 - s))
+
+
+def _d_sigmoid(z):
+    s = _sigmoid(z)
+    return s * (1 - s)
+
+
+# faster, bitwise-identical replacements for np_activations entries
+_FAST = {"sigmoid": (_sigmoid, _d_sigmoid), "silu": (_silu, _d_silu)}
+
+
+def _activation(name):
+    return _FAST.get(name) or ACTIVATIONS[name]
+
+
+def _blocks(rows, cols):
+    """Row slices of about BLOCK_ELEMENTS elements covering `rows` rows."""
+    step = max(1, BLOCK_ELEMENTS // max(cols, 1))
+    return [slice(i, i + step) for i in range(0, rows, step)]
 
 
 def init_weights(variant, d, h, bias=False, dtype=np.float64, rng=None):
@@ -36,40 +84,67 @@ def _linear(x, weights, p):
 def forward(variant, weights, x):
     """(y, cache) for input x of shape (..., d)."""
     act_name, gated = lookup(variant)
-    act, _ = ACTIVATIONS[act_name]
+    act, _ = _activation(act_name)
     lead = x.shape[:-1]
     x2 = x.reshape(-1, x.shape[-1])
     cache = {"x": x2, "shape": x.shape}
     z_up = _linear(x2, weights, "up")
     cache["z_up"] = z_up
+    z = _linear(x2, weights, "gate") if gated else z_up
+    a = z if act_name == "identity" else np.empty_like(z)
+    hidden = np.empty_like(z) if gated else a
+    for r in _blocks(*z.shape):
+        if a is not z:
+            a[r] = act(z[r])
+        if gated:
+            np.multiply(a[r], z_up[r], out=hidden[r])
     if gated:
-        z_gate = _linear(x2, weights, "gate")
-        a = act(z_gate)
-        hidden = a * z_up
-        cache.update(z_gate=z_gate, a=a, p=hidden)
+        cache.update(z_gate=z, a=a, p=hidden)
     else:
-        hidden = act(z_up)
         cache["a"] = hidden
     y = _linear(hidden, weights, "down")
     return y.reshape(*lead, y.shape[-1]), cache
 
 
-def backward(variant, weights, cache, dy, input_grad=True):
-    """Gradients {W_*, b_*, x} of sum(dy * y) from the cache of `forward`."""
+def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
+    """Gradients {W_*, b_*, x} of sum(dy * y) from the cache of `forward`.
+
+    With free_cache=True the backward consumes the cache as autograd consumes its saved
+    tensors: it writes its intermediates into the cached arrays (same results) and
+    empties the dict, so the peak stays at the activation memory; the cache is then
+    unusable.
+    """
     act_name, gated = lookup(variant)
-    _, dact = ACTIVATIONS[act_name]
-    x2 = cache["x"]
+    _, dact = _activation(act_name)
+    c = cache if free_cache else dict(cache)
+    x2, x_shape = c["x"], c["shape"]
     dy2 = dy.reshape(-1, dy.shape[-1])
-    hidden = cache["p"] if gated else cache["a"]
+    hidden = c.pop("p") if gated else c.pop("a")
     grads = {"W_down": hidden.T @ dy2}
-    dhidden = dy2 @ weights["W_down"].T
+    z = c["z_gate"] if gated else c["z_up"]
+    reuse = free_cache and hidden is not z
+    dh = np.matmul(dy2, weights["W_down"].T, out=hidden if reuse else None)
+    del hidden
     if gated:
-        dz = {
-            "gate": dhidden * cache["z_up"] * dact(cache["z_gate"]),
-            "up": dhidden * cache["a"],
-        }
+        a, z_up = c.pop("a"), c["z_up"]
+        # dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate), block by block; dz_gate in place
+        # in dh, dz_up into z_up's rows once they are read (free_cache) or a new buffer
+        dz_up = z_up if free_cache else np.empty_like(z_up)
+        for r in _blocks(*dh.shape):
+            up_r = dh[r] * a[r]
+            dh[r] *= z_up[r]
+            dh[r] *= dact(z[r])
+            dz_up[r] = up_r
+        del a, z_up
+        dz = {"gate": dh, "up": dz_up}
     else:
-        dz = {"up": dhidden * dact(cache["z_up"])}
+        c.pop("a", None)
+        for r in _blocks(*dh.shape):
+            dh[r] *= dact(z[r])
+        dz = {"up": dh}
+    del z
+    if free_cache:
+        c.clear()
     for p, g in dz.items():
         grads[f"W_{p}"] = x2.T @ g
     if "b_down" in weights:
@@ -80,8 +155,12 @@ def backward(variant, weights, cache, dy, input_grad=True):
         dx = None
         for p, g in dz.items():
             term = g @ weights[f"W_{p}"].T
-            dx = term if dx is None else dx + term
-        grads["x"] = dx.reshape(cache["shape"])
+            if dx is None:
+                dx = term
+            else:
+                dx += term
+            del term
+        grads["x"] = dx.reshape(x_shape)
     return grads
 
 
