@@ -1,0 +1,201 @@
+"""Rounding-error bounds for the FFN forward and backward, per element, from first principles.
+
+No tolerance in the value and gradient tests is picked by hand: each comes from the unit
+roundoff u of the dtype (2^-53 float64, 2^-24 float32, 2^-8 bfloat16) and the shapes, by
+running the computation once more in float64 while carrying, next to every value, a bound
+on how far a floating-point evaluation in the target dtype can be from it ("running
+error analysis", Higham, *Accuracy and Stability of Numerical Algorithms*, ch. 3).
+
+The rules, each standard:
+
+- Dot products of length k, in any summation order, with or without FMA (Higham Thm 3.1
+  / §3.1): |fl(a·b) − a·b| ≤ γ_k |a|·|b|, where γ_k = k·u / (1 − k·u). A matmul is a
+  matrix of dot products, so the bound is γ_k (|A| @ |B|), elementwise. A bias added by
+  the same kernel (addmm) is one more term: γ_{k+1} (|A| @ |B| + |b|). Errors already in
+  the operands propagate to first order as |ΔA| @ |B| + |A| @ |ΔB| (+ |ΔA| @ |ΔB|).
+  Mixed precision (bfloat16 in, float32 accumulate, one rounding to bfloat16 at the end):
+  γ_k(u_acc) (|A| @ |B|) + u_out · (|A| @ |B|) bounds it.
+- Products, sums: one rounding each, relative u, plus the propagated operand errors.
+- Activations and their derivatives: with the input off by Δz, the output moves at most
+  L₁·Δz, L₁ = sup |act'| (L₂ = sup |act''| for the derivative; ReLU' jumps by 1 where
+  |z| ≤ Δz); evaluating the formula itself costs at most C_ELEM·u·(1 + |z|): every
+  activation formula here is at most ~16 elementary operations (see
+  derivations.flops.ELEMENTWISE_COST), each within 2 units of u relative to the scale
+  1 + |z| of its operands (libm/SLEEF/scipy transcendental functions are within a few
+  ulp; the scale absorbs cancellations such as 1 + erf(z) for negative z, which are
+  multiplied by z afterwards). ReLU and the identity are exact.
+
+The bound of two independent implementations that both obey it differs by at most twice
+it. Values used to form the magnitudes are the float64 reference values; their own
+error (relative ~1e-16) is second order and below the slack of every rule above.
+The Lipschitz constants are checked numerically in tests/test_activations.py.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ffnverify.backend_variants import lookup
+from ffnverify.np_activations import ACTIVATIONS
+
+UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "bfloat16": 2.0**-8,
+                 "float16": 2.0**-11}
+C_ELEM = 32
+# sup |act'| and sup |act''| over the reals, rounded up (relu'': a jump, handled apart)
+LIPSCHITZ = {"identity": 1.0, "relu": 1.0, "sigmoid": 0.25, "tanh": 1.0, "silu": 1.1,
+             "gelu": 1.13, "gelu_tanh": 1.13}
+LIPSCHITZ_DERIVATIVE = {"identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
+                        "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8}
+EXACT_ACTIVATIONS = {"identity", "relu"}
+
+
+def unit_roundoff(dtype) -> float:
+    """u for a NumPy dtype, a torch dtype or a name ("float32", "bfloat16", ...)."""
+    name = str(dtype).removeprefix("torch.")
+    name = np.dtype(name).name if name not in UNIT_ROUNDOFF else name
+    return UNIT_ROUNDOFF[name]
+
+
+def gamma(k: int, u: float) -> float:
+    """γ_k = k·u / (1 − k·u): the relative error bound of a length-k dot product."""
+    if k * u >= 1:
+        raise ValueError(f"γ_k undefined: k·u = {k * u} >= 1 (k={k}, u={u})")
+    return k * u / (1 - k * u)
+
+
+@dataclass
+class Bounded:
+    """A float64 reference value and an elementwise bound on the error of computing it in
+    the target precision."""
+
+    value: np.ndarray
+    err: np.ndarray
+
+    @property
+    def mag(self):
+        return np.abs(self.value) + self.err
+
+    @property
+    def T(self):
+        return Bounded(self.value.T, self.err.T)
+
+
+def exact(a) -> Bounded:
+    """An input that is exactly representable in the target dtype (already rounded to it)."""
+    a = np.asarray(a, dtype=np.float64)
+    return Bounded(a, np.zeros_like(a))
+
+
+def matmul(a: Bounded, b: Bounded, u, bias: Bounded | None = None, u_acc=None) -> Bounded:
+    """a @ b (+ bias) evaluated by a matmul kernel with unit roundoff u (accumulating with
+    u_acc, default u)."""
+    u_acc = u if u_acc is None else u_acc
+    k = a.value.shape[-1] + (bias is not None)
+    value = a.value @ b.value
+    mags = a.mag @ b.mag
+    err = a.err @ np.abs(b.value) + np.abs(a.value) @ b.err + a.err @ b.err
+    if bias is not None:
+        value = value + bias.value
+        mags = mags + bias.mag
+        err = err + bias.err
+    rounding = gamma(k, u_acc) * mags
+    if u_acc != u:
+        rounding = rounding + u * (mags + rounding)
+    return Bounded(value, err + rounding)
+
+
+def mul(a: Bounded, b: Bounded, u) -> Bounded:
+    err = np.abs(a.value) * b.err + np.abs(b.value) * a.err + a.err * b.err
+    return Bounded(a.value * b.value, err + u * a.mag * b.mag)
+
+
+def add(a: Bounded, b: Bounded, u) -> Bounded:
+    return Bounded(a.value + b.value, a.err + b.err + u * (a.mag + b.mag))
+
+
+def colsum(a: Bounded, u) -> Bounded:
+    """Sum over tokens (axis 0): a bias gradient."""
+    k = max(a.value.shape[0] - 1, 1)
+    return Bounded(a.value.sum(axis=0), a.err.sum(axis=0) + gamma(k, u) * a.mag.sum(axis=0))
+
+
+def activation(name: str, z: Bounded, u) -> Bounded:
+    fn, _ = ACTIVATIONS[name]
+    own = 0.0 if name in EXACT_ACTIVATIONS else C_ELEM * u * (1 + z.mag)
+    return Bounded(fn(z.value), LIPSCHITZ[name] * z.err + own)
+
+
+def activation_derivative(name: str, z: Bounded, u) -> Bounded:
+    _, dfn = ACTIVATIONS[name]
+    if name == "relu":  # exact 0/1, but a perturbed z may sit across the kink
+        return Bounded(dfn(z.value), (np.abs(z.value) <= z.err).astype(np.float64))
+    own = 0.0 if name == "identity" else C_ELEM * u * (1 + z.mag)
+    return Bounded(dfn(z.value), LIPSCHITZ_DERIVATIVE[name] * z.err + own)
+
+
+def ffn_bounds(variant, weights, x, dy=None, dtype="float64", u_acc=None):
+    """Reference values and error bounds of the forward (and, given dy, the backward) of
+    `variant` evaluated in `dtype`. Inputs must already be representable in `dtype`.
+
+    Returns (y, grads): Bounded output of shape (tokens, d) and {W_*, b_*, x: Bounded}
+    (empty without dy), x flattened to (tokens, d).
+    """
+    u = unit_roundoff(dtype)
+    act_name, gated = lookup(variant)
+    x = exact(np.asarray(x, dtype=np.float64).reshape(-1, np.shape(x)[-1]))
+    w = {k: exact(v) for k, v in weights.items()}
+
+    def linear(inp, p):
+        return matmul(inp, w[f"W_{p}"], u, w.get(f"b_{p}"), u_acc)
+
+    z_up = linear(x, "up")
+    if gated:
+        z_gate = linear(x, "gate")
+        a = activation(act_name, z_gate, u)
+        hidden = mul(a, z_up, u)
+    else:
+        a = activation(act_name, z_up, u)
+        hidden = a
+    y = linear(hidden, "down")
+    if dy is None:
+        return y, {}
+
+    g = exact(np.asarray(dy, dtype=np.float64).reshape(y.value.shape))
+    grads = {"W_down": matmul(hidden.T, g, u, None, u_acc)}
+    dhidden = matmul(g, w["W_down"].T, u, None, u_acc)
+    if gated:
+        dz = {"gate": mul(mul(dhidden, z_up, u), activation_derivative(act_name, z_gate, u), u),
+              "up": mul(dhidden, a, u)}
+    else:
+        dz = {"up": mul(dhidden, activation_derivative(act_name, z_up, u), u)}
+    for p, gz in dz.items():
+        grads[f"W_{p}"] = matmul(x.T, gz, u, None, u_acc)
+    if "b_down" in w:
+        grads["b_down"] = colsum(g, u)
+        for p, gz in dz.items():
+            grads[f"b_{p}"] = colsum(gz, u)
+    dx = None
+    for p, gz in dz.items():
+        term = matmul(gz, w[f"W_{p}"].T, u, None, u_acc)
+        dx = term if dx is None else add(dx, term, u)
+    grads["x"] = dx
+    return y, grads
+
+
+def worst_violation(observed, reference, bound):
+    """(index, |observed − reference|, bound) of the element that most exceeds its bound,
+    or None when every element is within its bound."""
+    diff = np.abs(np.asarray(observed, np.float64) - np.asarray(reference, np.float64))
+    bound = np.broadcast_to(bound, diff.shape)
+    excess = diff - bound
+    if diff.size == 0 or excess.max() <= 0:
+        return None
+    i = np.unravel_index(np.argmax(excess), diff.shape)
+    return i, float(diff[i]), float(bound[i])
+
+
+def assert_within(observed, reference, bound, what):
+    bad = worst_violation(observed, reference, bound)
+    assert bad is None, (
+        f"{what}: element {bad[0]} differs by {bad[1]:.3e}, above its rounding bound "
+        f"{bad[2]:.3e}" if bad else "")
