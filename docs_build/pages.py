@@ -1,0 +1,75 @@
+"""Pages generated at build time: the closed-forms reference, written from the derivations.
+
+`closed_forms_page()` returns the Markdown of `closed-forms.md`; every formula on it is
+`formulas.render(spec)` for a spec listed here, so the page always shows what the
+derivations say today. Tables are raw HTML blocks so Markdown never touches the MathML.
+"""
+
+from html import escape
+
+from derivations import activations, variants
+from docs_build import formulas
+
+PAGE = "closed-forms.md"
+GATED = [v for v, row in variants.VARIANTS.items() if row.gated]
+PLOTTED_ACTIVATIONS = [a for a in activations.ACTIVATIONS if a != "identity"]
+
+
+def _table(header: list[str], rows: list[tuple[str, list[str]]]) -> str:
+    """A raw HTML table: first column text, the others formula specs rendered as MathML."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join(
+        f"<tr><td><code>{escape(label)}</code></td>"
+        + "".join(f"<td>{formulas.render(spec, display='inline')}</td>" for spec in specs)
+        + "</tr>"
+        for label, specs in rows
+    )
+    return f'<div class="formula-table"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def sections() -> list[tuple[str, str, list[str], list[tuple[str, list[str]]]]]:
+    """(heading, explanation, column titles, rows of (label, specs)) for every table."""
+    names = list(variants.VARIANTS)
+    return [
+        ("Parameters", "Exact counts for model width d and hidden width h (SPEC §3).",
+         ["variant", "no bias", "with bias"],
+         [(v, [f"params {v}", f"params {v} bias"]) for v in names]),
+        ("Matmul FLOPs", "2 FLOPs per multiply-add, n tokens; backward includes the "
+         "input-gradient matmuls.",
+         ["variant", "forward", "backward", "train"],
+         [(v, [f"flops {v} forward", f"flops {v} backward", f"flops {v} train"]) for v in names]),
+        ("All FLOPs", "Matmuls plus the activation and the gating multiply, priced by "
+         "the per-element cost table of `derivations.flops`.",
+         ["variant", "forward", "backward"],
+         [(v, [f"flops {v} forward all", f"flops {v} backward all"]) for v in names]),
+        ("Activation memory", "Elements saved for the backward pass.",
+         ["variant", "store", "recompute"],
+         [(v, [f"memory {v} store", f"memory {v} recompute"]) for v in names]),
+        ("Parameter-matched widths", "The hidden width that gives a gated variant the "
+         "parameters of a ReLU FFN with h = 4d.",
+         ["variant", "no bias", "with bias"],
+         [(v, [f"match relu {v}", f"match relu {v} bias"]) for v in GATED]),
+        ("Activations and derivatives", "SymPy's derivative, and the textbook form the "
+         "tests prove equal to it.",
+         ["activation", "act(z)", "SymPy's derivative", "textbook form"],
+         [(a, [f"activation {a}", f"derivative {a}", f"derivative-form {a}"])
+          for a in PLOTTED_ACTIVATIONS]),
+    ]
+
+
+def closed_forms_page() -> str:
+    parts = [
+        "# Closed forms",
+        "",
+        "Every formula on this page is printed at build time from `derivations/` by "
+        "SymPy's MathML printer; none is typed by hand. Run `ffnverify derive` for the "
+        "same expressions as text or LaTeX.",
+    ]
+    for heading, text, header, rows in sections():
+        parts += ["", f"## {heading}", "", text, "", _table(header, rows)]
+    return "\n".join(parts) + "\n"
+
+
+def all_specs() -> list[str]:
+    """Every formula spec the generated page renders."""
+    return [spec for *_, rows in sections() for _, specs in rows for spec in specs]

@@ -1,0 +1,82 @@
+"""Claim fences annotated with the verdicts of an audit run at build time.
+
+`run_audit(docs_dir)` runs `python -m ffnverify audit DOCS --format json` (the SPEC §5
+command line, so this does not depend on the claims engine's internals) and indexes the
+claims by (page path relative to docs_dir, line). `annotate(markdown, verdicts)` puts a
+small verdict table under each ```claim fence. Where the audit is not available (the
+claims engine not installed, or FFNVERIFY_DOCS_VERDICTS=0) the fences stay plain code blocks.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from html import escape
+from pathlib import Path
+
+FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*claim\b")
+AUDIT_TIMEOUT_S = 600
+
+
+def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]], str]:
+    """({relative page path: {line: claim}}, a one-line status message)."""
+    if os.environ.get("FFNVERIFY_DOCS_VERDICTS", "1") == "0":
+        return {}, "verdicts off (FFNVERIFY_DOCS_VERDICTS=0)"
+    docs_dir = Path(docs_dir).resolve()
+    command = [sys.executable, "-m", "ffnverify", "audit", str(docs_dir), "--format", "json"]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, cwd=cwd,
+                              timeout=AUDIT_TIMEOUT_S, check=False)
+        result = json.loads(done.stdout)
+    except (OSError, subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
+        return {}, f"no verdicts: `ffnverify audit --format json` gave no JSON ({exc!r:.200})"
+    index: dict[str, dict[int, dict]] = {}
+    for claim in result.get("claims", []):
+        path = Path(str(claim.get("file", "")))
+        path = path if path.is_absolute() else (Path(cwd or ".") / path)
+        try:
+            rel = path.resolve().relative_to(docs_dir).as_posix()
+        except ValueError:
+            continue
+        if isinstance(claim.get("line"), int):
+            index.setdefault(rel, {})[claim["line"]] = claim
+    summary = result.get("summary", {})
+    return index, f"verdicts from the audit: {summary}"
+
+
+def _table(claims: list[dict]) -> str:
+    rows = "".join(
+        f'<tr><td>line {c["line"]}</td>'
+        f'<td><span class="verdict v-{escape(str(c.get("verdict")), quote=True)}">'
+        f'{escape(str(c.get("verdict")))}</span></td>'
+        f'<td>{"" if c.get("ok", True) else "✗ expected " + escape(str(c.get("expect")))}</td>'
+        f'<td><code>{escape(str(c.get("value") or ""))}</code></td></tr>'
+        for c in claims
+    )
+    return f'<div class="claim-verdicts"><table><tbody>{rows}</tbody></table></div>'
+
+
+def annotate(markdown: str, verdicts: dict[int, dict]) -> str:
+    """Insert, after each claim fence, the verdicts of the claims on its lines (1-based)."""
+    if not verdicts:
+        return markdown
+    lines = markdown.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        match = FENCE_OPEN.match(lines[i])
+        out.append(lines[i])
+        i += 1
+        if not match:
+            continue
+        fence, start = match["fence"], i
+        while i < len(lines) and not lines[i].strip().startswith(fence):
+            out.append(lines[i])
+            i += 1
+        if i < len(lines):
+            out.append(lines[i])  # the closing fence
+            i += 1
+        found = [verdicts[n] for n in range(start + 1, i + 1) if n in verdicts]
+        if found:
+            out += ["", _table(found), ""]
+    return "\n".join(out)
