@@ -1,0 +1,156 @@
+"""Our whole-model totals against Hugging Face transformers' own classes.
+
+Each model transformers has a class for is built from a config written here from the
+catalogue row (nothing is downloaded), on the meta device (shapes only, no memory), and
+its unique parameters are counted (`parameters()` yields a tied weight once). Runs in
+`tox -e hf`; skips with a reason where transformers is absent.
+"""
+
+import pytest
+
+from ffnverify import catalogue
+from ffnverify.catalogue import MODELS
+
+pytestmark = pytest.mark.hf
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (tox -e hf installs it)")
+transformers = pytest.importorskip(
+    "transformers", reason="Hugging Face transformers is not installed (run `tox -e hf`)")
+
+# transformers' activation names -> derivations' activation names (the exact GELU form)
+HF_ACTIVATIONS = {"silu": "silu", "gelu_pytorch_tanh": "gelu_tanh", "gelu_new": "gelu_tanh",
+                  "gelu": "gelu"}
+VARIANT_ACTIVATION = {"swiglu": "silu", "geglu_tanh": "gelu_tanh", "geglu": "gelu",
+                      "gelu_tanh": "gelu_tanh", "gelu": "gelu"}
+HF_ACT_FOR = {"silu": "silu", "gelu_tanh": "gelu_pytorch_tanh", "gelu": "gelu"}
+
+
+def _decoder_kwargs(m):
+    return dict(vocab_size=m.vocab, hidden_size=m.d_model, intermediate_size=m.d_ff,
+                num_hidden_layers=m.layers, num_attention_heads=m.heads,
+                num_key_value_heads=m.kv_heads, tie_word_embeddings=m.tied)
+
+
+def _llama(m):
+    assert m.head_dim == m.d_model // m.heads
+    return transformers.LlamaConfig(**_decoder_kwargs(m), hidden_act="silu")
+
+
+def _mistral(m):
+    return transformers.MistralConfig(**_decoder_kwargs(m), head_dim=m.head_dim)
+
+
+def _mixtral(m):
+    return transformers.MixtralConfig(**_decoder_kwargs(m), num_local_experts=m.experts,
+                                      num_experts_per_tok=m.experts_active)
+
+
+def _qwen2(m):
+    return transformers.Qwen2Config(**_decoder_kwargs(m))
+
+
+def _gemma(m):
+    act = HF_ACT_FOR[VARIANT_ACTIVATION[m.variant]]
+    return transformers.GemmaConfig(**_decoder_kwargs(m), head_dim=m.head_dim,
+                                    hidden_act=act, hidden_activation=act)
+
+
+def _gemma2(m):
+    act = HF_ACT_FOR[VARIANT_ACTIVATION[m.variant]]
+    return transformers.Gemma2Config(**_decoder_kwargs(m), head_dim=m.head_dim,
+                                     hidden_activation=act)
+
+
+def _olmo(m):
+    return transformers.OlmoConfig(**_decoder_kwargs(m))
+
+
+def _phi3(m):
+    return transformers.Phi3Config(**_decoder_kwargs(m), pad_token_id=0)
+
+
+def _gpt2(m):
+    return transformers.GPT2Config(vocab_size=m.vocab, n_positions=m.positions,
+                                   n_embd=m.d_model, n_layer=m.layers, n_head=m.heads,
+                                   n_inner=m.d_ff, activation_function="gelu_new",
+                                   tie_word_embeddings=m.tied)
+
+
+def _t5(m):
+    return transformers.T5Config(vocab_size=m.vocab, d_model=m.d_model, d_kv=m.head_dim,
+                                 d_ff=m.d_ff, num_layers=m.encoder_layers,
+                                 num_decoder_layers=m.layers, num_heads=m.heads,
+                                 relative_attention_num_buckets=m.relative_attention_buckets,
+                                 feed_forward_proj="gated-gelu", tie_word_embeddings=m.tied)
+
+
+BUILDERS = {
+    **{n: _llama for n in MODELS if n.startswith("llama-")},
+    "mistral-7b": _mistral, "mixtral-8x7b": _mixtral, "qwen2.5-7b": _qwen2,
+    "gemma-2b": _gemma, "gemma-7b": _gemma, "gemma-2-9b": _gemma2, "olmo-7b": _olmo,
+    "phi-3-mini": _phi3, "gpt2-small": _gpt2, "gpt-3-175b": _gpt2, "t5-v1.1-base": _t5,
+}
+NO_HF_CLASS = {"palm-540b": "transformers has no PaLM class (parallel block, MQA, no biases)"}
+
+
+def _hf_activation(cfg) -> str:
+    for attr in ("hidden_activation", "dense_act_fn", "activation_function", "hidden_act"):
+        act = getattr(cfg, attr, None)
+        if act:
+            return act
+    raise AssertionError(f"no activation in {type(cfg).__name__}")
+
+
+def build(cfg):
+    auto = (transformers.AutoModelForSeq2SeqLM if cfg.is_encoder_decoder
+            else transformers.AutoModelForCausalLM)
+    with torch.device("meta"):
+        return auto.from_config(cfg)
+
+
+# transformers >= 5 forces T5Config.tie_word_embeddings to True (its T5Config source says
+# so); loading google/t5-v1_1-base, whose lm_head differs from the embedding, un-ties them
+# again. Building from a config cannot reproduce that, so the head is un-tied here by hand.
+FORCED_TIE = {"t5-v1.1-base"}
+
+
+def untie_forced_head(model, m):
+    head, emb = model.get_output_embeddings(), model.get_input_embeddings()
+    if m.tied or head.weight is not emb.weight:
+        return model
+    assert m.name in FORCED_TIE, f"{m.name}: transformers tied a head the release keeps apart"
+    head.weight = torch.nn.Parameter(torch.empty_like(head.weight))
+    return model
+
+
+def test_every_row_has_a_builder_or_a_reason():
+    assert set(BUILDERS) | set(NO_HF_CLASS) == set(MODELS)
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_total_matches_transformers(name):
+    m = MODELS[name]
+    model = untie_forced_head(build(BUILDERS[name](m)), m)
+    counted = sum(p.numel() for p in model.parameters())  # a tied weight appears once
+    assert all(p.device.type == "meta" for p in model.parameters())
+    assert counted == catalogue.params_total(m), (
+        f"{name}: transformers {counted:,}, derived {catalogue.params_total(m):,}; "
+        f"breakdown {catalogue.breakdown(m)}")
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_gelu_form_matches_transformers(name):
+    """The catalogue's variant names the same activation transformers' config runs."""
+    m = MODELS[name]
+    act = _hf_activation(BUILDERS[name](m))
+    assert HF_ACTIVATIONS[act] == VARIANT_ACTIVATION[m.variant], (name, act, m.variant)
+
+
+def test_transformers_catches_a_wrong_kv_heads():
+    """Mutant: the catalogue total of a row with the wrong kv_heads disagrees with the
+    model transformers builds from the right config."""
+    import dataclasses
+
+    m = MODELS["llama-3-8b"]
+    model = build(BUILDERS["llama-3-8b"](m))
+    counted = sum(p.numel() for p in model.parameters())
+    assert counted != catalogue.params_total(dataclasses.replace(m, kv_heads=32))
