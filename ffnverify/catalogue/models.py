@@ -136,8 +136,8 @@ ROWS = [
           norm_weight=True, norm_bias=False, qkv_bias=True,
           source="Qwen/Qwen2.5-7B config.json (tie_word_embeddings false; q/k/v biases)",
           published_total=7_615_616_512, published_source=HUB.format("Qwen/Qwen2.5-7B"),
-          note="The model card's 7.61B total and 6.53B non-embedding both reproduce. "
-          "d_ff 18944 is given."),
+          note="The model card's 7.61B is this total truncated (it rounds to 7.62B); its "
+          "6.53B non-embedding figure is rounded. d_ff 18944 is given."),
     Model(name="gemma-2b", d_model=2048, d_ff=16384, variant="geglu_tanh", bias=False,
           layers=18, vocab=256000, heads=8, kv_heads=1, head_dim=256, tied=True, norm="rms",
           norm_weight=True, norm_bias=False, width_rule="half_fused",
