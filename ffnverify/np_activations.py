@@ -59,7 +59,14 @@ def d_gelu(z):
     return (cdf + z * pdf).astype(z.dtype, copy=False)
 
 
+# Beyond |z| = 20 the inner tanh is exactly ±1 in float32 and float64, so clipping there
+# changes no value; it keeps z³ (and z² in the derivative) from overflowing to inf, which
+# made d_gelu_tanh return 0·inf = NaN for finite |z| >~ 1e19 (float32).
+GELU_TANH_SATURATED = 20.0
+
+
 def _gelu_tanh_inner(z):
+    z = np.clip(z, -GELU_TANH_SATURATED, GELU_TANH_SATURATED)
     return SQRT_2_OVER_PI * (z + GELU_TANH_C * z * z * z)
 
 
@@ -69,8 +76,9 @@ def gelu_tanh(z):
 
 def d_gelu_tanh(z):
     t = np.tanh(_gelu_tanh_inner(z))
-    du = SQRT_2_OVER_PI * (1 + 3 * GELU_TANH_C * z * z)
-    return (0.5 * (1 + t) + 0.5 * z * (1 - t * t) * du).astype(z.dtype, copy=False)
+    zc = np.clip(z, -GELU_TANH_SATURATED, GELU_TANH_SATURATED)  # where 1 - t² is 0 anyway
+    du = SQRT_2_OVER_PI * (1 + 3 * GELU_TANH_C * zc * zc)
+    return (0.5 * (1 + t) + 0.5 * zc * (1 - t * t) * du).astype(z.dtype, copy=False)
 
 
 def identity(z):
