@@ -19,7 +19,7 @@ import re
 from html import escape
 
 import sympy as sp
-from sympy.printing.mathml import mathml
+from sympy.printing.mathml import MathMLPresentationPrinter
 
 from derivations import activations, flops, memory, params, variants, widths
 from derivations.symbols import d, h, n, z
@@ -54,9 +54,29 @@ def _options(words: list[str], allowed: set[str], spec: str) -> set[str]:
     return set(words)
 
 
+class Word(sp.Symbol):
+    """A bare word of the claim language (`gelu_tanh`, `pass=train`), printed as written:
+    SymPy would read `gelu_tanh` as gelu with subscript tanh."""
+
+
+class Printer(MathMLPresentationPrinter):
+    """SymPy's presentation-MathML printer, printing a Word verbatim."""
+
+    def _print_Word(self, word, style="plain"):
+        element = self.dom.createElement("mi")
+        element.setAttribute("mathvariant", "normal")
+        element.appendChild(self.dom.createTextNode(word.name))
+        return element
+
+
+def mathml(expr: sp.Expr) -> str:
+    """Presentation MathML of `expr` (the outer <math> element not included)."""
+    return Printer().doprint(expr)
+
+
 def _call(name: str, *args) -> sp.Expr:
     """The left-hand side `name(args...)`, as an unevaluated function application."""
-    return sp.Function(name)(*[a if isinstance(a, sp.Basic) else sp.Symbol(a) for a in args])
+    return sp.Function(name)(*[a if isinstance(a, sp.Basic) else Word(a) for a in args])
 
 
 def equation(spec: str) -> tuple[sp.Expr, sp.Expr]:
@@ -107,7 +127,7 @@ def equation(spec: str) -> tuple[sp.Expr, sp.Expr]:
 
 def to_mathml(lhs: sp.Expr, rhs: sp.Expr, key: str = "", display: str = "block") -> str:
     """`lhs = rhs` as a <math> element, printed by SymPy (presentation MathML)."""
-    body = mathml(sp.Eq(lhs, rhs, evaluate=False), printer="presentation")
+    body = mathml(sp.Eq(lhs, rhs, evaluate=False))
     return (
         f'<math xmlns="http://www.w3.org/1998/Math/MathML" display="{display}" '
         f'data-formula="{escape(key, quote=True)}">{body}</math>'

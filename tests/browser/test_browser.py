@@ -1,0 +1,131 @@
+"""Open the docs and the HTML audit report in headless Chromium and look at them.
+
+Checked: the MathML renders natively (laid out as math, with non-zero boxes, fractions
+stacked), every figure loads at its full size, nothing is fetched from the network, no
+script errors, the verdict filter hides the other rows, and claim text containing markup
+is shown as text and never run. Screenshots go to build/screenshots/.
+"""
+
+import pytest
+
+from docs_build import pages, plots
+from ffnverify.claims import report_html
+
+PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+MATH_BOXES = """() => [...document.querySelectorAll('math')].map(m => {
+  const r = m.getBoundingClientRect();
+  return {display: getComputedStyle(m).display, w: r.width, h: r.height,
+          spec: m.dataset.formula};
+})"""
+FRACTIONS = """() => [...document.querySelectorAll('mfrac')].map(f => {
+  const [num, den] = [...f.children].map(c => c.getBoundingClientRect());
+  return {stacked: num.bottom <= den.top + 1, w: num.width, h: num.height};
+})"""
+VISIBLE_VERDICTS = """() => [...document.querySelectorAll('table.claims tbody tr')]
+  .filter(r => r.getClientRects().length > 0).map(r => r.dataset.verdict)"""
+
+
+def open_page(tab, path):
+    tab.goto(path.resolve().as_uri())
+    tab.wait_for_load_state("load")
+
+
+def assert_math_rendered(tab, expected_count=None):
+    boxes = tab.evaluate(MATH_BOXES)
+    assert boxes, "no <math> elements on the page"
+    if expected_count is not None:
+        assert len(boxes) == expected_count
+    flat = [b for b in boxes if not (b["w"] > 0 and b["h"] > 0)]
+    assert flat == [], f"math with an empty box: {flat[:3]}"
+    not_math = [b for b in boxes if not b["display"].endswith("math")]
+    assert not_math == [], f"not laid out as MathML (display): {not_math[:3]}"
+    fractions = tab.evaluate(FRACTIONS)
+    unstacked = [f for f in fractions if not f["stacked"]]
+    assert unstacked == [], f"fractions whose numerator is not above the denominator: {unstacked}"
+    return boxes, fractions
+
+
+def assert_offline_and_clean(tab, context):
+    assert context.blocked == [], f"the page tried the network: {context.blocked}"
+    assert tab.errors == [], f"errors in the page: {tab.errors}"
+
+
+def test_docs_index_math_and_figures(page, browser_context, site_dir, shoot):
+    open_page(page, site_dir / "index.html")
+    boxes, fractions = assert_math_rendered(page)
+    assert len(boxes) >= 4 and fractions, "the home page shows closed forms with a fraction"
+    images = page.evaluate("""() => [...document.querySelectorAll('img')].map(i => ({
+        src: i.getAttribute('src'), done: i.complete, w: i.naturalWidth, h: i.naturalHeight}))""")
+    assert sorted(i["src"] for i in images) == sorted(f"plots/{n}.png" for n in plots.PLOTS)
+    for image in images:
+        assert image["done"] and image["w"] > 0, f"figure did not load: {image}"
+        assert (image["w"], image["h"]) == (plots.WIDTH, plots.HEIGHT), image
+    assert_offline_and_clean(page, browser_context)
+    shoot(page, "docs-index")
+
+
+def test_docs_closed_forms_page(page, browser_context, site_dir, shoot):
+    open_page(page, site_dir / "closed-forms.html")
+    boxes, _ = assert_math_rendered(page, expected_count=len(pages.all_specs()))
+    assert [b["spec"] for b in boxes] == pages.all_specs()
+    assert_offline_and_clean(page, browser_context)
+    shoot(page, "docs-closed-forms", full_page=False)
+
+
+def hand_built_result():
+    """Every verdict, a mismatch, and a claim whose text is markup."""
+    def claim(i, verdict, expect="true", expr="params(relu, d, 4*d) == 8*d**2", **kw):
+        return {"id": f"c{i}", "file": "docs/page.md", "line": 10 + i, "col": 1, "expr": expr,
+                "verdict": verdict, "expect": expect, "ok": verdict == expect,
+                "value": kw.get("value", "8*d**2"), "detail": kw.get("detail", "")}
+    claims = [
+        claim(1, "true"), claim(2, "true"), claim(3, "false", expr=PAYLOAD, value=PAYLOAD),
+        claim(4, "false", expect="false"), claim(5, "unknown", detail="budget exhausted"),
+        claim(6, "error", detail="line 1, col 3: unexpected token"),
+        claim(7, "skipped", expect="skipped"),
+    ]
+    summary = {"total": 7, "true": 2, "false": 2, "unknown": 1, "error": 1, "skipped": 1,
+               "ok": 4, "failed": 3}
+    return {"version": 1, "claims": claims, "summary": summary}
+
+
+@pytest.fixture(scope="session")
+def hand_built_report(tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "hand-built-report.html"
+    path.write_text(report_html.render(hand_built_result()), encoding="utf-8")
+    return path
+
+
+def test_report_filter_and_escaping(page, browser_context, hand_built_report, shoot):
+    open_page(page, hand_built_report)
+    expected = [c["verdict"] for c in hand_built_result()["claims"]]
+    assert page.evaluate(VISIBLE_VERDICTS) == expected
+    shoot(page, "report-hand-built")
+    for verdict in ("true", "false", "unknown", "error", "skipped"):
+        page.click(f'button[data-filter="{verdict}"]')
+        assert page.evaluate(VISIBLE_VERDICTS) == [v for v in expected if v == verdict]
+        assert page.get_attribute(f'button[data-filter="{verdict}"]', "aria-pressed") == "true"
+    page.click('button[data-filter="false"]')
+    shoot(page, "report-filtered-false")
+    page.click('button[data-filter="mismatch"]')
+    assert page.evaluate(VISIBLE_VERDICTS) == ["false", "unknown", "error"]
+    page.click('button[data-filter="all"]')
+    assert page.evaluate(VISIBLE_VERDICTS) == expected
+    # the markup in the claim is text on the page, and it never ran
+    assert page.evaluate("window.__pwned") is None
+    cells = page.locator("td.expr code").all_text_contents()
+    assert PAYLOAD in cells
+    assert_offline_and_clean(page, browser_context)
+
+
+def test_report_of_the_docs_audit(page, browser_context, audit_report, shoot):
+    open_page(page, audit_report)
+    verdicts = page.evaluate(VISIBLE_VERDICTS)
+    assert verdicts, "the audit report lists no claims"
+    for verdict in sorted(set(verdicts)):
+        page.click(f'button[data-filter="{verdict}"]')
+        assert page.evaluate(VISIBLE_VERDICTS) == [v for v in verdicts if v == verdict]
+    page.click('button[data-filter="all"]')
+    assert page.evaluate(VISIBLE_VERDICTS) == verdicts
+    assert_offline_and_clean(page, browser_context)
+    shoot(page, "report-docs-audit")
