@@ -1,0 +1,64 @@
+"""Claims in, records out: one SPEC §5 record per claim, and the summary.
+
+A record is the JSON object of SPEC §5 (id, file, line, col, expr, verdict, expect, ok,
+value, detail). Shared by `ffnverify audit` and the pytest plugin.
+"""
+
+from ffnverify.claims.budget import Engine
+from ffnverify.claims.files import Claim
+
+VERDICTS = ("true", "false", "unknown", "error", "skipped")
+MAX_EXPR_CHARS = 2000
+
+
+def requests(claims: list[Claim]):
+    """The (text, assume) pairs to evaluate, None for claims that need no evaluation."""
+    return [None if (c.problem or c.empirical is not None) else (c.expr, c.assume)
+            for c in claims]
+
+
+def record(claim: Claim, result: dict | None) -> dict:
+    """The SPEC §5 record for `claim` given the evaluator's result (None: not evaluated)."""
+    line, col = claim.line, claim.col
+    if claim.problem:
+        verdict, value, detail = "error", "", claim.problem
+    elif claim.empirical is not None:
+        verdict, value, detail = "skipped", "", f"empirical: {claim.empirical}"
+    else:
+        verdict, value, detail = result["verdict"], result["value"], result["detail"]
+        if result.get("col"):
+            col = claim.col + result["col"] - 1
+            detail = f"{line}:{col}: {detail}"
+    expr = claim.expr if len(claim.expr) <= MAX_EXPR_CHARS else claim.expr[:MAX_EXPR_CHARS] + "…"
+    return {"id": claim.id, "file": claim.file, "line": line, "col": col, "expr": expr,
+            "verdict": verdict, "expect": claim.expect, "ok": verdict == claim.expect,
+            "value": value, "detail": detail}
+
+
+def check(claims: list[Claim], engine: Engine, progress=None) -> list[dict]:
+    """Evaluate every claim (one bad claim never stops the others)."""
+    reqs = requests(claims)
+    todo = [r for r in reqs if r is not None]
+    results = iter(engine.evaluate_many(todo, progress=progress))
+    return [record(c, None if r is None else next(results)) for c, r in zip(claims, reqs)]
+
+
+def summary(records: list[dict]) -> dict:
+    out = {"total": len(records)}
+    for v in VERDICTS:
+        out[v] = sum(r["verdict"] == v for r in records)
+    out["ok"] = sum(r["ok"] for r in records)
+    out["failed"] = len(records) - out["ok"]
+    return out
+
+
+def exit_code(records: list[dict]) -> int:
+    """SPEC §5: 2 if any claim is an error, else 1 if any verdict misses its expectation."""
+    if any(r["verdict"] == "error" for r in records):
+        return 2
+    return 0 if all(r["ok"] for r in records) else 1
+
+
+def result_dict(records: list[dict]) -> dict:
+    """The SPEC §5 JSON document."""
+    return {"version": 1, "claims": records, "summary": summary(records)}

@@ -1,0 +1,203 @@
+"""The claim functions of SPEC §4, on exact SymPy values.
+
+Each takes already evaluated, already bound arguments (see `signatures`) and returns a
+SymPy expression. Counting functions delegate to `derivations` (the symbolic source of
+truth); catalogue functions import `ffnverify.catalogue` lazily. Errors are raised as
+`ClaimError` with a message meant for the person who wrote the claim.
+"""
+
+from functools import lru_cache
+
+import sympy as sp
+
+from derivations import activations, variants, widths
+from derivations import flops as _flops
+from derivations import memory as _memory
+from derivations import params as _params
+
+
+class ClaimError(Exception):
+    """A claim that is well formed but cannot be evaluated (unknown name, bad argument)."""
+
+    def __init__(self, message: str, col: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.col = col
+
+
+def _variant(name):
+    if name not in variants.VARIANTS:
+        raise ClaimError(f"unknown FFN variant {name!r}; known: {', '.join(variants.VARIANTS)}")
+    return name
+
+
+def _flag(value, what):
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, sp.Integer) and value in (0, 1):
+        return bool(value)
+    raise ClaimError(f"{what} must be true or false, not {value}")
+
+
+def _choice(value, allowed, what):
+    if value not in allowed:
+        raise ClaimError(f"unknown {what} {value!r}; expected one of {', '.join(allowed)}")
+    return value
+
+
+def _expr(value, what):
+    if isinstance(value, sp.Expr):
+        return value
+    raise ClaimError(f"{what} must be a number or an expression, not {value!r}")
+
+
+def _positive_integer(value, what):
+    value = _expr(value, what)
+    if not (value.is_Integer and value > 0):
+        raise ClaimError(f"{what} must be a positive integer here, not {value}")
+    return value
+
+
+@lru_cache(maxsize=4096)
+def params(variant, d, h, bias=False):
+    d, h = _expr(d, "d"), _expr(h, "h")
+    return _params.params(_variant(variant), d, h, _flag(bias, "bias"))
+
+
+@lru_cache(maxsize=4096)
+def flops(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, bias=False):
+    return _flops.flops(
+        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(sp.sympify(n), "n"),
+        _choice(pass_, _flops.PASSES, "pass"), _choice(count, _flops.COUNTS, "count"),
+        _flag(input_grad, "input_grad"), _flag(bias, "bias"))
+
+
+def macs(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, bias=False):
+    return flops(variant, d, h, n, pass_, count, input_grad, bias) / 2
+
+
+def matmuls(variant):
+    return sp.Integer(len(variants.get(_variant(variant)).projections))
+
+
+def memory(variant, d, h, n=1, convention="store"):
+    return _memory.activation_memory(
+        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(sp.sympify(n), "n"),
+        _choice(convention, _memory.CONVENTIONS, "convention"))
+
+
+def width(rule, d, multiple_of=256, multiplier=None):
+    if rule != "llama":
+        raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
+    d = _positive_integer(d, "width's d")
+    multiple_of = _positive_integer(sp.sympify(multiple_of), "multiple_of")
+    if multiplier is not None:
+        multiplier = _expr(multiplier, "multiplier")
+        if not (multiplier.is_Rational and multiplier > 0):
+            raise ClaimError(f"multiplier must be a positive number, not {multiplier}")
+    return widths.llama_width(d, multiple_of, multiplier)
+
+
+def match_width(from_variant, from_h, to_variant, d, bias=False):
+    return widths.match_width(_variant(from_variant), _expr(from_h, "from_h"),
+                              _variant(to_variant), _expr(d, "d"), _flag(bias, "bias"))
+
+
+def round_up(x, m):
+    return widths.round_up(_expr(x, "x"), _positive_integer(m, "round_up's multiple"))
+
+
+def _unary(fn, what):
+    return lambda x: fn(_expr(x, what))
+
+
+def _minmax(fn):
+    return lambda *xs: fn(*[_expr(x, "an argument of min/max") for x in xs])
+
+
+def swish(x, beta):
+    return activations.swish(_expr(x, "x"), _expr(beta, "beta"))
+
+
+def _symbol(var, what):
+    if not isinstance(var, sp.Symbol):
+        raise ClaimError(f"{what} must be a bare symbol such as z, not {var}")
+    return var
+
+
+def diff(expr, var):
+    """d expr / d var. Heaviside steps (from relu) take the value 0 at 0, as frameworks
+    define relu'(0), instead of SymPy's default 1/2."""
+    out = sp.diff(_expr(expr, "diff's expression"), _symbol(var, "diff's variable"))
+    return out.replace(lambda e: isinstance(e, sp.Heaviside),
+                       lambda e: sp.Heaviside(e.args[0], 0))
+
+
+def subs(expr, var, value):
+    return _expr(expr, "subs' expression").subs(_symbol(var, "subs' variable"),
+                                                 _expr(value, "subs' value"))
+
+
+def limit(expr, var, point):
+    return sp.limit(_expr(expr, "limit's expression"), _symbol(var, "limit's variable"),
+                    _expr(point, "limit's point"))
+
+
+def _catalogue():
+    try:
+        from ffnverify import catalogue
+    except ImportError as e:
+        raise ClaimError(f"the model catalogue is not available: {e}") from None
+    return catalogue
+
+
+def _model(name):
+    catalogue = _catalogue()
+    try:
+        return catalogue.get(name)
+    except Exception as e:  # noqa: BLE001 — any lookup failure is the claim's problem
+        raise ClaimError(f"unknown model {name!r}: {e}") from None
+
+
+def _model_attr(attr):
+    return lambda model: sp.Integer(getattr(_model(model), attr))
+
+
+def params_total(model):
+    _model(model)
+    return sp.Integer(_catalogue().params_total(model))
+
+
+# name -> implementation; the evaluator binds arguments with signatures.SIGNATURES first.
+FUNCTIONS = {
+    "params": params,
+    "flops": flops,
+    "macs": macs,
+    "matmuls": matmuls,
+    "memory": memory,
+    "width": width,
+    "match_width": match_width,
+    "round_up": round_up,
+    "floor": _unary(sp.floor, "floor's argument"),
+    "ceil": _unary(sp.ceiling, "ceil's argument"),
+    "abs": _unary(sp.Abs, "abs' argument"),
+    "sqrt": _unary(sp.sqrt, "sqrt's argument"),
+    "min": _minmax(sp.Min),
+    "max": _minmax(sp.Max),
+    "relu": _unary(activations.relu, "relu's argument"),
+    "silu": _unary(activations.silu, "silu's argument"),
+    "sigmoid": _unary(activations.sigmoid, "sigmoid's argument"),
+    "gelu": _unary(activations.gelu, "gelu's argument"),
+    "gelu_tanh": _unary(activations.gelu_tanh, "gelu_tanh's argument"),
+    "tanh": _unary(sp.tanh, "tanh's argument"),
+    "exp": _unary(sp.exp, "exp's argument"),
+    "log": _unary(sp.log, "log's argument"),
+    "swish": swish,
+    "diff": diff,
+    "subs": subs,
+    "limit": limit,
+    "d_model": _model_attr("d_model"),
+    "d_ff": _model_attr("d_ff"),
+    "layers": _model_attr("layers"),
+    "params_total": params_total,
+}

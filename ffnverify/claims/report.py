@@ -1,0 +1,136 @@
+"""Audit reports: text, JSON (SPEC §5), SARIF 2.1.0 and GitHub workflow annotations.
+
+Every renderer takes the SPEC §5 document (`audit.result_dict`) and returns a string.
+SARIF: one rule per verdict kind that can fail a claim (stable ids `ffnverify/false`,
+`ffnverify/true`, `ffnverify/unknown`, `ffnverify/error`, `ffnverify/skipped` — named after
+the verdict that missed its expectation), a partialFingerprint from the file, the claim
+text and its id (stable when lines move), relative URIs under %SRCROOT%, and startLine.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from ffnverify import __version__
+
+COLOURS = {"true": "32", "false": "31", "unknown": "33", "error": "35", "skipped": "36"}
+RULES = {
+    "false": "the claim is false, and was expected to hold",
+    "true": "the claim holds, but was expected to be false (or unknown)",
+    "unknown": "the claim could not be decided within the budget",
+    "error": "the claim is malformed or unsupported, or its file cannot be read",
+    "skipped": "the claim was skipped (marked empirical) but an exact verdict was expected",
+}
+MAX_TEXT_EXPR = 160
+
+
+def _short(expr: str) -> str:
+    return expr if len(expr) <= MAX_TEXT_EXPR else expr[:MAX_TEXT_EXPR] + "…"
+
+
+def _message(r: dict) -> str:
+    parts = [p for p in (r["value"], r["detail"]) if p]
+    msg = "; ".join(parts)
+    if r["expect"] != "true":
+        msg += f" [expected {r['expect']}]"
+    return msg
+
+
+def summary_line(summary: dict) -> str:
+    counts = ", ".join(f"{summary[v]} {v}" for v in COLOURS)
+    status = "all as expected" if summary["failed"] == 0 else f"{summary['failed']} FAILED"
+    return f"{summary['total']} claims: {counts} — {summary['ok']} ok, {status}"
+
+
+def text(result: dict, colour: bool = False) -> str:
+    lines = []
+    for r in result["claims"]:
+        verdict = r["verdict"].upper()
+        mark = "" if r["ok"] else " ✗"
+        if colour:
+            verdict = f"\x1b[{COLOURS[r['verdict']]}m{verdict}\x1b[0m"
+            if not r["ok"]:
+                mark = " \x1b[1;31m✗\x1b[0m"
+        msg = _message(r)
+        lines.append(f"{r['file']}:{r['line']}:{r['col']}: {verdict}{mark} {_short(r['expr'])}"
+                     + (f" — {msg}" if msg else ""))
+    lines.append(summary_line(result["summary"]))
+    return "\n".join(lines) + "\n"
+
+
+def json_report(result: dict) -> str:
+    return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+
+
+def _fingerprint(r: dict) -> str:
+    key = "\x00".join((r["file"], r["id"] if not r["id"].startswith(r["file"] + ":")
+                       else "", r["expr"]))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def _artifact(file: str) -> dict:
+    p = Path(file)
+    if p.is_absolute():  # outside the working directory: no relative form exists
+        return {"uri": p.as_uri()}
+    return {"uri": p.as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def sarif(result: dict) -> str:
+    rules = [{"id": f"ffnverify/{kind}", "name": f"claim-{kind}",
+              "shortDescription": {"text": desc},
+              "defaultConfiguration": {"level": "warning" if kind in ("unknown", "skipped")
+                                       else "error"}}
+             for kind, desc in RULES.items()]
+    index = {kind: i for i, kind in enumerate(RULES)}
+    results = []
+    for r in result["claims"]:
+        if r["ok"]:
+            continue
+        kind = r["verdict"]
+        results.append({
+            "ruleId": f"ffnverify/{kind}",
+            "ruleIndex": index[kind],
+            "level": "warning" if kind in ("unknown", "skipped") else "error",
+            "message": {"text": f"{kind.upper()}: {r['expr'][:500]} — {_message(r)}"},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": _artifact(r["file"]),
+                "region": {"startLine": max(1, r["line"]), "startColumn": max(1, r["col"])},
+            }}],
+            "partialFingerprints": {"claimHash/v1": _fingerprint(r)},
+            "properties": {"claimId": r["id"], "expect": r["expect"], "verdict": kind},
+        })
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "ffnverify", "version": __version__,
+                                "informationUri": "https://pypi.org/project/ffnverify/",
+                                "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+            "results": results,
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(result: dict) -> str:
+    """GitHub Actions workflow commands: an annotation per claim that missed."""
+    lines = []
+    for r in result["claims"]:
+        if r["ok"]:
+            continue
+        level = "warning" if r["verdict"] in ("unknown", "skipped") else "error"
+        title = _escape_property(f"ffnverify: claim is {r['verdict']}")
+        msg = _escape_data(f"{_short(r['expr'])} — {_message(r)}")
+        lines.append(f"::{level} file={_escape_property(r['file'])},line={r['line']},"
+                     f"col={r['col']},title={title}::{msg}")
+    lines.append(summary_line(result["summary"]))
+    return "\n".join(lines) + "\n"

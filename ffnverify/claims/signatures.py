@@ -1,0 +1,74 @@
+"""The signatures of the claim functions: parameter names, defaults and which
+parameters take a *name* (a variant, model, pass or count) rather than an expression.
+
+Plain data, shared by the parser (to read `llama-2-7b` as one bare word in a name
+position) and by `functions` (to bind arguments). Imports nothing.
+"""
+
+from dataclasses import dataclass, field
+
+REQUIRED = object()  # marker: the parameter has no default
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: tuple[str, ...]
+    defaults: dict = field(default_factory=dict)
+    words: frozenset = frozenset()  # parameters whose argument is a name, e.g. "variant"
+    variadic: bool = False  # min / max take any number (>= 1) of arguments
+
+
+def _sig(params, words=(), variadic=False, **defaults):
+    return Signature(tuple(params), dict(defaults), frozenset(words), variadic)
+
+
+_COUNTING = ("variant", "d", "h", "n", "pass", "count", "input_grad", "bias")
+
+SIGNATURES: dict[str, Signature] = {
+    "params": _sig(("variant", "d", "h", "bias"), ("variant",), bias=False),
+    "flops": _sig(_COUNTING, ("variant", "pass", "count"), n=1, input_grad=True, bias=False,
+                  **{"pass": "forward", "count": "matmul"}),
+    "macs": _sig(_COUNTING, ("variant", "pass", "count"), n=1, input_grad=True, bias=False,
+                 **{"pass": "forward", "count": "matmul"}),
+    "matmuls": _sig(("variant",), ("variant",)),
+    "memory": _sig(("variant", "d", "h", "n", "convention"), ("variant", "convention"),
+                   n=1, convention="store"),
+    "width": _sig(("rule", "d", "multiple_of", "multiplier"), ("rule",),
+                  multiple_of=256, multiplier=None),
+    "match_width": _sig(("from_variant", "from_h", "to_variant", "d", "bias"),
+                        ("from_variant", "to_variant"), bias=False),
+    "round_up": _sig(("x", "m")),
+    "floor": _sig(("x",)),
+    "ceil": _sig(("x",)),
+    "abs": _sig(("x",)),
+    "sqrt": _sig(("x",)),
+    "min": _sig(("x",), variadic=True),
+    "max": _sig(("x",), variadic=True),
+    "relu": _sig(("x",)),
+    "silu": _sig(("x",)),
+    "sigmoid": _sig(("x",)),
+    "gelu": _sig(("x",)),
+    "gelu_tanh": _sig(("x",)),
+    "tanh": _sig(("x",)),
+    "exp": _sig(("x",)),
+    "log": _sig(("x",)),
+    "swish": _sig(("x", "beta")),
+    "diff": _sig(("expr", "var")),
+    "subs": _sig(("expr", "var", "value")),
+    "limit": _sig(("expr", "var", "point")),
+    "approx": _sig(("a", "b", "rel", "abs"), rel=None, abs=None),
+    "d_model": _sig(("model",), ("model",)),
+    "d_ff": _sig(("model",), ("model",)),
+    "layers": _sig(("model",), ("model",)),
+    "params_total": _sig(("model",), ("model",)),
+}
+
+
+def takes_word(func: str, index: int | None, keyword: str | None) -> bool:
+    """Whether argument `index` (or keyword argument `keyword`) of `func` is a name."""
+    sig = SIGNATURES.get(func)
+    if sig is None:
+        return False
+    if keyword is not None:
+        return keyword in sig.words
+    return index is not None and index < len(sig.params) and sig.params[index] in sig.words
