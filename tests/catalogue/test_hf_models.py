@@ -7,7 +7,10 @@ its unique parameters are counted (`parameters()` yields a tied weight once). Ru
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from derivations import transformer
 from ffnverify import catalogue
 from ffnverify.catalogue import MODELS
 
@@ -154,3 +157,55 @@ def test_transformers_catches_a_wrong_kv_heads():
     model = build(BUILDERS["llama-3-8b"](m))
     counted = sum(p.numel() for p in model.parameters())
     assert counted != catalogue.params_total(dataclasses.replace(m, kv_heads=32))
+
+
+@st.composite
+def small_decoders(draw):
+    """Small configs of the decoder families transformers has classes for."""
+    family = draw(st.sampled_from(["llama", "qwen2", "gemma", "mixtral", "gpt2"]),
+                  label="family")
+    heads = draw(st.integers(1, 4), label="heads")
+    kv = draw(st.sampled_from([k for k in range(1, heads + 1) if heads % k == 0]), label="kv")
+    head_dim = 2 * draw(st.integers(1, 8), label="half_head_dim")  # RoPE wants it even
+    d = heads * draw(st.integers(1, 12), label="d_model_per_head")  # configs insist
+    h = draw(st.integers(1, 96), label="d_ff")
+    layers = draw(st.integers(1, 3), label="layers")
+    vocab = draw(st.integers(8, 300), label="vocab")
+    tied = draw(st.booleans(), label="tied")
+    common = dict(d_model=d, d_ff=h, layers=layers, vocab=vocab, heads=heads, kv_heads=kv,
+                  head_dim=head_dim, tied=tied)
+    kw = dict(vocab_size=vocab, hidden_size=d, intermediate_size=h, num_hidden_layers=layers,
+              num_attention_heads=heads, num_key_value_heads=kv, head_dim=head_dim,
+              tie_word_embeddings=tied)
+    if family == "llama":
+        return (transformers.LlamaConfig(**kw),
+                transformer.Architecture(variant="swiglu", **common))
+    if family == "qwen2":
+        return (transformers.Qwen2Config(**kw),
+                transformer.Architecture(variant="swiglu", qkv_bias=True, **common))
+    if family == "gemma":
+        return (transformers.GemmaConfig(**kw, hidden_activation="gelu_pytorch_tanh"),
+                transformer.Architecture(variant="geglu_tanh", **common))
+    if family == "mixtral":
+        experts = draw(st.integers(2, 4), label="experts")
+        return (transformers.MixtralConfig(**kw, num_local_experts=experts,
+                                           num_experts_per_tok=2),
+                transformer.Architecture(variant="swiglu", experts=experts, **common))
+    positions = draw(st.integers(1, 64), label="positions")
+    d = heads * head_dim  # GPT-2 ties the attention width to d_model
+    return (transformers.GPT2Config(vocab_size=vocab, n_positions=positions, n_embd=d,
+                                    n_layer=layers, n_head=heads, n_inner=h,
+                                    tie_word_embeddings=tied, bos_token_id=None,
+                                    eos_token_id=None),
+            transformer.Architecture(**{**common, "d_model": d, "kv_heads": heads},
+                                     variant="gelu_tanh", bias=True, qkv_bias=True,
+                                     o_bias=True, norm="layer", norm_bias=True,
+                                     positions=positions))
+
+
+@settings(max_examples=25)
+@given(small_decoders())
+def test_drawn_configs_match_transformers(pair):
+    cfg, arch = pair
+    counted = sum(p.numel() for p in build(cfg).parameters())
+    assert counted == transformer.params_total(arch), (cfg, transformer.breakdown(arch))
