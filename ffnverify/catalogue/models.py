@@ -55,25 +55,27 @@ LLAMA1 = dict(variant="swiglu", bias=False, vocab=32000, tied=False, norm="rms",
               width_source=LLAMA_RULE)
 LLAMA3 = dict(LLAMA1, vocab=128256, kv_heads=8)
 HUB = "Hugging Face Hub safetensors parameter count of {} (as quoted in issue 4)"
-LLAMA1_NOTE = ("arXiv:2302.13971 Table 2 gives only a rounded size ({}); the released "
-               "weights (params.json dim/n_heads/n_layers as in that table) are counted here.")
+LLAMA1_SRC = ("arXiv:2302.13971 Table 2 (dimension, heads, layers); multiple_of 256 "
+              "(meta-llama/llama llama/model.py); vocabulary 32000 (the released tokenizer)")
+LLAMA1_NOTE = ("arXiv:2302.13971 Table 2 gives only a rounded size ({}); the shape in that "
+               "table is counted here.")
 
 ROWS = [
     Model(name="llama-1-7b", d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
           width_params=dict(multiple_of=256), **LLAMA1,
-          source="arXiv:2302.13971 Table 2; meta-llama/llama (v1) params.json for 7B",
+          source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("6.7B") + " Same shape as Llama 2 7B."),
     Model(name="llama-1-13b", d_model=5120, d_ff=13824, layers=40, heads=40, kv_heads=40,
           width_params=dict(multiple_of=256), **LLAMA1,
-          source="arXiv:2302.13971 Table 2; meta-llama/llama (v1) params.json for 13B",
+          source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("13.0B")),
     Model(name="llama-1-33b", d_model=6656, d_ff=17920, layers=60, heads=52, kv_heads=52,
           width_params=dict(multiple_of=256), **LLAMA1,
-          source="arXiv:2302.13971 Table 2 (the '33B' released as 30B); params.json",
+          source=LLAMA1_SRC + " (the '33B', released as '30B')",
           note=LLAMA1_NOTE.format("32.5B")),
     Model(name="llama-1-65b", d_model=8192, d_ff=22016, layers=80, heads=64, kv_heads=64,
           width_params=dict(multiple_of=256), **LLAMA1,
-          source="arXiv:2302.13971 Table 2; meta-llama/llama (v1) params.json for 65B",
+          source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("65.2B") + " The derived 65,285,660,672 rounds to 65.3B: "
           "the paper's 65.2B is the count truncated, not rounded."),
     Model(name="llama-2-7b", d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
@@ -109,8 +111,7 @@ ROWS = [
           width_params=dict(multiple_of=4096, multiplier="1.2"), **LLAMA3,
           source="meta-llama/llama-models models/sku_list.py (dim 16384, n_layers 126, "
           "n_heads 128, n_kv_heads 8, ffn_dim_multiplier 1.2, multiple_of 4096)",
-          note="Only the rounded '405B' is published. A copy of the args with n_kv_heads 16 "
-          "circulates in third-party code; Meta's sku_list.py has 8."),
+          note="Only the rounded '405B' is published."),
     Model(name="mistral-7b", d_model=4096, d_ff=14336, variant="swiglu", bias=False,
           layers=32, vocab=32000, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
           norm_weight=True, norm_bias=False,
