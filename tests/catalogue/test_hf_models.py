@@ -167,7 +167,10 @@ def small_decoders(draw):
     heads = draw(st.integers(1, 4), label="heads")
     kv = draw(st.sampled_from([k for k in range(1, heads + 1) if heads % k == 0]), label="kv")
     head_dim = 2 * draw(st.integers(1, 8), label="half_head_dim")  # RoPE wants it even
-    d = heads * draw(st.integers(1, 12), label="d_model_per_head")  # configs insist
+    # a multiple of heads (the configs insist) with an even head_dim (RoPE)
+    d = heads * 2 * draw(st.integers(1, 6), label="d_model_per_head")
+    if family != "gemma":  # Gemma's config has always had head_dim; the others only lately
+        head_dim = d // heads
     h = draw(st.integers(1, 96), label="d_ff")
     layers = draw(st.integers(1, 3), label="layers")
     vocab = draw(st.integers(8, 300), label="vocab")
