@@ -33,7 +33,11 @@ CSS = """
 .md-typeset .formula-table { overflow-x: auto; }
 .md-typeset .formula-table table td { vertical-align: middle; }
 .md-typeset math { font-size: 1.08em; }
-.md-typeset .claim-verdicts { margin-top: -.6em; font-size: .75rem; }
+.md-typeset .claim-verdicts { margin: -.6em 0 1em; font-size: .68rem; overflow-x: auto; }
+.md-typeset table.verdict-table { border-collapse: collapse; }
+.md-typeset table.verdict-table td { padding: .05em .8em .05em 0; border: 0;
+  vertical-align: top; }
+.md-typeset table.verdict-table code { font-size: .95em; background: none; padding: 0; }
 .md-typeset .verdict { border-radius: .3em; padding: 0 .4em; font-weight: 600; }
 .md-typeset .v-true { background: #dafbe1; color: #116329; }
 .md-typeset .v-false { background: #ffebe9; color: #a40e26; }

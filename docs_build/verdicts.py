@@ -54,7 +54,8 @@ def _table(claims: list[dict]) -> str:
         f'<td><code>{escape(str(c.get("value") or ""))}</code></td></tr>'
         for c in claims
     )
-    return f'<div class="claim-verdicts"><table><tbody>{rows}</tbody></table></div>'
+    return (f'<div class="claim-verdicts"><table class="verdict-table"><tbody>{rows}</tbody>'
+            "</table></div>")
 
 
 def annotate(markdown: str, verdicts: dict[int, dict]) -> str:

@@ -80,6 +80,12 @@ def _position(claim: dict) -> str:
     return ":".join(parts)
 
 
+def _own_id(claim: dict) -> str | None:
+    """The claim's id, unless it is only the default file:line already shown as source."""
+    default = f"{claim.get('file')}:{claim.get('line')}"
+    return None if claim.get("id") == default else claim.get("id")
+
+
 def _ok(claim: dict) -> bool | None:
     ok = claim.get("ok")
     if ok is None and claim.get("verdict") is not None:
@@ -115,7 +121,7 @@ def _row(index: int, claim: dict) -> str:
         f"<td>{_text(claim.get('expect', 'true'))}</td>"
         f'<td class="ok">{ok_text}</td>'
         f"<td><code>{_text(_position(claim))}</code></td>"
-        f"<td><code>{_text(claim.get('id'))}</code></td>"
+        f"<td><code>{_text(_own_id(claim))}</code></td>"
         f'<td class="expr"><code>{_text(claim.get("expr"))}</code>{quote_html}</td>'
         f'<td class="value"><pre>{_text(claim.get("value"))}</pre></td>'
         f'<td class="detail"><pre>{_text(claim.get("detail"))}</pre></td>'

@@ -8,8 +8,12 @@ is shown as text and never run. Screenshots go to build/screenshots/.
 
 import pytest
 
-from docs_build import pages, plots
-from ffnverify.claims import report_html
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
+                    "(pip install playwright; the browser tox env has it)")
+pytest.importorskip("matplotlib", reason="matplotlib is in the docs extra: pip install -e .[docs]")
+
+from docs_build import pages, plots  # noqa: E402
+from ffnverify.claims import report_html  # noqa: E402
 
 PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
 MATH_BOXES = """() => [...document.querySelectorAll('math')].map(m => {
@@ -127,5 +131,25 @@ def test_report_of_the_docs_audit(page, browser_context, audit_report, shoot):
         assert page.evaluate(VISIBLE_VERDICTS) == [v for v in verdicts if v == verdict]
     page.click('button[data-filter="all"]')
     assert page.evaluate(VISIBLE_VERDICTS) == verdicts
+    shoot(page, "report-docs-audit", full_page=False)
+    if page.locator('button[data-filter="mismatch"]').count():
+        page.click('button[data-filter="mismatch"]')
+        mismatched = page.evaluate("""() => [...document.querySelectorAll('table.claims tbody tr')]
+            .filter(r => r.getClientRects().length > 0).map(r => r.dataset.ok)""")
+        assert mismatched and set(mismatched) == {"false"}
+        shoot(page, "report-docs-audit-mismatch")
     assert_offline_and_clean(page, browser_context)
-    shoot(page, "report-docs-audit")
+
+
+def test_every_docs_page_renders_offline(page, browser_context, site_dir):
+    """Each built page: no network, no script errors, math laid out, images loaded."""
+    built = sorted(p for p in site_dir.glob("*.html") if p.name != "404.html")
+    assert len(built) >= 2
+    for path in built:
+        open_page(page, path)
+        if page.locator("math").count():
+            assert_math_rendered(page)
+        broken = page.evaluate("""() => [...document.querySelectorAll('img')]
+            .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)""")
+        assert broken == [], f"{path.name}: images that did not load: {broken}"
+        assert_offline_and_clean(page, browser_context)

@@ -131,6 +131,12 @@ def test_one_filter_button_per_verdict_present():
     assert rows_ok == ["true", "false", "true"]
 
 
+def test_default_ids_are_not_repeated_but_own_ids_are_shown():
+    page_html = report_html.render(result([claim(id="docs/page.md:3"), claim(id="swiglu-33pct")]))
+    ids = re.findall(r"<td><code>([^<]*)</code></td><td class=\"expr\"", page_html)
+    assert ids == ["", "swiglu-33pct"]
+
+
 def test_an_empty_result_renders():
     page_html = report_html.render({"version": 1, "claims": []})
     assert "Every verdict matches its expectation." in page_html
