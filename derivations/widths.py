@@ -15,7 +15,6 @@ rounding of an integer the two could differ, which tests/test_widths.py examines
 import sympy as sp
 
 from derivations.params import params
-from derivations.symbols import h as H
 
 
 def exact(x) -> sp.Rational:
@@ -56,5 +55,8 @@ def match_width(from_variant, from_h, to_variant, d, bias=False) -> sp.Expr:
     rational function of d when d is symbolic).
     """
     target = params(from_variant, d, from_h, bias)
-    (solution,) = sp.solve(sp.Eq(params(to_variant, d, H, bias), target), H)
+    # Solve for an unassumed h: with the integer symbol derivations.symbols.h, sp.solve
+    # drops every non-integer root (relu at d=1, h=1 matched to glu is h = 2/3).
+    h = sp.Dummy("h")
+    (solution,) = sp.solve(sp.Eq(params(to_variant, d, h, bias), target), h)
     return sp.simplify(solution)
