@@ -249,12 +249,16 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
 def _search(evaluate, complete, bias_drawn, bias, max_examples, max_dim, seed):
     """Run Hypothesis over the shapes; return (first failure or None, description)."""
     try:
+        import hypothesis
         from hypothesis import HealthCheck, Verbosity, given, settings
         from hypothesis import seed as hyp_seed
         from hypothesis import strategies as st
     except ImportError:
         return _search_without_hypothesis(evaluate, complete, bias_drawn, bias, max_examples,
-                                          max_dim, seed)
+                                          max_dim, seed, "Hypothesis not installed")
+    if hypothesis.currently_in_test_context():  # inside the user's own @given: no nesting
+        return _search_without_hypothesis(evaluate, complete, bias_drawn, bias, max_examples,
+                                          max_dim, seed, "inside a Hypothesis test")
 
     dims = st.integers(1, max_dim)
 
@@ -294,15 +298,17 @@ def _spread(count, max_dim, seed):
 
 
 def _search_without_hypothesis(evaluate, complete, bias_drawn, bias, max_examples, max_dim,
-                               seed):
+                               seed, why):
+    """Seeded pseudo-random shapes (no shrinking) where Hypothesis cannot run."""
     rng = random.Random(seed or 0)
+    how = f"{why}: {max_examples} seeded random draws, d, h, n in 1..{max_dim}"
     for d, h, n in _spread(max_examples, max_dim, seed):
         b = rng.random() < 0.5 if bias_drawn else bias
         try:
             evaluate(complete(d, h, n, b))
         except (_Mismatch, _UserError) as e:
-            return e, f"Hypothesis not installed: {max_examples} seeded random draws"
-    return None, f"Hypothesis not installed: {max_examples} seeded random draws"
+            return e, how
+    return None, how
 
 
 def _leaves(group):

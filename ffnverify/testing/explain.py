@@ -242,6 +242,17 @@ def _truncated_result(rounding, how):
     return make
 
 
+def _int64_overflow(t):
+    def wrap(p):
+        v = t.value(p)
+        if v.denominator != 1:
+            return v
+        return Fraction((v.numerator + 2**63) % 2**64 - 2**63)
+
+    return (wrap, "int64 overflow: your value is the exact count wrapped modulo 2^64, as "
+            "NumPy or torch int64 arithmetic wraps past 2^63 - 1")
+
+
 NAMED = [
     ("macs_vs_flops", _macs_flops),
     ("gated_as_ungated", _gated_as_ungated),
@@ -263,6 +274,7 @@ NAMED = [
     ("truncated_width_round", _truncated_width(round, "round")),
     ("truncated_result_floor", _truncated_result(math.floor, "floor")),
     ("truncated_result_round", _truncated_result(round, "round")),
+    ("int64_overflow", _int64_overflow),
 ]
 
 

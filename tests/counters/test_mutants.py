@@ -86,3 +86,16 @@ def test_unexplained_disagreement_says_so():
                            max_examples=EXAMPLES)
     assert not result.ok and result.explanations == []
     assert "none of the named explanations fits" in result.report()
+
+
+def test_int64_overflow_is_named():
+    np = pytest.importorskip("numpy")
+
+    def int64_counter(d, h, n):
+        with np.errstate(over="ignore"):
+            return np.int64(18) * np.int64(n) * np.int64(d) * np.int64(h)
+
+    result = check_counter(int64_counter, "flops", "swiglu", pass_="train",
+                           max_examples=EXAMPLES)
+    assert result.explanation.key == "int64_overflow", result.report()
+    assert result.counterexample["derived"] >= 2**63
