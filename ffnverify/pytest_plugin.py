@@ -1,1 +1,6 @@
-"""The ffnverify pytest plugin (registered through the `pytest11` entry point)."""
+"""The ffnverify pytest plugin (registered through the `pytest11` entry point).
+
+Collects the claims in Markdown and TOML files as test items (claims.pytest_items).
+"""
+
+from ffnverify.claims.pytest_items import pytest_collect_file  # noqa: F401

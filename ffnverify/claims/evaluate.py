@@ -360,6 +360,11 @@ def fmt(v) -> str:
             return "(an expression holding very large numbers)"
         if len(text) > 300:
             text = text[:300] + "…"
+        if v.is_number and not v.free_symbols and not v.is_Rational and v.is_finite:
+            try:
+                text += f" (≈ {mpmath.nstr(mpmath.mpf(sp.N(v, 15)), 8)})"
+            except (TypeError, ValueError):
+                pass
         return text
     return str(v)
 
@@ -371,9 +376,10 @@ def _undefined(e):
     return isinstance(e, sp.Basic) and (e.has(sp.zoo) or e.has(sp.nan))
 
 
-def numeric_sign(e):
+def numeric_sign(e, exact_zero=True):
     """+1, -1 or 0 for a number without free symbols; None if it cannot be told apart
-    from zero at PRECISION digits and SymPy cannot prove it is exactly zero."""
+    from zero at PRECISION digits and SymPy cannot prove it is exactly zero (with
+    exact_zero=False, the fast mode of the counterexample search, it does not try)."""
     if _undefined(e):
         raise ClaimError(f"the value is undefined ({fmt(e)})")
     if e.is_Rational:
@@ -381,10 +387,6 @@ def numeric_sign(e):
     if e == sp.oo:
         return 1
     if e == -sp.oo:
-        return -1
-    if e.is_positive:
-        return 1
-    if e.is_negative:
         return -1
     v = e.evalf(PRECISION)
     if v.is_Number and not v.is_Rational:
@@ -394,8 +396,14 @@ def numeric_sign(e):
             return 1 if v > 0 else -1
     elif not v.is_number:
         return None
+    if not exact_zero:
+        return None
     if _is_zero(e):
         return 0
+    if e.is_positive:
+        return 1
+    if e.is_negative:
+        return -1
     return None
 
 
@@ -408,12 +416,12 @@ def _is_zero(e) -> bool:
         return False
 
 
-def decide_numeric(f) -> bool | None:
+def decide_numeric(f, exact_zero=True) -> bool | None:
     """A formula without free symbols: True, False or None (undecidable here)."""
     if isinstance(f, Const):
         return f.value
     if isinstance(f, Logic):
-        values = [decide_numeric(p) for p in f.parts]
+        values = [decide_numeric(p, exact_zero) for p in f.parts]
         if f.op == "not":
             return None if values[0] is None else not values[0]
         if f.op == "and":
@@ -425,9 +433,9 @@ def decide_numeric(f) -> bool | None:
         return None if any(v is None for v in values) else False
     diff = f.lhs - f.rhs
     if f.op == "≈":
-        s = numeric_sign(f.tol - sp.Abs(diff))
+        s = numeric_sign(f.tol - sp.Abs(diff), exact_zero)
         return None if s is None else s >= 0
-    s = numeric_sign(diff)
+    s = numeric_sign(diff, exact_zero)
     if s is None:
         return None
     return {"==": s == 0, "!=": s != 0, "<": s < 0, "<=": s <= 0, ">": s > 0,
@@ -501,8 +509,33 @@ def _poly_sign(p, gens) -> int | None:
     return None
 
 
+def _relax_rounding(e):
+    """(lower bound of e without floor/ceiling, strict), or (None, False) if e is not
+    linear in them with numeric coefficients: u <= ceiling(u) < u + 1, u - 1 < floor(u)
+    <= u. strict: a term was bounded strictly, so e > bound and bound >= 0 gives e > 0."""
+    e = sp.expand(e)
+    strict = False
+    for atom in e.atoms(sp.ceiling, sp.floor):
+        c = e.coeff(atom)
+        if not (c.is_number and c.is_real) or (e - c * atom).has(atom):
+            return None, False
+        u = atom.args[0]
+        if isinstance(atom, sp.ceiling):
+            low = u if c > 0 else u + 1
+        else:
+            low = u - 1 if c > 0 else u
+        strict = strict or (c < 0) == isinstance(atom, sp.ceiling)
+        e = sp.expand(e - c * atom + c * low)
+    return e, strict
+
+
 def prove_sign(e, shift, want) -> bool:
     """Prove `e` > 0 (want='>'), >= 0 ('>='), for all allowed symbol values."""
+    if e.has(sp.ceiling, sp.floor):
+        relaxed, strict = _relax_rounding(e)
+        if relaxed is not None and not relaxed.has(sp.ceiling, sp.floor) and \
+                prove_sign(relaxed, shift, ">=" if strict else want):
+            return True
     e = e.xreplace(shift)
     gens = sorted({s for v in shift.values() for s in v.free_symbols}, key=str)
     try:
@@ -522,9 +555,20 @@ def prove_sign(e, shift, want) -> bool:
                 return True
             if sn == 2 and want == ">=" and sd > 0:
                 return True
-    if want == ">":
-        return bool(e.is_positive)
-    return bool(e.is_nonnegative)
+    for form in _forms(e):
+        if (form.is_positive if want == ">" else form.is_nonnegative):
+            return True
+    return False
+
+
+def _forms(e):
+    """e, then rearrangements on which SymPy's sign assumptions often succeed."""
+    yield e
+    for rewrite in (sp.together, sp.factor_terms, lambda x: sp.together(x.rewrite(sp.exp))):
+        try:
+            yield rewrite(e)
+        except (TypeError, ValueError, NotImplementedError, AttributeError):
+            continue
 
 
 def prove_rel(r: Rel, shift) -> bool:
@@ -551,7 +595,9 @@ def _identity(diff) -> bool:
     try:
         if sp.cancel(sp.together(e)) == 0:
             return True
-    except (sp.PolynomialError, TypeError, ValueError):
+        if e.has(sp.Function) and sp.cancel(sp.together(sp.expand(e.rewrite(sp.exp)))) == 0:
+            return True
+    except (sp.PolynomialError, TypeError, ValueError, NotImplementedError):
         pass
     return False
 
@@ -622,7 +668,7 @@ def search(f, assumption, symbols, lower, upper):
             if assumption is not None and decide_numeric(assumption.subs(point)) is not True:
                 continue
             tried += 1
-            if decide_numeric(f.subs(point)) is False:
+            if decide_numeric(f.subs(point), exact_zero=False) is False:
                 return point, tried
         except ClaimError:
             continue  # undefined at this point (e.g. log(0)): not a counterexample

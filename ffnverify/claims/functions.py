@@ -160,7 +160,14 @@ def _model(name):
 
 
 def _model_attr(attr):
-    return lambda model: sp.Integer(getattr(_model(model), attr))
+    def get(model):
+        value = getattr(_model(model), attr)
+        try:
+            return sp.Integer(value)
+        except (TypeError, ValueError):
+            raise ClaimError(f"{attr} of {model!r} is {value!r}, not a single integer") from None
+
+    return get
 
 
 def params_total(model):
