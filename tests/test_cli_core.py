@@ -1,0 +1,105 @@
+"""The `derive` and `width` subcommands: closed forms and widths printed, bad input exit 2."""
+
+import shutil
+import subprocess
+
+import pytest
+import sympy as sp
+
+from derivations.flops import flops, macs
+from derivations.memory import activation_memory
+from derivations.params import params
+from derivations.variants import VARIANTS
+from ffnverify.cli import main
+
+
+def run_cli(capsys, *argv):
+    """(exit code, stdout, stderr) of `ffnverify argv...`; argparse errors exit by SystemExit."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out.strip(), err
+
+
+def test_derive_params_swiglu(capsys):
+    assert run_cli(capsys, "derive", "params", "swiglu") == (0, "3*d*h", "")
+
+
+def test_derive_params_swiglu_bias(capsys):
+    code, out, _ = run_cli(capsys, "derive", "params", "swiglu", "--bias")
+    assert code == 0 and out == sp.sstr(params("swiglu", bias=True)) == "3*d*h + d + 2*h"
+
+
+def test_derive_latex(capsys):
+    code, out, _ = run_cli(capsys, "derive", "params", "swiglu", "--latex")
+    assert code == 0 and out == sp.latex(params("swiglu")) == "3 d h"
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_derive_prints_the_derivation_for_every_variant(capsys, name):
+    d, h, n = sp.symbols("d h n", positive=True, integer=True)
+    cases = [
+        (["params", name], params(name)),
+        (["params", name, "--bias"], params(name, bias=True)),
+        (["flops", name], flops(name)),
+        (["flops", name, "--pass", "train", "--no-input-grad"],
+         flops(name, pass_="train", input_grad=False)),
+        (["macs", name, "--count", "all", "--bias", "--pass", "backward"],
+         macs(name, pass_="backward", count="all", bias=True)),
+        (["memory", name, "--convention", "recompute"],
+         activation_memory(name, convention="recompute")),
+    ]
+    for argv, expected in cases:
+        code, out, _ = run_cli(capsys, "derive", *argv)
+        assert (code, out) == (0, sp.sstr(expected)), argv
+
+
+def test_derive_flops_by_hand(capsys):
+    # swiglu train without the input gradient: forward 6ndh, backward 12ndh − 4ndh
+    assert run_cli(capsys, "derive", "flops", "swiglu", "--pass", "train",
+                   "--no-input-grad")[:2] == (0, "14*d*h*n")
+
+
+@pytest.mark.parametrize(("argv", "out"), [
+    (["--d", "4096"], "11008"),
+    (["--d", "4096", "--multiple-of", "1024", "--multiplier", "1.3"], "14336"),
+    (["--d", "8192", "--multiple-of", "4096", "--multiplier", "1.3"], "28672"),
+    (["--d", "16384", "--multiple-of", "4096", "--multiplier", "1.2"], "53248"),
+    (["--d", "17", "--multiple-of", "1", "--multiplier", "1.4"], "63"),  # exact, not float
+])
+def test_width(capsys, argv, out):
+    assert run_cli(capsys, "width", *argv) == (0, out, "")
+
+
+@pytest.mark.parametrize("argv", [
+    ["derive", "params", "swigloo"],
+    ["derive", "parameters", "swiglu"],
+    ["derive", "params"],
+    ["derive", "flops", "relu", "--pass", "sideways"],
+    ["width"],
+    ["width", "--d", "0"],
+    ["width", "--d", "-3"],
+    ["width", "--d", "1.5"],
+    ["width", "--d", "4096", "--multiple-of", "0"],
+    ["width", "--d", "4096", "--multiplier", "abc"],
+    ["width", "--d", "4096", "--multiplier", "nan"],
+    ["width", "--d", "4096", "--multiplier", "inf"],
+    ["width", "--d", "4096", "--multiplier", "-1"],
+    ["frobnicate"],
+    [],
+])
+def test_bad_input_exits_2(capsys, argv):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2, f"{argv}: exit {code}, stdout {out!r}"
+    assert "error" in err and "Traceback" not in err
+
+
+def test_console_script():
+    exe = shutil.which("ffnverify")
+    if exe is None:
+        pytest.skip("the ffnverify console script is not on PATH (package not installed)")
+    proc = subprocess.run([exe, "derive", "params", "swiglu"], capture_output=True, text=True,
+                          timeout=60)
+    assert (proc.returncode, proc.stdout) == (0, "3*d*h\n"), proc.stderr
