@@ -17,12 +17,18 @@ with its np.where (a branch per element, ~3 ns each on random signs) replaced by
 arithmetic select, checked bitwise in tests/test_bench_helpers.py.
 """
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
 import numpy as np
 
 from ffnverify.backend_variants import lookup, projections
 from ffnverify.np_activations import ACTIVATIONS
 
-BLOCK_ELEMENTS = 1 << 16  # elementwise work runs over row blocks of about this many elements
+BLOCK_ELEMENTS = 1 << 15  # elementwise work runs over row blocks of about this many elements
+THREADS = min(4, os.cpu_count() or 1)  # blocks are shared out (NumPy's ufuncs release the GIL)
+_pool = None
 
 
 def _sigmoid(z):
@@ -61,6 +67,21 @@ def _blocks(rows, cols):
     return [slice(i, i + step) for i in range(0, rows, step)]
 
 
+def _for_blocks(job, shape):
+    """job(rows) for every row block of an array of `shape`; blocks are disjoint, so they
+    run on THREADS threads when there are several."""
+    global _pool
+    blocks = _blocks(*shape)
+    if THREADS < 2 or len(blocks) < 2:
+        for r in blocks:
+            job(r)
+        return
+    if _pool is None:
+        _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="numpy_ffn")
+    for _ in _pool.map(job, blocks):
+        pass
+
+
 def init_weights(variant, d, h, bias=False, dtype=np.float64, rng=None):
     """Random weights with unit-variance outputs per projection (scale 1/sqrt(fan_in))."""
     rng = np.random.default_rng(rng)
@@ -93,17 +114,32 @@ def forward(variant, weights, x):
     z = _linear(x2, weights, "gate") if gated else z_up
     a = z if act_name == "identity" else np.empty_like(z)
     hidden = np.empty_like(z) if gated else a
-    for r in _blocks(*z.shape):
+
+    def job(r):
         if a is not z:
             a[r] = act(z[r])
         if gated:
             np.multiply(a[r], z_up[r], out=hidden[r])
+
+    _for_blocks(job, z.shape)
     if gated:
         cache.update(z_gate=z, a=a, p=hidden)
     else:
         cache["a"] = hidden
     y = _linear(hidden, weights, "down")
     return y.reshape(*lead, y.shape[-1]), cache
+
+
+def _gated_grad_block(dact, dh, a, z_up, z_gate, dz_up, r):
+    """dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate) on rows r; dz_gate in place in dh."""
+    up_r = dh[r] * a[r]
+    dh[r] *= z_up[r]
+    dh[r] *= dact(z_gate[r])
+    dz_up[r] = up_r  # after the last read of z_up[r], which dz_up may be
+
+
+def _grad_block(dact, dh, z, r):
+    dh[r] *= dact(z[r])
 
 
 def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
@@ -130,17 +166,12 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
         # dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate), block by block; dz_gate in place
         # in dh, dz_up into z_up's rows once they are read (free_cache) or a new buffer
         dz_up = z_up if free_cache else np.empty_like(z_up)
-        for r in _blocks(*dh.shape):
-            up_r = dh[r] * a[r]
-            dh[r] *= z_up[r]
-            dh[r] *= dact(z[r])
-            dz_up[r] = up_r
+        _for_blocks(partial(_gated_grad_block, dact, dh, a, z_up, z, dz_up), dh.shape)
         del a, z_up
         dz = {"gate": dh, "up": dz_up}
     else:
         c.pop("a", None)
-        for r in _blocks(*dh.shape):
-            dh[r] *= dact(z[r])
+        _for_blocks(partial(_grad_block, dact, dh, z), dh.shape)
         dz = {"up": dh}
     del z
     if free_cache:

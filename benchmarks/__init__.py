@@ -1,0 +1,1 @@
+"""Benchmarks of the matmul core (pytest-benchmark; run with `tox -e bench`)."""
