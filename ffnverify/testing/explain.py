@@ -200,6 +200,18 @@ def _other_pass(q):
     return make
 
 
+def _other_count(t):
+    if t.quantity == "params":
+        return None
+    if t.count == "all":
+        return (replace(t, count="matmul").value,
+                "matmuls only: your function leaves out the elementwise work (bias adds, "
+                "activation, gating product) that count=all includes")
+    return (replace(t, count="all").value,
+            "elementwise work counted: your function adds bias adds, the activation and the "
+            "gating product, which count=matmul leaves out")
+
+
 def _recompute(t):
     if t.quantity == "params" or t.pass_ != "train":
         return None
@@ -264,6 +276,7 @@ NAMED = [
     ("pass_backward", _other_pass("backward")),
     ("pass_train", _other_pass("train")),
     ("recompute", _recompute),
+    ("count", _other_count),
     ("off_by_one_h-1", _shift("h", -1)),
     ("off_by_one_h+1", _shift("h", +1)),
     ("off_by_one_d-1", _shift("d", -1)),

@@ -26,6 +26,8 @@ MUTANTS = [
     ("gated as ungated", lambda d, h, n: 4 * n * d * h, "flops", "swiglu", {}, "gated_as_ungated"),
     ("truncated result", lambda d, h, n: (4 * n * d * h + n * h) // 2, "macs", "relu",
      {"count": "all"}, "truncated_result_floor"),
+    ("matmuls only", lambda d, h, n: 6 * n * d * h, "flops", "swiglu", {"count": "all"},
+     "count"),
 ]
 
 
