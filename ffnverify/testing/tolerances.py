@@ -1,0 +1,182 @@
+"""Error bounds for the conformance kit, from unit roundoff and shapes, never a tuned atol.
+
+An implementation run in dtype δ is compared with the float64 NumPy reference computed from
+the same (δ-rounded) weights and inputs. Each element of each tensor T (the output y and
+every gradient) may differ from the reference by at most
+
+    bound = M · E_plain(T) + B_δ(T) + B_float64(T)
+
+- E_plain(T): the largest error, against the float64 reference, of the SAME computation done
+  plainly in δ (x @ W, the torch activation, autograd; `plain_errors`). A low-precision
+  implementation may be off by at most a small multiple M = PLAIN_MULTIPLE of that.
+- B_δ(T): a first-order componentwise rounding-error bound (Higham, "Accuracy and Stability
+  of Numerical Algorithms", §3.5) propagated through the FFN's forward and backward, with
+  γ_k = k·u/(1 − k·u) for an inner product of length k. In float32/float64 the matmuls
+  accumulate in δ; in bfloat16/float16 they accumulate in float32 and round once (what
+  CPU and GPU kernels do): γ_k(2⁻²⁴) + u_δ. Activations cost ACTIVATION_ULPS units of
+  roundoff; every rounding also allows half the dtype's subnormal spacing (underflow).
+- B_float64(T): the same bound for the reference's own float64 arithmetic.
+
+So float64 is checked tightly from u = 2⁻⁵³ and the inner dimensions (d, h, n), and a
+float32/bfloat16/float16 run is judged against what that dtype can do, not a loose atol.
+Anti-vacuity: `VACUITY_RATIO` caps bound / max|T|; a draw whose bound is not far below
+the signal is not a test (the kit rescales or discards it, see conformance.py).
+"""
+
+import numpy as np
+
+from ffnverify.backend_variants import lookup
+from ffnverify.np_activations import ACTIVATIONS
+
+# dtype name -> (unit roundoff u of storage, unit roundoff of matmul accumulation,
+#                half the spacing of the subnormals: the absolute error of one rounding)
+DTYPES = {
+    "float64": (2.0**-53, 2.0**-53, 2.0**-1075),
+    "float32": (2.0**-24, 2.0**-24, 2.0**-150),
+    "bfloat16": (2.0**-8, 2.0**-24, 2.0**-134),
+    "float16": (2.0**-11, 2.0**-24, 2.0**-25),
+}
+PLAIN_MULTIPLE = 4  # M: allowed multiple of the plain same-dtype computation's own error
+ACTIVATION_ULPS = 8  # units of roundoff (of the accumulation precision) for one activation
+# or derivative evaluation; low precision computes them in float32 and rounds once
+# sup over z of |act''(z)|, to bound how an error in z moves act'(z) (tests check these)
+SECOND_DERIVATIVE_BOUND = {
+    "identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
+    "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8,
+}
+# largest allowed bound / max|reference| per tensor (anti-vacuity)
+VACUITY_RATIO = {"float64": 1e-9, "float32": 1e-3, "bfloat16": 0.25, "float16": 0.1}
+
+
+def gamma(k, u):
+    """γ_k = k·u / (1 − k·u): the relative error bound of a length-k sum or dot product."""
+    ku = k * u
+    if ku >= 1:
+        return np.inf
+    return ku / (1 - ku)
+
+
+def first_order_bounds(variant, w, x, dy, dtype):
+    """{tensor: elementwise error bound} for one computation of the FFN in `dtype`.
+
+    `w` are the weights (float64 arrays, our layout), x (n×d) and dy (n×d) float64.
+    Tensors: y, W_*/b_* (gradients) and x (the input gradient).
+    """
+    u, u_acc, eta = DTYPES[dtype]
+    r = u if u_acc != u else 0.0  # the one rounding of a float32-accumulated result
+
+    def mm(k, mag, val):
+        """Error of a matmul (or sum) of inner length k: |A||B| = mag, exact result val."""
+        return gamma(k, u_acc) * mag + r * np.abs(val) + eta
+
+    act_name, gated = lookup(variant)
+    act, dact = ACTIVATIONS[act_name]
+    L2 = SECOND_DERIVATIVE_BOUND[act_name]
+    c = ACTIVATION_ULPS
+    n, d = x.shape
+    h = w["W_up"].shape[1]
+    ax, ady = np.abs(x), np.abs(dy)
+    absw = {k: np.abs(v) for k, v in w.items()}
+
+    def bias(p, size):
+        return (w[f"b_{p}"], absw[f"b_{p}"]) if f"b_{p}" in w else (np.zeros(size),) * 2
+
+    z, z_err, zbar = {}, {}, {}
+    for p in ("gate", "up") if gated else ("up",):
+        bv, ba = bias(p, h)
+        z[p] = x @ w[f"W_{p}"] + bv
+        zbar[p] = ax @ absw[f"W_{p}"] + ba
+        z_err[p] = mm(d + 1, zbar[p], z[p])
+    ga = "gate" if gated else "up"
+    za, dza = z[ga], z_err[ga]
+    a, da_signed = act(za), dact(za)
+    da = np.abs(da_signed)
+    # relu' flips only where the accumulated z may have the wrong sign: rounding the sum to
+    # the dtype keeps its sign (down to underflow), so only the accumulation error counts
+    kink = 0.0
+    if act_name == "relu":
+        kink = (np.abs(za) <= gamma(d + 1, u_acc) * zbar[ga] + 2 * eta).astype(float)
+    # activations are evaluated in the accumulation precision, then rounded once to the dtype
+    a_err = (da + kink) * dza + c * u_acc * (np.abs(a) + np.abs(za)) + u * np.abs(a) + eta
+    if gated:
+        zu, zu_err = z["up"], z_err["up"]
+        hidden = a * zu
+        p_err = a_err * np.abs(zu) + np.abs(a) * zu_err + a_err * zu_err + u * np.abs(hidden) + eta
+    else:
+        hidden, p_err = a, a_err
+    ah, wd = np.abs(hidden), absw["W_down"]
+    bv, ba = bias("down", d)
+    out = {"y": mm(h + 1, ah @ wd + ba, hidden @ w["W_down"] + bv) + p_err @ wd}
+
+    # backward, from the exact (already rounded) dy
+    out["W_down"] = mm(n, ah.T @ ady, hidden.T @ dy) + p_err.T @ ady
+    if "b_down" in w:
+        out["b_down"] = mm(n, ady.sum(axis=0), dy.sum(axis=0))
+    dh = dy @ w["W_down"].T
+    dh_mag = ady @ wd.T  # bounds |dh|
+    dh_err = mm(d, dh_mag, dh)
+    # absolute part: 1 − σ(z) loses its relative accuracy as σ -> 1, and silu' multiplies
+    # it by z
+    da_err = L2 * dza + kink + c * u_acc * (da + 1 + np.abs(za)) + u * da + eta
+    if gated:
+        azu = np.abs(zu)
+        dz = {"gate": dh * zu * da_signed, "up": dh * a}
+        dz_mag = {"gate": dh_mag * azu * da, "up": dh_mag * np.abs(a)}
+        dz_err = {
+            "gate": dh_err * azu * da + dh_mag * zu_err * da + dh_mag * azu * da_err
+            + 2 * u * dz_mag["gate"] + eta,
+            "up": dh_err * np.abs(a) + dh_mag * a_err + u * dz_mag["up"] + eta,
+        }
+    else:
+        dz = {"up": dh * da_signed}
+        dz_mag = {"up": dh_mag * da}
+        dz_err = {"up": dh_err * da + dh_mag * da_err + u * dz_mag["up"] + eta}
+    gx, gx_mag, gx_err = 0.0, 0.0, 0.0
+    for p in dz:
+        out[f"W_{p}"] = mm(n, ax.T @ dz_mag[p], x.T @ dz[p]) + ax.T @ dz_err[p]
+        if f"b_{p}" in w:
+            out[f"b_{p}"] = mm(n, dz_mag[p].sum(axis=0), dz[p].sum(axis=0)) + dz_err[p].sum(0)
+        gx = gx + dz[p] @ w[f"W_{p}"].T
+        gx_mag = gx_mag + dz_mag[p] @ absw[f"W_{p}"].T
+        gx_err = gx_err + dz_err[p] @ absw[f"W_{p}"].T
+    out["x"] = mm(h * len(dz), gx_mag, gx) + gx_err
+    return out
+
+
+def plain_errors(variant, w, x, dy, dtype, device, ref):
+    """{tensor: max |plain − reference|} for the FFN done plainly in torch `dtype` on `device`.
+
+    Plain means: x @ W (+ b) with the weights in our layout, the torch activation, the gating
+    multiply, autograd for the gradients, all in `dtype`. `ref` holds the float64 reference
+    values ({"y": ..., "W_up": ..., "x": ...}).
+    """
+    import torch
+
+    from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+
+    tdt = getattr(torch, dtype)
+    act_name, gated = lookup(variant)
+    act = TORCH_ACTIVATIONS[act_name]
+    tw = {k: torch.tensor(v, dtype=tdt, device=device, requires_grad=True) for k, v in w.items()}
+    tx = torch.tensor(x, dtype=tdt, device=device, requires_grad=True)
+
+    def lin(inp, p):
+        out = inp @ tw[f"W_{p}"]
+        return out + tw[f"b_{p}"] if f"b_{p}" in tw else out
+
+    hidden = act(lin(tx, "gate")) * lin(tx, "up") if gated else act(lin(tx, "up"))
+    y = lin(hidden, "down")
+    y.backward(torch.tensor(dy, dtype=tdt, device=device))
+    got = {"y": y, "x": tx.grad, **{k: t.grad for k, t in tw.items()}}
+    return {
+        k: float(np.max(np.abs(got[k].detach().to("cpu", torch.float64).numpy() - ref[k]),
+                        initial=0.0))
+        for k in ref
+    }
+
+
+def bounds(variant, w, x, dy, dtype, plain):
+    """{tensor: elementwise bound} = M·E_plain + B_dtype + B_float64 (see the module doc)."""
+    impl = first_order_bounds(variant, w, x, dy, dtype)
+    ref = first_order_bounds(variant, w, x, dy, "float64")
+    return {k: PLAIN_MULTIPLE * plain.get(k, 0.0) + impl[k] + ref[k] for k in impl}
