@@ -32,6 +32,8 @@ CSS = """
 .md-typeset .formula { overflow-x: auto; margin: .8em 0; }
 .md-typeset .formula-table { overflow-x: auto; }
 .md-typeset .formula-table table td { vertical-align: middle; }
+.md-typeset .formula-table math { math-style: normal; }
+.md-typeset .formula-table td:first-child { white-space: nowrap; }
 .md-typeset math { font-size: 1.08em; }
 .md-typeset .claim-verdicts { margin: -.6em 0 1em; font-size: .68rem; overflow-x: auto; }
 .md-typeset table.verdict-table { border-collapse: collapse; }
@@ -56,11 +58,12 @@ def on_pre_build(config):
     log.info(message)
 
 
-def nav_from(files) -> list[str]:
+def nav_from(files) -> list:
     """Pages in reading order: the known ones first, the rest alphabetically."""
     present = sorted(f.src_uri for f in files.documentation_pages())
     known = [p for p in READING_ORDER if p in present]
-    return known + [p for p in present if p not in known]
+    ordered = known + [p for p in present if p not in known]
+    return [{"Home": p} if p == "index.md" else p for p in ordered]
 
 
 def on_files(files, config):

@@ -12,6 +12,7 @@ from docs_build import formulas
 
 PAGE = "closed-forms.md"
 GATED = [v for v, row in variants.VARIANTS.items() if row.gated]
+LONG = {"Activations and derivatives"}  # formulas too wide for a table row
 PLOTTED_ACTIVATIONS = [a for a in activations.ACTIVATIONS if a != "identity"]
 
 
@@ -57,6 +58,15 @@ def sections() -> list[tuple[str, str, list[str], list[tuple[str, list[str]]]]]:
     ]
 
 
+def _blocks(rows: list[tuple[str, list[str]]]) -> list[str]:
+    """Long formulas: one sub-heading per row, its formulas as display math."""
+    parts = []
+    for label, specs in rows:
+        parts += ["", f"### {label}", ""]
+        parts += [f'<div class="formula">{formulas.render(spec)}</div>' for spec in specs]
+    return parts
+
+
 def closed_forms_page() -> str:
     parts = [
         "# Closed forms",
@@ -66,7 +76,11 @@ def closed_forms_page() -> str:
         "same expressions as text or LaTeX.",
     ]
     for heading, text, header, rows in sections():
-        parts += ["", f"## {heading}", "", text, "", _table(header, rows)]
+        parts += ["", f"## {heading}", "", text]
+        if heading in LONG:
+            parts += _blocks(rows)
+        else:
+            parts += ["", _table(header, rows)]
     return "\n".join(parts) + "\n"
 
 

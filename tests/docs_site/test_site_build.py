@@ -66,4 +66,5 @@ def test_nav_order_puts_known_pages_first():
         def documentation_pages(self):
             return [F(s) for s in ("zeta.md", "flops.md", "index.md", "alpha.md", "params.md")]
 
-    assert hooks.nav_from(Files()) == ["index.md", "params.md", "flops.md", "alpha.md", "zeta.md"]
+    assert hooks.nav_from(Files()) == [{"Home": "index.md"}, "params.md", "flops.md", "alpha.md",
+                                       "zeta.md"]
