@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from derivations.params import params
 from derivations.widths import exact, llama_width, match_width, ratio_width, round_up
 
+D = sp.Symbol("d", positive=True, integer=True)
 TWO53 = 2**53
 FIRST_BAD_D = 3 * 2**50  # 8d/3 = 2^53
 
@@ -175,7 +176,23 @@ def test_round_up_rejects_nonpositive_multiple():
         round_up(10, 0)
 
 
-D = sp.Symbol("d", positive=True, integer=True)
+def check_matched_width(width_fn, d, from_variant="relu", from_ratio=4, to_variant="swiglu"):
+    """`width_fn(d)` gives `to_variant` exactly the parameters of `from_variant` at
+    from_ratio·d, and no float entered the count on the way."""
+    h = sp.sympify(width_fn(d))
+    count, target = params(to_variant, d, h), params(from_variant, d, from_ratio * d)
+    floats = h.atoms(sp.Float) | sp.sympify(count).atoms(sp.Float)
+    assert not floats, f"width {h}: the float(s) {floats} entered an exact count"
+    assert sp.simplify(count - target) == 0, (
+        f"{to_variant} at h={h} has {count} parameters, {from_variant} at {from_ratio}d "
+        f"has {target}")
+
+
+@pytest.mark.parametrize("d", [D, 1, 3, 4096, 5120])
+def test_matched_width_check_accepts_exact_widths(d):
+    check_matched_width(lambda d: match_width("relu", 4 * d, "swiglu", d), d)
+    check_matched_width(lambda d: sp.Rational(8, 3) * d, d)
+    check_matched_width(lambda d: ratio_width(d, "8/3"), d)
 
 
 def test_swiglu_matching_relu_is_eight_thirds():
