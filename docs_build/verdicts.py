@@ -45,12 +45,19 @@ def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]], str]:
     return index, f"verdicts from the audit: {summary}"
 
 
+def _expectation(claim: dict) -> str:
+    expect = escape(str(claim.get("expect", "true")))
+    if claim.get("ok") is False:
+        return f"✗ expected {expect}"
+    return "" if expect == "true" else f"as expected ({expect})"
+
+
 def _table(claims: list[dict]) -> str:
     rows = "".join(
         f'<tr><td>line {c["line"]}</td>'
         f'<td><span class="verdict v-{escape(str(c.get("verdict")), quote=True)}">'
         f'{escape(str(c.get("verdict")))}</span></td>'
-        f'<td>{"" if c.get("ok", True) else "✗ expected " + escape(str(c.get("expect")))}</td>'
+        f"<td>{_expectation(c)}</td>"
         f'<td><code>{escape(str(c.get("value") or ""))}</code></td></tr>'
         for c in claims
     )

@@ -31,8 +31,10 @@ SCREENSHOTS: list[Path] = []
 
 
 def chromium_path() -> str | None:
-    candidates = [os.environ.get("FFNVERIFY_CHROMIUM"), "/usr/bin/chromium",
-                  shutil.which("chromium"), shutil.which("chromium-browser")]
+    """FFNVERIFY_CHROMIUM if set (even if wrong: no silent fallback), else the system's."""
+    given = os.environ.get("FFNVERIFY_CHROMIUM")
+    candidates = [given] if given else ["/usr/bin/chromium", shutil.which("chromium"),
+                                        shutil.which("chromium-browser")]
     return next((c for c in candidates if c and Path(c).is_file()), None)
 
 
@@ -43,8 +45,9 @@ def browser_context(tmp_path_factory):
         "the browser tox env has it)")
     executable = chromium_path()
     if executable is None:
-        pytest.skip("no Chromium installed (Debian: apt-get install -y chromium); "
-                    "set FFNVERIFY_CHROMIUM to use another binary")
+        where = os.environ.get("FFNVERIFY_CHROMIUM") or "/usr/bin/chromium or on PATH"
+        pytest.skip(f"no Chromium installed ({where}); Debian: apt-get install -y chromium, "
+                    "or set FFNVERIFY_CHROMIUM to the browser binary")
     profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh --user-data-dir
     with sync_api.sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(

@@ -20,13 +20,14 @@ def test_annotates_the_fence_with_its_lines_verdicts():
     found = {4: {"line": 4, "verdict": "true", "ok": True, "value": "8*d**2"},
              6: {"line": 6, "verdict": "false", "ok": False, "expect": "true",
                  "value": "<script>x</script>"},
+             5: {"line": 5, "verdict": "false", "ok": True, "expect": "false", "value": "1"},
              10: {"line": 10, "verdict": "true", "ok": True, "value": "not a claim fence"}}
     out = verdicts.annotate(PAGE, found)
     table = out.split("```\n\n", 1)[1].split("\n")[0]
     assert table.startswith('<div class="claim-verdicts">')
     assert "line 4" in table and "line 6" in table and "line 10" not in out
     assert "&lt;script&gt;x&lt;/script&gt;" in table and "<script>" not in out
-    assert "✗ expected true" in table
+    assert "✗ expected true" in table and "as expected (false)" in table
     assert out.count("<div") == 1
 
 
