@@ -14,7 +14,8 @@ The rules, each standard:
   the same kernel (addmm) is one more term: γ_{k+1} (|A| @ |B| + |b|). Errors already in
   the operands propagate to first order as |ΔA| @ |B| + |A| @ |ΔB| (+ |ΔA| @ |ΔB|).
   Mixed precision (bfloat16 in, float32 accumulate, one rounding to bfloat16 at the end):
-  γ_k(u_acc) (|A| @ |B|) + u_out · (|A| @ |B|) bounds it.
+  γ_k(u_acc) (|A| @ |B|) + u_out · (|A| @ |B|) bounds it. Activations likewise run in
+  float32 and are rounded once to bfloat16.
 - Products, sums: one rounding each, relative u, plus the propagated operand errors.
 - Activations and their derivatives: with the input off by Δz, the output moves at most
   L₁·Δz, L₁ = sup |act'| (L₂ = sup |act''| for the derivative; ReLU' jumps by 1 where
@@ -119,23 +120,36 @@ def colsum(a: Bounded, u) -> Bounded:
     return Bounded(a.value.sum(axis=0), a.err.sum(axis=0) + gamma(k, u) * a.mag.sum(axis=0))
 
 
-def activation(name: str, z: Bounded, u) -> Bounded:
+def _evaluation_error(value, z: Bounded, u, u_inner):
+    """Error of evaluating an activation formula at z: C_ELEM·u_inner·(1 + |z|), plus one
+    rounding to the storage precision u when the formula runs in a wider u_inner."""
+    own = C_ELEM * u_inner * (1 + z.mag)
+    return own if u_inner == u else own + u * (np.abs(value) + own)
+
+
+def activation(name: str, z: Bounded, u, u_inner=None) -> Bounded:
     fn, _ = ACTIVATIONS[name]
-    own = 0.0 if name in EXACT_ACTIVATIONS else C_ELEM * u * (1 + z.mag)
-    return Bounded(fn(z.value), LIPSCHITZ[name] * z.err + own)
+    value = fn(z.value)
+    own = 0.0 if name in EXACT_ACTIVATIONS else _evaluation_error(value, z, u, u_inner or u)
+    return Bounded(value, LIPSCHITZ[name] * z.err + own)
 
 
-def activation_derivative(name: str, z: Bounded, u) -> Bounded:
+def activation_derivative(name: str, z: Bounded, u, u_inner=None) -> Bounded:
     _, dfn = ACTIVATIONS[name]
+    value = dfn(z.value)
     if name == "relu":  # exact 0/1, but a perturbed z may sit across the kink
-        return Bounded(dfn(z.value), (np.abs(z.value) <= z.err).astype(np.float64))
-    own = 0.0 if name == "identity" else C_ELEM * u * (1 + z.mag)
-    return Bounded(dfn(z.value), LIPSCHITZ_DERIVATIVE[name] * z.err + own)
+        return Bounded(value, (np.abs(z.value) <= z.err).astype(np.float64))
+    own = 0.0 if name == "identity" else _evaluation_error(value, z, u, u_inner or u)
+    return Bounded(value, LIPSCHITZ_DERIVATIVE[name] * z.err + own)
 
 
 def ffn_bounds(variant, weights, x, dy=None, dtype="float64", u_acc=None):
     """Reference values and error bounds of the forward (and, given dy, the backward) of
     `variant` evaluated in `dtype`. Inputs must already be representable in `dtype`.
+
+    `u_acc`: the unit roundoff matmuls accumulate in and activations are evaluated in
+    before the result is stored in `dtype` (float32 for bfloat16 tensors, as torch does on
+    CPU and CUDA); default: that of `dtype`.
 
     Returns (y, grads): Bounded output of shape (tokens, d) and {W_*, b_*, x: Bounded}
     (empty without dy), x flattened to (tokens, d).
@@ -151,10 +165,10 @@ def ffn_bounds(variant, weights, x, dy=None, dtype="float64", u_acc=None):
     z_up = linear(x, "up")
     if gated:
         z_gate = linear(x, "gate")
-        a = activation(act_name, z_gate, u)
+        a = activation(act_name, z_gate, u, u_acc)
         hidden = mul(a, z_up, u)
     else:
-        a = activation(act_name, z_up, u)
+        a = activation(act_name, z_up, u, u_acc)
         hidden = a
     y = linear(hidden, "down")
     if dy is None:
@@ -164,10 +178,11 @@ def ffn_bounds(variant, weights, x, dy=None, dtype="float64", u_acc=None):
     grads = {"W_down": matmul(hidden.T, g, u, None, u_acc)}
     dhidden = matmul(g, w["W_down"].T, u, None, u_acc)
     if gated:
-        dz = {"gate": mul(mul(dhidden, z_up, u), activation_derivative(act_name, z_gate, u), u),
+        dact = activation_derivative(act_name, z_gate, u, u_acc)
+        dz = {"gate": mul(mul(dhidden, z_up, u), dact, u),
               "up": mul(dhidden, a, u)}
     else:
-        dz = {"up": mul(dhidden, activation_derivative(act_name, z_up, u), u)}
+        dz = {"up": mul(dhidden, activation_derivative(act_name, z_up, u, u_acc), u)}
     for p, gz in dz.items():
         grads[f"W_{p}"] = matmul(x.T, gz, u, None, u_acc)
     if "b_down" in w:
