@@ -708,7 +708,7 @@ def _domain(symbols):
     return " and ".join(parts)
 
 
-def decide(f, assumption=None) -> dict:
+def decide(f, assumption=None, assumed: str = "") -> dict:
     symbols = sorted(f.free(), key=lambda s: s.name)
     first = _first_rel(f)
     if not symbols:
@@ -727,7 +727,7 @@ def decide(f, assumption=None) -> dict:
         return _result("false", bad, detail)
     lower, upper = _bounds(assumption, set(symbols))
     shift = _shifted(symbols, lower)
-    domain = _domain(symbols)
+    domain = _domain(symbols) + (f" with {assumed}" if assumed else "")
     if prove(f, shift):
         return _result("true", first, f"proved for all {domain}")
     point, tried = search(f, assumption, symbols, lower, upper)
@@ -766,7 +766,7 @@ def evaluate_claim(text: str, assume=()) -> dict:
                         "detail": f"in assume {a!r}: {msg}"}
         if conds:
             assumption = conds[0] if len(conds) == 1 else Logic("and", conds, 1)
-        return decide(f, assumption)
+        return decide(f, assumption, " and ".join(assume or ()))
     except P.ClaimSyntaxError as e:
         return {"verdict": "error", "value": "", "detail": e.message, "col": e.col}
     except ClaimError as e:

@@ -51,6 +51,11 @@ def _expr(value, what):
     raise ClaimError(f"{what} must be a number or an expression, not {value!r}")
 
 
+def _int_default(value):
+    """A default written as a Python int in signatures (n=1, multiple_of=256) as SymPy."""
+    return sp.Integer(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 def _positive_integer(value, what):
     value = _expr(value, what)
     if not (value.is_Integer and value > 0):
@@ -67,7 +72,7 @@ def params(variant, d, h, bias=False):
 @lru_cache(maxsize=4096)
 def flops(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, bias=False):
     return _flops.flops(
-        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(sp.sympify(n), "n"),
+        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(_int_default(n), "n"),
         _choice(pass_, _flops.PASSES, "pass"), _choice(count, _flops.COUNTS, "count"),
         _flag(input_grad, "input_grad"), _flag(bias, "bias"))
 
@@ -82,7 +87,7 @@ def matmuls(variant):
 
 def memory(variant, d, h, n=1, convention="store"):
     return _memory.activation_memory(
-        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(sp.sympify(n), "n"),
+        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(_int_default(n), "n"),
         _choice(convention, _memory.CONVENTIONS, "convention"))
 
 
@@ -90,7 +95,7 @@ def width(rule, d, multiple_of=256, multiplier=None):
     if rule != "llama":
         raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
     d = _positive_integer(d, "width's d")
-    multiple_of = _positive_integer(sp.sympify(multiple_of), "multiple_of")
+    multiple_of = _positive_integer(_int_default(multiple_of), "multiple_of")
     if multiplier is not None:
         multiplier = _expr(multiplier, "multiplier")
         if not (multiplier.is_Rational and multiplier > 0):

@@ -1,0 +1,162 @@
+"""The claim parser: exact numbers, positions in errors, name arguments, limits, and
+Hypothesis: grammar-built expressions parse; any text parses or raises ClaimSyntaxError."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ffnverify.claims import parser as P
+from ffnverify.claims.parser import ClaimSyntaxError, parse
+
+
+def number(text):
+    node = parse(f"{text} == 0").operands[0]
+    while isinstance(node, P.Unary):
+        node = node.operand
+    return node
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("11008", Fraction(11008), Fraction(1)),
+    ("11_008", Fraction(11008), Fraction(1)),
+    ("2.67", Fraction(267, 100), Fraction(1, 100)),
+    ("2.70", Fraction(27, 10), Fraction(1, 100)),
+    ("1e4", Fraction(10000), Fraction(10000)),
+    ("1.5e3", Fraction(1500), Fraction(100)),
+    ("2.5e-3", Fraction(25, 10000), Fraction(1, 10000)),
+    ("33%", Fraction(33, 100), Fraction(1, 100)),
+    ("32.5%", Fraction(325, 1000), Fraction(1, 1000)),
+    (".5", Fraction(1, 2), Fraction(1, 10)),
+    ("0.044715", Fraction(44715, 1_000_000), Fraction(1, 1_000_000)),
+])
+def test_numbers_are_exact_rationals_with_their_last_stated_digit(text, value, unit):
+    n = number(text)
+    assert isinstance(n, P.Num)
+    assert (n.value, n.unit) == (value, unit)
+
+
+def test_fractions_stay_fractions():
+    tree = parse("8/3 == 2.67")
+    assert isinstance(tree.operands[0], P.BinOp) and tree.operands[0].op == "/"
+
+
+@pytest.mark.parametrize("text, col, fragment", [
+    ("params(relu, d, h) ==== 1", 22, "expected a number"),
+    ("1 +", 4, "end of the claim"),
+    ("2d == 1", 2, "write 2*d"),
+    ("d = 3", 3, "unexpected '='"),
+    ("x == 5 % 2", 8, "'%' only follows a number"),
+    ("(1 + 2 == 3", 12, "')' to close the '(' at col 1"),
+    ("f(1, x=2, 3)", 11, "positional argument after a keyword"),
+    ("a == b $ c", 8, "unexpected character '$'"),
+    ("1_000_ == 1", 1, "underscore"),
+    ("params(relu, d, h, bias=1, bias=2)", 28, "repeated"),
+])
+def test_errors_carry_the_column_of_the_offending_token(text, col, fragment):
+    with pytest.raises(ClaimSyntaxError) as e:
+        parse(text)
+    assert e.value.col == col, e.value
+    assert fragment in e.value.message
+
+
+def test_bare_words_in_name_positions():
+    tree = parse("d_model(llama-2-7b) == params_total('llama-3.1-405b')")
+    left, right = tree.operands
+    assert left.args == (P.Word("llama-2-7b", 9),)
+    assert right.args[0].text == "llama-3.1-405b"
+    # outside a name position the same text is arithmetic
+    tree = parse("params(relu, d, d-1) == 1")
+    assert isinstance(tree.operands[0].args[2], P.BinOp)
+    tree = parse("flops(swiglu, d, h, pass=train, count=all) == 1")
+    kwargs = dict((k, v) for k, v, _ in tree.operands[0].kwargs)
+    assert kwargs == {"pass": P.Word("train", 26), "count": P.Word("all", 39)}
+
+
+def test_unicode_operators():
+    tree = parse("a × b · c − d ≤ e ≥ f ≠ g ≈ 1 ~= 2")
+    assert tree.ops == ("<=", ">=", "!=", "≈", "≈")
+
+
+def test_power_binds_tighter_than_unary_minus_and_is_right_associative():
+    tree = parse("-2**3**2 == 1").operands[0]
+    assert isinstance(tree, P.Unary)
+    assert tree.operand.right.op == "**"
+
+
+def test_limits():
+    with pytest.raises(ClaimSyntaxError, match="nested deeper"):
+        parse("(" * 500 + "1" + ")" * 500 + " == 1")
+    with pytest.raises(ClaimSyntaxError, match="nested deeper"):
+        parse("-" * 500 + "1 == 1")
+    with pytest.raises(ClaimSyntaxError, match="characters long"):
+        parse("1" * 1_000_000)
+    with pytest.raises(ClaimSyntaxError, match="digits"):
+        parse("1" * 1000 + " == 1")
+    with pytest.raises(ClaimSyntaxError, match="exponent"):
+        parse("1e99999 == 1")
+    with pytest.raises(ClaimSyntaxError, match="one line"):
+        parse("1 == 1\n2 == 2")
+
+
+# ---- Hypothesis -----------------------------------------------------------------------
+
+NAMES = st.sampled_from(["d", "h", "n", "z", "x", "beta", "d_ff", "k"])
+NUMBERS = st.one_of(
+    st.integers(0, 10**6).map(str),
+    st.decimals(0, 1000, places=3, allow_nan=False).map(str),
+    st.integers(0, 100).map(lambda i: f"{i}%"),
+    st.integers(1, 9).map(lambda i: f"{i}e{i}"),
+)
+WORDS = st.sampled_from(["relu", "swiglu", "geglu_tanh", "llama-2-7b", "'gemma-7b'"])
+
+
+def _calls(children):
+    unary = st.sampled_from(["floor", "ceil", "abs", "relu", "silu", "sigmoid", "gelu", "exp"])
+    return st.one_of(
+        st.tuples(unary, children).map(lambda t: f"{t[0]}({t[1]})"),
+        st.tuples(WORDS, children, children).map(lambda t: f"params({t[0]}, {t[1]}, {t[2]})"),
+        st.tuples(WORDS, children, children, st.sampled_from(["forward", "train"])).map(
+            lambda t: f"flops({t[0]}, {t[1]}, {t[2]}, pass={t[3]})"),
+        st.tuples(children, children).map(lambda t: f"min({t[0]}, {t[1]})"),
+        st.tuples(children, NAMES).map(lambda t: f"diff({t[0]}, {t[1]})"),
+    )
+
+
+EXPRS = st.recursive(
+    st.one_of(NUMBERS, NAMES),
+    lambda children: st.one_of(
+        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "**"]), children).map(
+            lambda t: f"{t[0]} {t[1]} {t[2]}"),
+        children.map(lambda c: f"({c})"),
+        children.map(lambda c: f"-{c}"),
+        _calls(children),
+    ),
+    max_leaves=12,
+)
+CLAIMS = st.one_of(
+    st.tuples(EXPRS, st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "≈", "~="]), EXPRS)
+    .map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+    st.tuples(EXPRS, EXPRS, EXPRS).map(lambda t: f"{t[0]} < {t[1]} and not {t[2]} == 1"),
+)
+
+
+@given(st.data())
+def test_claims_built_from_the_grammar_parse(data):
+    text = data.draw(CLAIMS, label="claim")
+    tree = parse(text)
+    assert isinstance(tree, P.Compare | P.BoolOp)
+
+
+@given(st.data())
+def test_any_text_parses_or_raises_its_own_error(data):
+    text = data.draw(st.one_of(
+        st.text(max_size=200),
+        st.text(alphabet="()+-*/=<>≈~%._,'\" 0123456789edhzn", max_size=200),
+        CLAIMS.map(lambda c: c[: len(c) // 2]),  # truncated claims
+    ), label="text")
+    try:
+        parse(text)
+    except ClaimSyntaxError as e:
+        assert 1 <= e.col <= max(len(text), 1) + 1
