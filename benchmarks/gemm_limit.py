@@ -78,11 +78,12 @@ def torch_operands(gemms, dtype=None, device="cpu", seed=0):
     import torch
 
     dtype = dtype or torch.float32
-    gen = torch.Generator(device="cpu").manual_seed(seed)
+    gen = torch.Generator(device=device).manual_seed(seed)
+    kw = {"generator": gen, "device": device, "dtype": dtype}
     ops = []
     for g in gemms:
-        a = torch.randn((g.k, g.m) if g.trans_a else (g.m, g.k), generator=gen).to(device, dtype)
-        b = torch.randn((g.p, g.k) if g.trans_b else (g.k, g.p), generator=gen).to(device, dtype)
+        a = torch.randn((g.k, g.m) if g.trans_a else (g.m, g.k), **kw)
+        b = torch.randn((g.p, g.k) if g.trans_b else (g.k, g.p), **kw)
         ops.append((a.t() if g.trans_a else a, b.t() if g.trans_b else b))
     return ops
 

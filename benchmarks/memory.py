@@ -85,16 +85,17 @@ class _LinePeaks:
         sys.settrace(None)
 
 
-def numpy_memory(variant, d, h, n, convention="store", free_cache=True, dtype=np.float32, seed=0):
+def numpy_memory(variant, d, h, n, convention="store", free_cache=True, dtype=np.float32, seed=0,
+                 impl=None):
     """{'saved', 'peak_extra', 'derived'} in bytes for one NumPy forward + backward.
 
     convention "store" runs ffnverify.numpy_ffn (free_cache: the backward may reuse the
     cache, as autograd frees saved tensors); "recompute" runs benchmarks/recompute_ffn.
+    `impl` (anything with forward/backward of numpy_ffn's signatures) replaces either.
     """
-    if convention == "store":
-        impl, kw = numpy_ffn, {"free_cache": free_cache}
-    else:
-        impl, kw = recompute_ffn, {}
+    if impl is None:
+        impl = numpy_ffn if convention == "store" else recompute_ffn
+    kw = {"free_cache": free_cache} if convention == "store" else {}
     rng = np.random.default_rng(seed)
     w = numpy_ffn.init_weights(variant, d, h, dtype=dtype, rng=seed)
     x0 = rng.standard_normal((n, d)).astype(dtype)

@@ -17,7 +17,7 @@ from scipy.linalg import get_blas_funcs
 from ffnverify.backend_variants import lookup
 from ffnverify.numpy_ffn import _activation, _for_blocks
 
-ROWS = 256  # tokens per block: a (ROWS, h) block is a few MB at LLM widths
+ROWS = 64  # tokens per block: a (ROWS, h) buffer is under 1 MB at LLM widths
 
 
 def _row_blocks(n):

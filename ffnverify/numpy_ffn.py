@@ -183,14 +183,11 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
         for p, g in dz.items():
             grads[f"b_{p}"] = g.sum(axis=0)
     if input_grad:
-        dx = None
-        for p, g in dz.items():
-            term = g @ weights[f"W_{p}"].T
-            if dx is None:
-                dx = term
-            else:
-                dx += term
-            del term
+        terms = iter(dz.items())
+        p, g = next(terms)
+        dx = g @ weights[f"W_{p}"].T
+        for p, g in terms:
+            dx += g @ weights[f"W_{p}"].T
         grads["x"] = dx.reshape(x_shape)
     return grads
 

@@ -1,0 +1,139 @@
+"""Plot and tabulate a pytest-benchmark JSON of the matmul-core benchmarks.
+
+    python -m benchmarks.plot [RUN.json] [--storage .benchmarks] [--output ffn_bench.png]
+
+Without RUN.json, reads the newest JSON under --storage (what --benchmark-autosave
+wrote). Writes a PNG (GFLOP/s and ratio_to_gemm per shape, variant, pass and backend;
+matplotlib's Agg backend, no display needed) and prints Markdown tables: the FFN
+benchmarks, the memory measurements, the fused gate+up comparison, and the machine.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+TARGET_RATIO = 0.90
+
+
+def latest_json(storage) -> Path:
+    files = sorted(Path(storage).rglob("*.json"), key=lambda p: p.stat().st_mtime)
+    if not files:
+        raise FileNotFoundError(f"no benchmark JSON under {storage}; run `tox -e bench` first")
+    return files[-1]
+
+
+def rows(data, key):
+    """extra_info of the benchmarks that have `key`, with the timing stats merged in."""
+    out = []
+    for b in data.get("benchmarks", []):
+        e = b.get("extra_info", {})
+        if key in e:
+            out.append({**e, "min_s": b["stats"]["min"], "median_s": b["stats"]["median"],
+                        "rounds": b["stats"]["rounds"]})
+    return out
+
+
+def ffn_table(ffn) -> str:
+    lines = ["| shape | backend | variant | pass | min ms | median ms | GFLOP/s | GEMM GFLOP/s "
+             "| ratio_to_gemm | (medians) |", "|" + "---|" * 10]
+    for r in sorted(ffn, key=lambda r: (r["shape"], r["pass"], r["variant"], r["backend"])):
+        lines.append(
+            f"| {r['shape']} | {r['backend']} | {r['variant']} | {r['pass']} "
+            f"| {r['min_s'] * 1e3:.2f} | {r['median_s'] * 1e3:.2f} | {r['gflops']:.1f} "
+            f"| {r['gemm_gflops']:.1f} | **{r['ratio_to_gemm']:.3f}** "
+            f"| {r['ratio_to_gemm_median']:.3f} |")
+    return "\n".join(lines)
+
+
+def memory_table(mem) -> str:
+    mib = 2 ** 20
+    lines = ["| impl | variant | derived MiB | saved MiB | saved/derived | extra peak MiB "
+             "| peak/derived | ≤ 1.1 |", "|" + "---|" * 8]
+    for r in mem:
+        lines.append(
+            f"| {r['impl']} | {r['variant']} | {r['derived'] / mib:.1f} | {r['saved'] / mib:.1f} "
+            f"| {r['saved_ratio']:.3f} | {r['peak_extra'] / mib:.1f} | {r['peak_ratio']:.3f} "
+            f"| {'yes' if r['meets_target'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def fused_table(fused) -> str:
+    lines = ["| backend | stage | separate ms | fused ms | separate/fused |", "|" + "---|" * 5]
+    for r in fused:
+        lines.append(f"| {r['backend']} | {r['stage']} | {r['separate_s'] * 1e3:.1f} "
+                     f"| {r['fused_s'] * 1e3:.1f} | {r['fused_speedup']:.3f} |")
+    return "\n".join(lines)
+
+
+def machine_lines(data) -> str:
+    m = data.get("machine_info", {})
+    blas = "; ".join(f"{b.get('internal_api')} {b.get('version')} ({b.get('architecture')}, "
+                     f"{b.get('num_threads')} threads, {b.get('prefix')})"
+                     for b in m.get("blas", []) if b.get("user_api") == "blas")
+    return (f"CPU {m.get('cpu_model')} ({m.get('cores')} cores), Python {m.get('python_version')}, "
+            f"numpy {m.get('numpy')}, torch {m.get('torch')} ({m.get('torch_threads')} threads), "
+            f"BLAS: {blas}; env {m.get('env')}; run {data.get('datetime', '?')}")
+
+
+def plot(ffn, output):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    shapes = sorted({r["shape"] for r in ffn})
+    backends = sorted({r["backend"] for r in ffn})
+    fig, axes = plt.subplots(2, len(shapes), figsize=(6 * len(shapes), 7), squeeze=False)
+    for col, shape in enumerate(shapes):
+        sub = [r for r in ffn if r["shape"] == shape]
+        cases = sorted({(r["pass"], r["variant"]) for r in sub}, reverse=True)
+        width = 0.8 / len(backends)
+        for i, backend in enumerate(backends):
+            by_case = {(r["pass"], r["variant"]): r for r in sub if r["backend"] == backend}
+            xs = [j + i * width for j in range(len(cases))]
+            got = [by_case.get(c) for c in cases]
+            axes[0][col].bar(xs, [r["gflops"] if r else 0 for r in got], width, label=backend)
+            axes[0][col].scatter(xs, [r["gemm_gflops"] if r else 0 for r in got], marker="_",
+                                 s=200, color="black", zorder=3,
+                                 label="GEMM limit" if i == 0 else None)
+            axes[1][col].bar(xs, [r["ratio_to_gemm"] if r else 0 for r in got], width, label=backend)
+        n, d, h = sub[0]["n"], sub[0]["d"], sub[0]["h"]
+        labels = [f"{v}\n{p}" for p, v in cases]
+        ticks = [j + 0.4 - width / 2 for j in range(len(cases))]
+        axes[0][col].set_title(f"{shape}: n={n}, d={d}, h={h}, float32")
+        axes[0][col].set_ylabel("GFLOP/s (derived matmul FLOPs / fastest round)")
+        axes[1][col].axhline(TARGET_RATIO, color="red", linestyle="--", label="target 0.90")
+        axes[1][col].set_ylabel("ratio_to_gemm")
+        axes[1][col].set_ylim(0, 1.2)
+        for ax in (axes[0][col], axes[1][col]):
+            ax.set_xticks(ticks, labels, fontsize=8)
+            ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(output, dpi=110)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("json", nargs="?", help="a pytest-benchmark JSON (default: newest in --storage)")
+    ap.add_argument("--storage", default=".benchmarks")
+    ap.add_argument("--output", default=".benchmarks/ffn_bench.png")
+    args = ap.parse_args(argv)
+    path = Path(args.json) if args.json else latest_json(args.storage)
+    data = json.loads(path.read_text())
+    ffn, mem, fused = rows(data, "ratio_to_gemm"), rows(data, "peak_ratio"), rows(data, "fused_speedup")
+    print(f"<!-- from {path} -->\n{machine_lines(data)}\n")
+    if ffn:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        plot(ffn, args.output)
+        print(ffn_table(ffn), "\n")
+    for table, found in ((memory_table, mem), (fused_table, fused)):
+        if found:
+            print(table(found), "\n")
+    print(f"plot: {args.output if ffn else '(no FFN benchmarks in this run)'}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
