@@ -1,0 +1,118 @@
+"""`ffnverify check TARGET --variant V [--layout L]`: the conformance kit from the command line.
+
+TARGET is `package.module:factory` with `factory(d, h, bias) -> torch.nn.Module`. Without
+--d/--h/--n the kit draws shapes and values with Hypothesis (--max-examples per bias
+setting); with them it runs the one case a failure report's reproducer names.
+Exit 0 conformant, 1 not conformant (the failure report is printed), 2 error: the target
+cannot be imported, bad usage, or torch/hypothesis are missing.
+"""
+
+import importlib
+import json
+import os
+import sys
+
+DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
+
+
+def add_arguments(p):
+    p.add_argument("target", metavar="TARGET", help="package.module:factory")
+    p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, geglu_tanh, relu")
+    p.add_argument("--layout", default="hf",
+                   help="hf, torchtune, xformers-packed, phi3, torchtitan-w13, gpt2 "
+                        "(default hf), or a JSON mapping {name: [attribute path, transform]}")
+    p.add_argument("--bias", choices=("both", "true", "false"), default="both",
+                   help="bias settings to check (default both; false for modules without bias)")
+    p.add_argument("--dtypes", nargs="+", default=None, metavar="DTYPE",
+                   help=f"dtypes, in order (default: {' '.join(DTYPE_CHOICES)}; "
+                        "on cuda: float32 bfloat16 float16)")
+    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    p.add_argument("--max-examples", type=int, default=None,
+                   help="Hypothesis examples per bias setting (default 25)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="Hypothesis seed; with --d/--h/--n: the seed of the drawn values")
+    p.add_argument("--d", type=int, help="model width of a single case (reproducer)")
+    p.add_argument("--h", type=int, help="hidden width of a single case (reproducer)")
+    p.add_argument("--n", type=int, help="tokens of a single case (reproducer)")
+    p.add_argument("--no-shrink", action="store_true", help="report the first failing draw")
+
+
+def _error(msg):
+    print(f"ffnverify check: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def load_target(target):
+    """The object named by 'package.module:attr' (ImportError/AttributeError/ValueError)."""
+    mod_name, sep, attr = target.partition(":")
+    if not sep or not mod_name or not attr:
+        raise ValueError(f"TARGET must look like package.module:factory, got {target!r}")
+    if os.getcwd() not in sys.path:  # like `python -m`: modules in the current directory
+        sys.path.insert(0, os.getcwd())
+    obj = importlib.import_module(mod_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _layout(text):
+    if text.lstrip().startswith("{"):
+        table = json.loads(text)
+        return {k: (v[0], v[1] if len(v) > 1 else "id") for k, v in table.items()}
+    return text
+
+
+def run(args) -> int:
+    try:
+        import hypothesis  # noqa: F401
+        import torch
+    except ImportError as exc:
+        return _error(f"{exc.name} is required: pip install 'ffnverify[torch,test]'")
+    from ffnverify.backend_variants import lookup
+    from ffnverify.testing import conformance, layouts
+
+    single = (args.d, args.h, args.n)
+    if any(v is not None for v in single) and None in single:
+        return _error("--d, --h and --n go together (one case), or none of them")
+    try:
+        lookup(args.variant)
+        layout = _layout(args.layout)
+        layouts.mapping(lookup(args.variant)[1], layout)
+    except (KeyError, ValueError) as exc:
+        return _error(str(exc).strip("'\""))
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        return _error("--device cuda but torch sees no CUDA device")
+    default_dtypes = conformance.DTYPES
+    if args.device.startswith("cuda"):
+        default_dtypes = ("float32", "bfloat16", "float16")
+    dtypes = tuple(args.dtypes or default_dtypes)
+    bad = [dt for dt in dtypes if dt not in DTYPE_CHOICES]
+    if bad:
+        return _error(f"unknown dtype(s) {bad}; choose from {', '.join(DTYPE_CHOICES)}")
+    try:
+        factory = load_target(args.target)
+    except Exception as exc:  # any import-time error of user code is "cannot import"
+        return _error(f"cannot import {args.target}: {type(exc).__name__}: {exc}")
+    if not callable(factory):
+        return _error(f"{args.target} is not callable")
+    biases = {"both": (False, True), "true": (True,), "false": (False,)}[args.bias]
+    try:
+        if args.d is not None:
+            for b in biases:
+                conformance.check_example(
+                    factory, args.variant, layout, b, args.seed or 0, args.d, args.h, args.n,
+                    args.device, dtypes, target=args.target)
+            print(f"conformant: one case d={args.d} h={args.h} n={args.n} seed={args.seed or 0}"
+                  f" bias={'/'.join(str(b) for b in biases)}; dtypes {', '.join(dtypes)}")
+            return 0
+        report = conformance.check_ffn(
+            factory, args.variant, layout, biases, args.device, dtypes,
+            args.max_examples or conformance.DEFAULT_MAX_EXAMPLES, args.seed,
+            shrink=not args.no_shrink, target=args.target)
+    except conformance.ConformanceFailure as failure:
+        print(failure.report())
+        return 1
+    except conformance.Vacuous as exc:
+        return _error(f"this case cannot discriminate (anti-vacuity): {exc}")
+    print(report.summary())
+    return 0

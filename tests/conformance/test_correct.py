@@ -1,0 +1,33 @@
+"""Correct FFNs in every layout and variant are accepted: no false alarms."""
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
+
+from ffnverify.testing import check_ffn  # noqa: E402
+
+from .zoo import CORRECT, correct  # noqa: E402
+
+pytestmark = pytest.mark.torch
+
+CASES = [(name, cls, layout, v, bias) for name, cls, layout, variants, bias in CORRECT
+         for v in variants]
+IDS = [f"{c[0]}-{c[3]}" for c in CASES]
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_correct_implementation_is_accepted(case):
+    name, cls, layout, variant, bias = case
+    report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=2)
+    assert set(report.examples) == set(bias)
+    assert all(k >= 2 for k in report.examples.values()), report.summary()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_correct_implementation_many_draws(case):
+    """~10 examples per bias setting and case: about 1,000 examples in all."""
+    name, cls, layout, variant, bias = case
+    report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=10,
+                       seed=20261130)
+    assert all(k >= 10 for k in report.examples.values()), report.summary()
