@@ -718,7 +718,13 @@ def decide(f, assumption=None, assumed: str = "") -> dict:
                            f"the two sides agree to {PRECISION - 20} digits, but exact "
                            "equality could not be proved")
         if verdict:
-            return _result("true", first, "exact")
+            detail = "exact"
+            if isinstance(f, Rel) and f.op == "≈":
+                gap = sp.Abs(f.lhs - f.rhs)
+                shown = fmt(gap) if gap.is_Rational else \
+                    "about " + mpmath.nstr(mpmath.mpf(sp.N(gap, 15)), 6)
+                detail = f"|difference| = {shown} <= {fmt(f.tol)}"
+            return _result("true", first, detail)
         bad = _failing(f) or first
         detail = ""
         if bad is not None and bad.op in ("==", "≈") and bad.lhs.is_number and \

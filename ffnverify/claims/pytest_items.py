@@ -69,7 +69,8 @@ class ClaimItem(pytest.Item):
         rec = audit.record(self.claim, result)
         self.user_properties.append(("verdict", rec["verdict"]))
         if rec["verdict"] == "skipped" and rec["ok"]:
-            pytest.skip(rec["detail"])
+            # reported at the claim's line, not at this line of the plugin
+            raise pytest.skip.Exception(rec["detail"], _use_item_location=True)
         if not rec["ok"]:
             raise ClaimFailure(rec)
 

@@ -4,7 +4,7 @@ Hypothesis: grammar-built expressions parse; any text parses or raises ClaimSynt
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ffnverify.claims import parser as P
@@ -160,3 +160,16 @@ def test_any_text_parses_or_raises_its_own_error(data):
         parse(text)
     except ClaimSyntaxError as e:
         assert 1 <= e.col <= max(len(text), 1) + 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.data())
+def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(data):
+    from ffnverify.claims.budget import Engine
+
+    claims = data.draw(st.lists(CLAIMS, min_size=1, max_size=5), label="claims")
+    with Engine(timeout=1.5, jobs=1) as engine:
+        results = engine.evaluate_many([(c, ()) for c in claims])
+    for result in results:
+        assert result["verdict"] in ("true", "false", "unknown", "error")
+        assert isinstance(result["value"], str) and isinstance(result["detail"], str)

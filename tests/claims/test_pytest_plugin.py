@@ -32,7 +32,7 @@ def make(pytester):
 
 def test_collects_each_claim_with_its_id(pytester):
     make(pytester)
-    result = pytester.runpytest("--collect-only", "-q")
+    result = pytester.runpytest("--collect-only", "-q", "-p", "no:benchmark")
     result.stdout.fnmatch_lines(["claims.toml::wrong-count", "claims.toml::width",
                                  "page.md::line4", "page.md::line5", "page.md::line6",
                                  "5 tests collected*"])
@@ -40,7 +40,7 @@ def test_collects_each_claim_with_its_id(pytester):
 
 def test_outcomes_and_failure_report(pytester):
     make(pytester)
-    result = pytester.runpytest("-rs")
+    result = pytester.runpytest("-rs", "-p", "no:benchmark")
     result.assert_outcomes(passed=3, failed=1, skipped=1)
     result.stdout.fnmatch_lines([
         "claims.toml:3:9: FALSE params(swiglu, d, h) == 2*d*h",
@@ -53,10 +53,10 @@ def test_outcomes_and_failure_report(pytester):
 
 def test_k_selection_junitxml_and_xdist(pytester):
     make(pytester)
-    result = pytester.runpytest("-k", "width or line5")
+    result = pytester.runpytest("-k", "width or line5", "-p", "no:benchmark")
     result.assert_outcomes(passed=2)
     xml = pytester.path / "junit.xml"
-    result = pytester.runpytest_subprocess("-n", "2", f"--junitxml={xml}")
+    result = pytester.runpytest_subprocess("-n", "2", f"--junitxml={xml}", "-p", "no:benchmark")
     result.assert_outcomes(passed=3, failed=1, skipped=1)
     text = xml.read_text()
     assert 'name="wrong-count"' in text and 'name="line4"' in text
