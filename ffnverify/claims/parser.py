@@ -122,8 +122,9 @@ class Not:
 
 # ---- lexer ---------------------------------------------------------------------------
 
+_DIGITS = "0123456789"  # ASCII only: '²' or '٣' are not numbers here
 _SPACE = re.compile(r"[ \t]*")
-_NUMBER = re.compile(r"(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?%?")
+_NUMBER = re.compile(r"(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9]+)?%?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*(?=[ \t]*[,)])")
 _STRING = re.compile(r"\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'")
@@ -185,7 +186,7 @@ class Lexer:
                 self.pos = m.end()
                 return Token("WORD", m.group(), col, m.group())
         ch = text[i]
-        if ch.isdigit() or (ch == "." and text[i + 1:i + 2].isdigit()):
+        if ch in _DIGITS or (ch == "." and text[i + 1:i + 2] in _DIGITS and i + 1 < len(text)):
             m = _NUMBER.match(text, i)
             end = m.end()
             if end < len(text) and (text[end].isalnum() or text[end] in "_."):
