@@ -29,6 +29,8 @@ def record(claim: Claim, result: dict | None) -> dict:
         if result.get("col"):
             col = claim.col + result["col"] - 1
             detail = f"{line}:{col}: {detail}"
+    if verdict == "error" and not detail.startswith(f"{line}:"):
+        detail = f"{line}:{col}: {detail}"  # an error always says where
     expr = claim.expr if len(claim.expr) <= MAX_EXPR_CHARS else claim.expr[:MAX_EXPR_CHARS] + "…"
     return {"id": claim.id, "file": claim.file, "line": line, "col": col, "expr": expr,
             "verdict": verdict, "expect": claim.expect, "ok": verdict == claim.expect,

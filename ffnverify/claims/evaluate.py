@@ -172,8 +172,6 @@ class Builder:
     def v_Name(self, node):
         if node.id in CONSTANTS:
             return CONSTANTS[node.id]
-        if node.id in SIGNATURES:
-            raise ClaimError(f"{node.id} is a function: call it as {node.id}(...)", node.col)
         return symbol(node.id)
 
     def v_Word(self, node):

@@ -121,8 +121,12 @@ def test_progress_bar(project, capsys):
 
 def test_random_bytes_and_garbage_give_errors_not_tracebacks(project, capsys):
     rng = random.Random(3)
-    (project / "bytes.md").write_bytes(bytes(rng.randrange(256) for _ in range(200_000)))
-    (project / "bytes.toml").write_bytes(bytes(rng.randrange(256) for _ in range(20_000)))
+    def random_lines(n):  # n lines of random bytes
+        return b"\n".join(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 60)))
+                           .replace(b"\n", b"") for _ in range(n))
+
+    (project / "bytes.md").write_bytes(random_lines(10_000))
+    (project / "bytes.toml").write_bytes(random_lines(10_000))
     lines = ["".join(chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x80, 0x2000)]))
                      for _ in range(rng.randrange(1, 80))).replace("`", "'")
              for _ in range(10_000)]
@@ -135,7 +139,8 @@ def test_random_bytes_and_garbage_give_errors_not_tracebacks(project, capsys):
     assert code == 2
     assert "Traceback" not in err
     verdicts = [c["verdict"] for c in doc["claims"]]
-    assert verdicts[0] == "error" and "not UTF-8" in doc["claims"][0]["detail"]
+    assert verdicts[:2] == ["error", "error"]
+    assert all("not UTF-8" in c["detail"] for c in doc["claims"][:2])
     assert doc["summary"]["error"] >= 9_000
     assert set(verdicts) <= {"error", "unknown", "false", "true"}
     assert elapsed < 60
@@ -147,3 +152,12 @@ def test_bundled_docs_and_examples_pass(monkeypatch, capsys):
     assert code == 0, out
     summary = out.splitlines()[-1]
     assert "all as expected" in summary
+
+
+def test_errors_always_say_where(project, capsys):
+    (project / "keys.toml").write_text('[[claim]]\nexpr = "1 == 1"\ncolour = "red"\n')
+    _, out, _ = audit(capsys, "keys.toml", "--format", "json")
+    (bad, good) = json.loads(out)["claims"]
+    assert (bad["line"], bad["col"], bad["verdict"]) == (3, 1, "error")
+    assert bad["detail"].startswith("3:1: unknown key 'colour'")
+    assert good["verdict"] == "true"  # the other claim of the table is still evaluated

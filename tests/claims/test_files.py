@@ -114,3 +114,31 @@ def test_folders_are_walked_and_non_claim_toml_skipped(tmp_path):
     # named explicitly, a non-claim TOML file is read and its keys are errors
     (claim,) = collect([tmp_path / "pyproject.toml"])
     assert "unknown top-level key 'project'" in claim.problem
+
+
+def test_the_example_file_uses_every_claim_function():
+    from pathlib import Path
+
+    from ffnverify.claims import parser as P
+    from ffnverify.claims.signatures import SIGNATURES
+
+    root = Path(__file__).resolve().parents[2]
+    used = set()
+
+    def walk(node):
+        if isinstance(node, P.Call):
+            used.add(node.func)
+        if isinstance(node, P.Name):
+            used.add(node.id)
+        for value in vars(node).values():
+            for child in value if isinstance(value, tuple) else (value,):
+                if isinstance(child, tuple):  # keyword arguments: (name, node, col)
+                    child = child[1]
+                if hasattr(child, "col"):
+                    walk(child)
+
+    for claim in collect([root / "examples" / "claims.toml"]):
+        if claim.empirical is None:
+            walk(P.parse(claim.expr))
+    missing = (set(SIGNATURES) | {"oo"}) - used
+    assert not missing, f"examples/claims.toml does not use {sorted(missing)}"
