@@ -658,10 +658,10 @@ def _points(symbols, lower, upper):
         yield {s: axes[k][i] for k, (s, i) in enumerate(zip(symbols, idx))}
 
 
-def search(f, assumption, symbols, lower, upper):
+def search(f, assumption, symbols, lower, upper, limit=MAX_POINTS):
     """The first point where f is False (and the assumptions hold), and how many tried."""
     tried = 0
-    for point in _points(symbols, lower, upper):
+    for point in itertools.islice(_points(symbols, lower, upper), limit):
         try:
             if assumption is not None and decide_numeric(assumption.subs(point)) is not True:
                 continue
@@ -732,9 +732,12 @@ def decide(f, assumption=None, assumed: str = "") -> dict:
     lower, upper = _bounds(assumption, set(symbols))
     shift = _shifted(symbols, lower)
     domain = _domain(symbols) + (f" with {assumed}" if assumed else "")
-    if prove(f, shift):
+    # one cheap point first: a false claim is refuted before any expensive expansion
+    point, _ = search(f, assumption, symbols, lower, upper, limit=1)
+    if point is None and prove(f, shift):
         return _result("true", first, f"proved for all {domain}")
-    point, tried = search(f, assumption, symbols, lower, upper)
+    if point is None:
+        point, tried = search(f, assumption, symbols, lower, upper)
     if point is not None:
         at = ", ".join(f"{s.name}={fmt(v)}" for s, v in point.items())
         bad = _failing(f.subs(point))
