@@ -411,7 +411,7 @@ def check_example(factory, variant, layout="hf", bias=False, seed=0, d=8, h=12, 
     """One case with given shapes and seed (what a failure report's reproducer runs)."""
     case = Case(factory, variant, layout, bool(bias), int(d), int(h), int(n), int(seed),
                 device, target or _target_of(factory))
-    with _strict_matmul(device):
+    with _kit_settings(device):
         run_case(case, tuple(dtypes))
 
 
@@ -422,19 +422,23 @@ def _target_of(factory):
     return None
 
 
-class _strict_matmul:
-    """TF32 off on CUDA while the kit runs (float32 must mean float32)."""
+class _kit_settings:
+    """While the kit runs: TF32 off on CUDA (float32 must mean float32), and one CPU thread
+    (the drawn shapes are tiny: thread start-up costs 5-15× the work on a busy machine)."""
 
     def __init__(self, device):
         self.cuda = str(device).startswith("cuda")
 
     def __enter__(self):
+        self.threads = torch.get_num_threads()
+        torch.set_num_threads(1)
         if self.cuda:
             self.saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
             torch.backends.cuda.matmul.allow_tf32 = False
             torch.backends.cudnn.allow_tf32 = False
 
     def __exit__(self, *exc):
+        torch.set_num_threads(self.threads)
         if self.cuda:
             torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.saved
 
@@ -496,7 +500,7 @@ def check_ffn(factory, variant, layout="hf", bias=(False, True), device="cpu", d
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:
             one = hseed(seed)(one)
-        with _strict_matmul(device):
+        with _kit_settings(device):
             one()
         report.examples[bool(b)] = counts["run"]
         report.discarded[bool(b)] = counts["vacuous"]

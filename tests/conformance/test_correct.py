@@ -1,5 +1,7 @@
 """Correct FFNs in every layout and variant are accepted: no false alarms."""
 
+import os
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
@@ -18,15 +20,17 @@ IDS = [f"{c[0]}-{c[3]}" for c in CASES]
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_correct_implementation_is_accepted(case):
     name, cls, layout, variant, bias = case
-    report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=2)
+    report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=5)
     assert set(report.examples) == set(bias)
-    assert all(k >= 2 for k in report.examples.values()), report.summary()
+    assert all(k >= 5 for k in report.examples.values()), report.summary()
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("FFNVERIFY_SLOW") != "1",
+                    reason="long run: set FFNVERIFY_SLOW=1 (about 1,000 examples)")
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_correct_implementation_many_draws(case):
-    """~10 examples per bias setting and case: about 1,000 examples in all."""
+    """10 examples per bias setting and case: about 1,000 examples in all."""
     name, cls, layout, variant, bias = case
     report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=10,
                        seed=20261130)
