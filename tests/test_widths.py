@@ -3,20 +3,25 @@
 The float one-liner `int(((8/3)*d + m - 1)//m*m)` skips Meta's inner int(): in exact
 arithmetic that is harmless, because for non-integer x = k + f (0 < f < 1) the `//` form
 gives floor((k + f + m − 1)/m) = floor((k + m − 1)/m) (no integer lies in (k+m−1, k+m−1+f]),
-i.e. m·ceil(floor(x)/m), which is Meta's rule. The floats are what can differ:
+i.e. m·ceil(floor(x)/m), which is Meta's rule. The floats are what can differ. With
+x = 8d/3 and k = floor(x) (Python evaluates ((x̂ + m) − 1) // m, x̂ = fl(fl(8/3)·d)):
 
-    Theorem. For all integers d, m >= 1 with 8d/3 + m − 1 < 2^53, the float one-liner
-    equals llama_width(d, m).
+    Theorem A. For all d, m >= 1 with 8d/3 + m − 1 < 2^52, the one-liner equals
+    llama_width(d, m).
+    Theorem B. If m is a power of two (m <= 2^20), the same holds up to 8d/3 + m − 1 < 2^53.
+    Beyond: for m = 1 the first disagreement is d = 3·2^50 (8d/3 = 2^53: Theorem B is tight);
+    for m = 256 it is also d = 3·2^50. Between 2^52 and 2^53 other multiples already fail:
+    d = 1688849860263934, m = 71 gives k + 71 instead of k.
 
-Why: fl(8/3) = 8/3 − 1/(3·2^51), so fl(8/3)·d = 8d/3 − 8d/3·2^-54 before rounding; below
-2^53 the error keeps floor() and rounding to the integer grid at k = floor(8d/3) (worked
-case by case on d mod 3 and the binade of 8d/3), every later value is an integer or k + f
-below 2^53 (exact adds), and float `//` of such values is the exact floor. Beyond it the
-grid spacing is 2 and `+ m` and `- 1` round: for m = 1 the first disagreement is d = 3·2^50,
-where 8d/3 = 2^53 exactly (the bound is tight); for m = 256 the smallest disagreeing d is
-also 3·2^50 (the gap between the theorem's bound and it is checked exhaustively).
-The tests prove the theorem's statement by exhaustive checks over ranges and near the
-boundary, and by Hypothesis over the whole range; beyond, they bound the discrepancy.
+Why: fl(8/3) = 8/3 − 1/(3·2^51), so fl(8/3)·d = x − x·2^-54 before rounding. Below 2^52
+that error (< 1/4) keeps x̂ in [k, k + 1/2] on its grid (x̂ = k when 3 | d), and adding
+m − 1 below 2^52 (grid spacing <= 1/2) cannot reach k + m, so `//` (exact on these values)
+gives ceil(k/m). In [2^52, 2^53) the grid spacing is 1: x̂ = k + 1/2 from below 2^52 can make
+x̂ + m a tie that rounds up to k + m + 1 — a disagreement exactly when k ≡ 0 (mod m), which
+needs a multiple of m in [2^52 − m + 1, 2^52 − 1]: none for a power of two. At or above 2^53
+the spacing is 2 and the `+ m`, `− 1` round. The tests check both theorems exhaustively over
+ranges and windows at the 2^52 and 2^53 boundaries, by Hypothesis over their whole ranges,
+the stated counterexamples, and a bound on the discrepancy beyond.
 """
 
 from fractions import Fraction
@@ -31,7 +36,7 @@ from derivations.params import params
 from derivations.widths import exact, llama_width, match_width, ratio_width, round_up
 
 D = sp.Symbol("d", positive=True, integer=True)
-TWO53 = 2**53
+TWO52, TWO53 = 2**52, 2**53
 FIRST_BAD_D = 3 * 2**50  # 8d/3 = 2^53
 
 
@@ -53,13 +58,23 @@ def meta_reference(d, multiple_of=256, ffn_dim_multiplier=None):
     return multiple_of * ((hidden_dim + multiple_of - 1) // multiple_of)
 
 
+def is_power_of_two(m):
+    return m & (m - 1) == 0
+
+
+def theorem_limit(m):
+    """2^53 for powers of two (Theorem B), 2^52 otherwise (Theorem A)."""
+    return TWO53 if is_power_of_two(m) and m <= 2**20 else TWO52
+
+
 def theorem_applies(d, m):
-    return Fraction(8 * d, 3) + m - 1 < TWO53
+    return Fraction(8 * d, 3) + m - 1 < theorem_limit(m)
 
 
-def largest_d_in_theorem(m):
-    """The largest d with 8d/3 + m − 1 < 2^53."""
-    return (3 * (TWO53 - m + 1) - 1) // 8
+def largest_d_in_theorem(m, limit=None):
+    """The largest d with 8d/3 + m − 1 < limit (default: the theorem's limit for m)."""
+    limit = theorem_limit(m) if limit is None else limit
+    return (3 * (limit - m + 1) - 1) // 8
 
 
 @pytest.mark.parametrize(("d", "multiple_of", "multiplier", "width"), [
@@ -95,42 +110,55 @@ def test_llama_width_exhaustive_small():
 
 
 def test_float_one_liner_exhaustive_range():
-    """Theorem, checked exhaustively on every d <= 30000 for a spread of multiples."""
-    for m in (1, 2, 3, 5, 7, 8, 64, 100, 128, 256, 1000, 1024, 4096):
+    """Both theorems, exhaustively on every d <= 30000 for a spread of multiples."""
+    for m in (1, 2, 3, 5, 7, 8, 64, 71, 100, 128, 256, 1000, 1024, 4096):
         bad = [d for d in range(1, 30001) if float_one_liner(d, m) != exact_rule(d, m)]
         assert not bad, f"m={m}: the float one-liner differs at d={bad[:5]}"
 
 
-@pytest.mark.parametrize("m", [1, 2, 3, 4, 7, 8, 31, 64, 100, 255, 256, 257, 1024, 4096])
-def test_float_one_liner_at_the_theorem_boundary(m):
-    """Every d in a window just below the bound agrees; just above, m = 1 breaks at once."""
-    top = largest_d_in_theorem(m)
-    assert theorem_applies(top, m) and not theorem_applies(top + 1, m)
-    bad = [d for d in range(max(1, top - 4000), top + 1) if float_one_liner(d, m) != exact_rule(d, m)]
-    assert not bad, f"m={m}: differs inside the theorem at d={bad[:3]}"
+WINDOW_MULTIPLES = [1, 2, 3, 4, 7, 8, 31, 64, 71, 100, 255, 256, 257, 355, 1024, 4096]
 
 
-def test_smallest_disagreements():
-    # m = 1: the theorem's bound is tight: the very next d disagrees.
+@pytest.mark.parametrize("m", WINDOW_MULTIPLES)
+def test_float_one_liner_at_the_theorem_boundaries(m):
+    """Every d in windows just below 2^52 (Theorem A; where non-powers of two first fail)
+    and, for powers of two, just below 2^53 (Theorem B) agrees."""
+    limits = [TWO52] + ([TWO53] if is_power_of_two(m) else [])
+    for limit in limits:
+        top = largest_d_in_theorem(m, limit)
+        assert Fraction(8 * top, 3) + m - 1 < limit <= Fraction(8 * top + 8, 3) + m - 1
+        window = range(max(1, top - 3000), top + 1)
+        bad = [d for d in window if float_one_liner(d, m) != exact_rule(d, m)]
+        assert not bad, f"m={m}: differs below 2^{limit.bit_length() - 1} at d={bad[:3]}"
+
+
+def test_stated_disagreements():
+    # m = 1: Theorem B is tight: the very next d disagrees.
     assert largest_d_in_theorem(1) + 1 == FIRST_BAD_D
     assert float_one_liner(FIRST_BAD_D, 1) == TWO53 - 1 and exact_rule(FIRST_BAD_D, 1) == TWO53
-    # m = 256: exhaustively, nothing between the bound and 3·2^50 disagrees; 3·2^50 does.
+    # m = 256: nothing between Theorem B's bound and 3·2^50 disagrees; 3·2^50 does.
     gap = range(largest_d_in_theorem(256) + 1, FIRST_BAD_D)
     assert len(gap) < 200
     assert all(float_one_liner(d, 256) == exact_rule(d, 256) for d in gap)
     assert float_one_liner(FIRST_BAD_D, 256) == TWO53 + 256 != exact_rule(FIRST_BAD_D, 256)
     assert llama_width(FIRST_BAD_D, 256) == TWO53
+    # not a power of two, between 2^52 and 2^53: x̂ = k + 1/2, x̂ + 71 ties up to k + 72
+    d, m = 1688849860263934, 71
+    k = 8 * d // 3
+    assert TWO52 <= Fraction(8 * d, 3) + m - 1 < TWO53 and k % m == 0
+    assert (8 / 3) * d == k + 0.5 and (8 / 3) * d + m == k + m + 1
+    assert float_one_liner(d, m) == k + m and llama_width(d, m) == k == exact_rule(d, m)
 
 
 @given(st.data())
 def test_float_one_liner_for_every_drawn_d(data):
-    """Inside the theorem: equal. Beyond: off by at most one multiple plus the float error
+    """Inside the theorems: equal. Beyond: off by at most one multiple plus the float error
     of 8d/3 (|fl(x) − x| <= 2^-51·x over the three roundings), never more."""
-    m = data.draw(st.one_of(st.sampled_from([1, 64, 128, 256, 1024, 4096]),
+    m = data.draw(st.one_of(st.sampled_from([1, 64, 71, 128, 256, 1024, 4096]),
                             st.integers(1, 2**16)), label="multiple_of")
     d = data.draw(st.one_of(st.integers(1, largest_d_in_theorem(m)),
                             st.integers(1, 2**62)), label="d")
-    got, want = float_one_liner(d, m), exact_rule(d, m)
+    got, want = float_one_liner(d, m), int(llama_width(d, m))
     if theorem_applies(d, m):
         assert got == want, f"d={d}, m={m}: {got} != {want} inside the theorem"
     else:
