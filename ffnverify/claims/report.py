@@ -31,7 +31,7 @@ def _short(expr: str) -> str:
 def _message(r: dict) -> str:
     parts = [p for p in (r["value"], r["detail"]) if p]
     msg = "; ".join(parts)
-    if r["expect"] != "true":
+    if r["expect"] != "true" and not (r["ok"] and r["expect"] == "skipped"):
         msg += f" [expected {r['expect']}]"
     return msg
 

@@ -161,3 +161,13 @@ def test_errors_always_say_where(project, capsys):
     assert (bad["line"], bad["col"], bad["verdict"]) == (3, 1, "error")
     assert bad["detail"].startswith("3:1: unknown key 'colour'")
     assert good["verdict"] == "true"  # the other claim of the table is still evaluated
+
+
+def test_pre_commit_hook_runs_the_audit(monkeypatch, capsys):
+    yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml")
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert hook["id"] == "ffnverify-audit" and hook["language"] == "python"
+    assert hook["entry"] == "ffnverify audit" and hook["pass_filenames"] is False
+    monkeypatch.chdir(ROOT)
+    code, out, _ = audit(capsys, *hook["args"])  # what pre-commit runs in this repository
+    assert code == 0, out
