@@ -4,3 +4,4 @@ Collects the claims in Markdown and TOML files as test items (claims.pytest_item
 """
 
 from ffnverify.claims.pytest_items import pytest_collect_file  # noqa: F401
+from ffnverify.testing.fixtures import ffn_conformance  # noqa: F401
