@@ -382,6 +382,8 @@ def numeric_sign(e, exact_zero=True):
         raise ClaimError(f"the value is undefined ({fmt(e)})")
     if e.is_Rational:
         return int(sp.sign(e))
+    if e.has(sp.I) or e.is_extended_real is False:
+        raise ClaimError(f"the value is not a real number ({fmt(e)})")
     if e == sp.oo:
         return 1
     if e == -sp.oo:
