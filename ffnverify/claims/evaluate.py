@@ -127,20 +127,18 @@ def _check_size(value, col):
 
 
 def _power(base, exp, col):
-    if exp.is_number and exp.is_real and exp.is_finite:
-        big = abs(sp.floor(exp)) if exp.is_Rational else None
-        if base.free_symbols:
-            if big is None or big > MAX_SYMBOLIC_EXPONENT:
-                raise ClaimError(f"exponent {fmt(exp)} on a symbolic base is beyond "
-                                 f"±{MAX_SYMBOLIC_EXPONENT}", col)
-        elif base.is_Rational and big is not None:
-            if base not in (0, 1, -1) and big * max(_bits(base) - 1, 1) > MAX_BITS:
-                digits = int(big * _bits(base) * 0.30103)
-                raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have about "
-                                 f"{digits:,} digits (limit {int(MAX_BITS * 0.30103):,})", col)
-        elif big is None or big > MAX_SYMBOLIC_EXPONENT:
-            raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
-                             "non-rational base", col)
+    """base**exp, refused before it is computed when the result would be too large."""
+    if not (exp.is_number and exp.is_finite):
+        return base**exp  # a symbolic exponent: sized when its symbols get values
+    size = abs(sp.floor(exp)) if exp.is_Rational else sp.floor(abs(sp.N(exp, 15)))
+    if base.is_Rational and exp.is_Rational:
+        if base not in (0, 1, -1) and size * max(_bits(base) - 1, 1) > MAX_BITS:
+            digits = int(size * _bits(base) * 0.30103)
+            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have about "
+                             f"{digits:,} digits (limit {int(MAX_BITS * 0.30103):,})", col)
+    elif size > MAX_SYMBOLIC_EXPONENT:
+        raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
+                         "base that is not a plain number", col)
     return base**exp
 
 
