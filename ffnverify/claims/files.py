@@ -92,6 +92,7 @@ def load(path, walked: bool = False) -> list[Claim]:
         line = data.count(b"\n", 0, e.start) + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         return [_problem(shown, line, col, f"not UTF-8 text (byte {e.start}: {e.reason})")]
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not content
     if path.suffix == ".md":
         return markdown_claims(text, shown)
     if path.suffix == ".toml":

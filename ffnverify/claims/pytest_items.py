@@ -15,17 +15,24 @@ import re
 import pytest
 
 from ffnverify.claims import audit, files
-from ffnverify.claims.budget import Engine
+from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine
 
-_ENGINE = None
+_ENGINES: dict[float, Engine] = {}
 
 
-def engine() -> Engine:
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = Engine()
-        atexit.register(_ENGINE.close)
-    return _ENGINE
+def pytest_addoption(parser):
+    parser.addini("ffnverify_claim_timeout", default=str(DEFAULT_TIMEOUT),
+                  help="seconds per claim before its verdict is `unknown` "
+                       f"(default {DEFAULT_TIMEOUT}, as `ffnverify audit --timeout`)")
+
+
+def engine(config) -> Engine:
+    """The evaluator of this process for the configured timeout (made on first use)."""
+    timeout = float(config.getini("ffnverify_claim_timeout"))
+    if timeout not in _ENGINES:
+        _ENGINES[timeout] = Engine(timeout=timeout)
+        atexit.register(_ENGINES[timeout].close)
+    return _ENGINES[timeout]
 
 
 def pytest_collect_file(file_path, parent):
@@ -65,7 +72,7 @@ class ClaimItem(pytest.Item):
 
     def runtest(self):
         (req,) = audit.requests([self.claim])
-        result = None if req is None else engine().evaluate(*req)
+        result = None if req is None else engine(self.config).evaluate(*req)
         rec = audit.record(self.claim, result)
         self.user_properties.append(("verdict", rec["verdict"]))
         if rec["verdict"] == "skipped" and rec["ok"]:

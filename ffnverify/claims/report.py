@@ -107,6 +107,7 @@ def sarif(result: dict) -> str:
                                 "informationUri": "https://pypi.org/project/ffnverify/",
                                 "rules": rules}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+            "columnKind": "unicodeCodePoints",
             "results": results,
         }],
     }

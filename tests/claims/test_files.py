@@ -142,3 +142,10 @@ def test_the_example_file_uses_every_claim_function():
             walk(P.parse(claim.expr))
     missing = (set(SIGNATURES) | {"oo"}) - used
     assert not missing, f"examples/claims.toml does not use {sorted(missing)}"
+
+
+def test_byte_order_mark_is_ignored(tmp_path):
+    f = tmp_path / "bom.toml"
+    f.write_bytes('\ufeff[[claim]]\nexpr = "1 == 1"\n'.encode())
+    (claim,) = load(f)
+    assert claim.problem is None and claim.line == 2

@@ -61,3 +61,11 @@ def test_k_selection_junitxml_and_xdist(pytester):
     text = xml.read_text()
     assert 'name="wrong-count"' in text and 'name="line4"' in text
     assert 'file="claims.toml"' in text or 'classname="claims.toml"' in text
+
+
+def test_claim_timeout_is_an_ini_option(pytester):
+    pytester.makefile(".md", slow="```claim\n(d + h + n + 1)**300 - (d + h + n)**300 >= 1\n```\n")
+    pytester.makeini("[pytest]\nffnverify_claim_timeout = 0.2\n")
+    result = pytester.runpytest("-p", "no:benchmark")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*not decided within the time budget of 0.2 s*"])
