@@ -6,6 +6,10 @@ budget is a wall-clock deadline per claim: a worker that misses it is killed and
 restarted, and the claim gets `unknown`. Workers are reused from claim to claim, so an
 audit pays for a process start only at the beginning and after a timeout. Each worker
 also runs under a memory limit (RLIMIT_AS, where the platform has it).
+
+Workers come from a forkserver (Linux) or are spawned (elsewhere), never forked from a
+process that may hold threads (torch, BLAS). As with any multiprocessing code, a script
+that creates an Engine needs the `if __name__ == "__main__":` guard.
 """
 
 import multiprocessing
