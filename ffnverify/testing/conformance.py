@@ -4,7 +4,7 @@
 Hypothesis-drawn shapes, fills their parameters with drawn values, reads them back through
 the layout, and compares the module with the float64 NumPy reference (`ffnverify.numpy_ffn`)
 computed from those very weights. Checks, in the order they run (the first failure is
-reported):
+reported; a factory that raises or returns no nn.Module fails as 'factory'):
 
 1. params        parameter count and shapes against `derivations.params` (every parameter
                  of the module must be read by the layout: no extra ones, no missing bias)
@@ -54,8 +54,9 @@ class ConformanceFailure(AssertionError):
     """The module does not conform; str() is the full failure report."""
 
     def __init__(self, check, message, *, dtype=None, tensor=None, index=None, got=None,
-                 expected=None, error=None, bound=None, case=None):
+                 expected=None, error=None, bound=None, scale=None, case=None):
         self.check, self.message, self.dtype, self.tensor = check, message, dtype, tensor
+        self.scale = scale
         self.index, self.got, self.expected = index, got, expected
         self.error, self.bound, self.case = error, bound, case
         super().__init__(self.report())
@@ -72,6 +73,8 @@ class ConformanceFailure(AssertionError):
             ratio = self.error / self.bound if self.bound else float("inf")
             lines.append(f"  error:     {self.error:.6g} > bound {self.bound:.6g} "
                          f"({ratio:.3g}× the bound)")
+        if self.scale is not None:
+            lines.append(f"  scale:     max |reference| over the tensor = {self.scale:.6g}")
         if self.case is not None:
             c = self.case
             lines.append(f"  drawn:     d={c.d} h={c.h} n={c.n} bias={c.bias} seed={c.seed} "
@@ -161,7 +164,7 @@ def compare(check, tensor, got, expected, bound, case, dtype):
         check, f"{tensor} differs from the float64 reference beyond the bound",
         dtype=dtype, tensor=tensor, index=tuple(int(i) for i in idx), got=float(got[idx]),
         expected=float(expected[idx]), error=float(err[idx]), bound=float(bound[idx]),
-        case=case)
+        scale=float(np.max(np.abs(expected))), case=case)
 
 
 # ---------------------------------------------------------------- set-up
@@ -175,10 +178,10 @@ def _build(case):
     try:
         module = case.factory(case.d, case.h, case.bias)
     except Exception as exc:  # the factory is user code: report, do not crash
-        raise ConformanceFailure("params", f"factory({case.d}, {case.h}, {case.bias}) raised "
+        raise ConformanceFailure("factory", f"factory({case.d}, {case.h}, {case.bias}) raised "
                                  f"{type(exc).__name__}: {exc}", case=case) from exc
     if not isinstance(module, torch.nn.Module):
-        raise ConformanceFailure("params", f"factory returned {type(module).__name__}, "
+        raise ConformanceFailure("factory", f"factory returned {type(module).__name__}, "
                                  "not a torch.nn.Module", case=case)
     return module.eval().to(case.device, torch.float64)
 
