@@ -11,8 +11,6 @@ Transforms by name: "id" (as stored), "T" (nn.Linear's out×in weight), "half0"/
 one), and the same followed by ".T". A transform may also be a callable `f(tensor) -> tensor`.
 """
 
-import numpy as np
-
 # our name -> (module attribute path, transform); one table per (layout, gated?)
 _GATED = {
     "hf": {
@@ -137,8 +135,3 @@ def paths(module, table) -> dict:
         if resolve(module, path) is not None:
             out.setdefault(path, []).append(name)
     return out
-
-
-def as_numpy(weights):
-    """Copy of a weights dict as float64 arrays (for the NumPy reference)."""
-    return {k: np.asarray(v, dtype=np.float64) for k, v in weights.items()}
