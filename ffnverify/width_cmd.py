@@ -1,6 +1,8 @@
 """`ffnverify width --d D`: Meta's Llama FFN width, one integer."""
 
 import argparse
+import re
+import sys
 
 from derivations.widths import exact, llama_width
 
@@ -12,11 +14,17 @@ def _positive_int(text):
     return value
 
 
+# A decimal (1.3) or a fraction (13/10) of bounded length: never an exponent like 1e100000000.
+_NUMBER = re.compile(r"\d{1,15}(\.\d{1,15})?|\d{1,15}/\d{1,15}")
+
+
 def _rational(text):
+    if not _NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a decimal or fraction such as 1.3 or 13/10: {text!r}")
     try:
         value = exact(text)
-    except (TypeError, ValueError) as e:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from e
+    except ZeroDivisionError as e:
+        raise argparse.ArgumentTypeError("division by zero") from e
     if value <= 0:
         raise argparse.ArgumentTypeError("must be positive")
     return value
@@ -30,5 +38,8 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    if isinstance(args.multiplier, list):  # argparse passes `--multiplier=--` through unconverted
+        print("ffnverify width: error: argument --multiplier: expected a number", file=sys.stderr)
+        return 2
     print(llama_width(args.d, args.multiple_of, args.multiplier))
     return 0
