@@ -87,6 +87,9 @@ def test_width(capsys, argv, out):
     ["width", "--d", "4096", "--multiplier", "nan"],
     ["width", "--d", "4096", "--multiplier", "inf"],
     ["width", "--d", "4096", "--multiplier", "-1"],
+    ["width", "--d", "4096", "--multiplier", "1/0"],
+    ["width", "--d", "4096", "--multiplier", "1e100000000"],
+    ["width", "--d", "4096", "--multiplier=--"],
     ["frobnicate"],
     [],
 ])
