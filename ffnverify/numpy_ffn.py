@@ -33,6 +33,14 @@ THREADS = min(4, os.cpu_count() or 1)  # blocks are shared out (NumPy's ufuncs r
 _pool = None
 
 
+def _forget_pool():  # a forked child has the pool object but not its threads
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
 def _sigmoid(z):
     e = np.exp(-np.abs(z))  # in (0, 1]: never overflows
     pos = (z >= 0).astype(e.dtype)
