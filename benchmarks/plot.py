@@ -1,19 +1,23 @@
 """Plot and tabulate a pytest-benchmark JSON of the matmul-core benchmarks.
 
     python -m benchmarks.plot [RUN.json] [--storage .benchmarks] [--output ffn_bench.png]
+                              [--readme README.md]
 
 Without RUN.json, reads the newest JSON under --storage (what --benchmark-autosave
 wrote). Writes a PNG (GFLOP/s and ratio_to_gemm per shape, variant, pass and backend;
 matplotlib's Agg backend, no display needed) and prints Markdown tables: the FFN
 benchmarks, the memory measurements, the fused gate+up comparison, and the machine.
+--readme rewrites the README's section between the bench markers with a summary.
 """
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 TARGET_RATIO = 0.90
+MARKERS = ("<!-- bench:start -->", "<!-- bench:end -->")
 
 
 def latest_json(storage) -> Path:
@@ -76,6 +80,45 @@ def machine_lines(data) -> str:
             f"BLAS: {blas}; env {m.get('env')}; run {data.get('datetime', '?')}")
 
 
+def summary(data, ffn, mem) -> str:
+    """The README's summary: the llm shape (ratio and GFLOP/s) and the memory check."""
+    lines = [f"Latest `tox -e bench` run ({data.get('datetime', '?')[:16]} UTC) on: "
+             f"{machine_lines(data).split('; run')[0]}.", "",
+             "LLM shape (n=2048, d=1024, h=2816, float32): GFLOP/s from the derived matmul "
+             "FLOPs, and `ratio_to_gemm` (time of the pass's GEMMs alone / time of the pass; "
+             f"target ≥ {TARGET_RATIO:.2f} for SwiGLU fwd+bwd).", "",
+             "| variant | pass | numpy GFLOP/s | numpy ratio | torch GFLOP/s | torch ratio |",
+             "|---|---|---|---|---|---|"]
+    llm = {(r["backend"], r["variant"], r["pass"]): r for r in ffn if r["shape"] == "llm"}
+    for v, p in sorted({(k[1], k[2]) for k in llm}, key=lambda vp: (vp[1] != "forward", vp[0])):
+        cells = []
+        for b in ("numpy", "torch"):
+            r = llm.get((b, v, p))
+            cells += [f"{r['gflops']:.0f}", f"{r['ratio_to_gemm']:.3f}"] if r else ["–", "–"]
+        lines.append(f"| {v} | {p} | " + " | ".join(cells) + " |")
+    if mem:
+        lines += ["", "Memory of fwd+bwd at the LLM shape against "
+                  "`derivations.memory.activation_memory` × 4 bytes (target: extra peak ≤ 1.1×):",
+                  "", "| implementation | variant | saved / derived | extra peak / derived |",
+                  "|---|---|---|---|"]
+        lines += [f"| {r['impl']} | {r['variant']} | {r['saved_ratio']:.3f} "
+                  f"| {r['peak_ratio']:.3f} |" for r in mem]
+    lines += ["", "Method, all figures, run-to-run variation and the GPU script: "
+              "[benchmarks/RESULTS.md](benchmarks/RESULTS.md); plot: "
+              "[benchmarks/ffn_bench.png](benchmarks/ffn_bench.png)."]
+    return "\n".join(lines)
+
+
+def write_readme(path, text):
+    readme = Path(path).read_text()
+    start, end = (re.escape(m) for m in MARKERS)
+    new, count = re.subn(f"{start}.*?{end}", lambda _: f"{MARKERS[0]}\n{text}\n{MARKERS[1]}",
+                         readme, flags=re.S)
+    if count != 1:
+        raise ValueError(f"{path}: expected one {MARKERS[0]} ... {MARKERS[1]} section")
+    Path(path).write_text(new)
+
+
 def plot(ffn, output):
     import matplotlib
 
@@ -119,6 +162,7 @@ def main(argv=None) -> int:
     ap.add_argument("json", nargs="?", help="a pytest-benchmark JSON (default: newest in --storage)")
     ap.add_argument("--storage", default=".benchmarks")
     ap.add_argument("--output", default=".benchmarks/ffn_bench.png")
+    ap.add_argument("--readme", help="rewrite this README's bench section with a summary")
     args = ap.parse_args(argv)
     path = Path(args.json) if args.json else latest_json(args.storage)
     data = json.loads(path.read_text())
@@ -131,6 +175,8 @@ def main(argv=None) -> int:
     for table, found in ((memory_table, mem), (fused_table, fused)):
         if found:
             print(table(found), "\n")
+    if args.readme:
+        write_readme(args.readme, summary(data, ffn, mem))
     print(f"plot: {args.output if ffn else '(no FFN benchmarks in this run)'}", file=sys.stderr)
     return 0
 

@@ -315,3 +315,19 @@ def test_gpu_bench_exits_cleanly_without_cuda(capsys):
 
     assert gpu_bench.main([]) == 0
     assert "no CUDA device" in capsys.readouterr().out
+
+
+def test_readme_section_is_replaced_and_only_it(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# T\n<!-- bench:start -->\nold\n<!-- bench:end -->\ntail\n")
+    data = _fake_run()
+    ffn = plot.rows(data, "ratio_to_gemm")
+    for r in ffn:
+        r["shape"] = "llm"
+    plot.write_readme(readme, plot.summary(data, ffn, plot.rows(data, "peak_ratio")))
+    text = readme.read_text()
+    assert text.startswith("# T\n<!-- bench:start -->\n") and text.endswith("<!-- bench:end -->\ntail\n")
+    assert "old" not in text and "| swiglu | fwd+bwd | 10 | 0.900 | 10 | 0.900 |" in text
+    (tmp_path / "bare.md").write_text("no markers\n")
+    with pytest.raises(ValueError, match="bench:start"):
+        plot.write_readme(tmp_path / "bare.md", "x")
