@@ -10,7 +10,7 @@ Performance (measured in benchmarks/, see benchmarks/RESULTS.md): the matmuls ar
 BLAS GEMMs, gate and up as two separate GEMMs (one GEMM on the stacked [gate; up] weight
 measured within about 1% of them at the LLM shape, and it would cost a copy of the
 weights per call and change the rounding). The elementwise work runs over row blocks
-that stay in cache, shared out to THREADS threads, and writes in place: the backward
+that stay in cache, and writes in place: the backward
 allocates one (n, h) buffer per pre-activation gradient and nothing else of that size
 (none with free_cache=True). Results are bit for bit those of the plain expressions on
 np_activations (same operations in the same order, per element); `_sigmoid` is
@@ -19,8 +19,6 @@ about 3 ns each on random signs) replaced by an exact arithmetic select, checked
 in tests/test_bench_helpers.py.
 """
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import numpy as np
@@ -28,17 +26,9 @@ import numpy as np
 from ffnverify.backend_variants import lookup, projections
 from ffnverify.np_activations import ACTIVATIONS
 
-BLOCK_ELEMENTS = 1 << 15  # elementwise work runs over row blocks of about this many elements
-THREADS = min(4, os.cpu_count() or 1)  # blocks are shared out (NumPy's ufuncs release the GIL)
-_pool = None
-
-
-def _forget_pool():  # a forked child has the pool object but not its threads
-    global _pool
-    _pool = None
-
-
-os.register_at_fork(after_in_child=_forget_pool)
+# elementwise work runs over row blocks of about this many elements: the block's
+# temporaries then stay in a 1 MB L2 (measured fastest: 2-4x faster than 2**16 and up)
+BLOCK_ELEMENTS = 1 << 15
 
 
 def _sigmoid(z):
@@ -78,18 +68,13 @@ def _blocks(rows, cols):
 
 
 def _for_blocks(job, shape):
-    """job(rows) for every row block of an array of `shape`; blocks are disjoint, so they
-    run on THREADS threads when there are several."""
-    global _pool
-    blocks = _blocks(*shape)
-    if THREADS < 2 or len(blocks) < 2:
-        for r in blocks:
-            job(r)
-        return
-    if _pool is None:
-        _pool = ThreadPoolExecutor(THREADS, thread_name_prefix="numpy_ffn")
-    for _ in _pool.map(job, blocks):
-        pass
+    """job(rows) for every row block of an array of `shape`.
+
+    (Sharing the blocks out to a second thread measured no faster on 2 cores: OpenBLAS's
+    worker keeps the other core busy for a while after each GEMM.)
+    """
+    for r in _blocks(*shape):
+        job(r)
 
 
 def init_weights(variant, d, h, bias=False, dtype=np.float64, rng=None):
@@ -142,10 +127,9 @@ def forward(variant, weights, x):
 
 def _gated_grad_block(dact, dh, a, z_up, z_gate, dz_up, r):
     """dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate) on rows r; dz_gate in place in dh."""
-    up_r = dh[r] * a[r]
-    dh[r] *= z_up[r]
-    dh[r] *= dact(z_gate[r])
-    dz_up[r] = up_r  # after the last read of z_up[r], which dz_up may be
+    g = dh[r] * z_up[r]
+    np.multiply(dh[r], a[r], out=dz_up[r])  # after the last read of z_up[r], which dz_up may be
+    np.multiply(g, dact(z_gate[r]), out=dh[r])
 
 
 def _grad_block(dact, dh, z, r):

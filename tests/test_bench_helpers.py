@@ -135,7 +135,7 @@ def plain_backward(variant, w, cache, dy):
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_numpy_ffn_is_bitwise_the_plain_expressions(variant, dtype, monkeypatch):
-    monkeypatch.setattr(numpy_ffn, "BLOCK_ELEMENTS", 64)  # many blocks, shared by threads
+    monkeypatch.setattr(numpy_ffn, "BLOCK_ELEMENTS", 64)  # many blocks
     rng = np.random.default_rng(3)
     d, h = 5, 24
     for bias in (False, True):
@@ -207,7 +207,6 @@ N, D, H = 1024, 32, 256
 @pytest.fixture
 def small_blocks(monkeypatch):
     monkeypatch.setattr(numpy_ffn, "BLOCK_ELEMENTS", 1 << 10)
-    monkeypatch.setattr(numpy_ffn, "THREADS", 1)
     monkeypatch.setattr(recompute_ffn, "ROWS", 32)
 
 
