@@ -10,7 +10,7 @@ claims to evaluate.
 import os
 import sys
 
-from ffnverify.claims import audit, report
+from ffnverify.claims import audit, report, report_html
 from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs
 from ffnverify.claims.files import collect
 
@@ -57,8 +57,6 @@ def _render(fmt, result, colour):
         return report.sarif(result)
     if fmt == "github":
         return report.github(result)
-    from ffnverify.claims import report_html  # written separately; may be absent
-
     return report_html.render(result)
 
 
@@ -66,12 +64,6 @@ def run(args) -> int:
     if args.timeout <= 0 or (args.jobs is not None and args.jobs < 1):
         print("ffnverify audit: --timeout and --jobs must be positive", file=sys.stderr)
         return 2
-    if args.format == "html":
-        try:
-            from ffnverify.claims import report_html  # noqa: F401
-        except ImportError as e:
-            print(f"ffnverify audit: --format html is not available ({e})", file=sys.stderr)
-            return 2
     claims = collect(args.paths)
     n_eval = sum(r is not None for r in audit.requests(claims))
     show = args.progress == "always" or (
