@@ -157,9 +157,10 @@ def compare(check, tensor, got, expected, bound, case, dtype):
     if got.shape != expected.shape:
         raise ConformanceFailure(check, f"{tensor} has shape {got.shape}, expected "
                                  f"{expected.shape}", dtype=dtype, tensor=tensor, case=case)
-    err = np.abs(got - expected)
-    err = np.where(np.isfinite(got), err, np.inf)
-    excess = err / np.maximum(bound, np.finfo(np.float64).tiny)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf/NaN in `got` are judged below
+        err = np.abs(got - expected)
+        err = np.where(np.isfinite(got), err, np.inf)
+        excess = err / np.maximum(bound, np.finfo(np.float64).tiny)
     excess[np.isnan(excess)] = np.inf  # never let a NaN pass as "within the bound"
     if err.size == 0 or not np.any(excess > 1):
         return
