@@ -106,7 +106,7 @@ def summary(data, ffn, mem) -> str:
         lines += ["", "numpy-recompute is measured against the recompute convention, the others "
                   "against store; numpy-free-cache is `backward(..., free_cache=True)`; eager "
                   "autograd keeps relu's output rather than its input (n·h less than store) and "
-                  "its backward peaks at derived + 2·n·h."]
+                  "its backward peaks at derived + n·h (relu, gelu) or + 2·n·h (swiglu)."]
     lines += ["", "Method, all figures, run-to-run variation and the GPU script: "
               "[benchmarks/RESULTS.md](benchmarks/RESULTS.md); plot: "
               "[benchmarks/ffn_bench.png](benchmarks/ffn_bench.png)."]
