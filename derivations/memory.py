@@ -2,10 +2,13 @@
 
 Multiply by the element size (4 for float32, 2 for bfloat16) for bytes. Two conventions:
 
-- "store" (eager autograd, and ffnverify's NumPy backend): keep the input x (n·d), every
-  pre-activation (n·h each), the activation output (n·h, except for the identity gate,
-  whose output *is* its input) and, for gated variants, the product p = a ⊙ u (n·h),
-  the left operand of the down projection.
+- "store" (ffnverify's NumPy backend): keep the input x (n·d), every pre-activation
+  (n·h each), the activation output (n·h, except for the identity gate, whose output
+  *is* its input) and, for gated variants, the product p = a ⊙ u (n·h), the left
+  operand of the down projection. Eager PyTorch autograd keeps exactly this for gelu,
+  gelu_tanh, silu, bilinear, geglu, geglu_tanh and swiglu; for relu, glu, reglu and
+  tanhglu it differentiates the activation from its output alone and keeps n·h less
+  (measured in benchmarks/RESULTS.md).
 - "recompute": keep only x and the pre-activations; the backward recomputes the
   activation (and the product) from them.
 
