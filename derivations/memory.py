@@ -8,7 +8,8 @@ Multiply by the element size (4 for float32, 2 for bfloat16) for bytes. Two conv
   operand of the down projection. Eager PyTorch autograd keeps exactly this for gelu,
   gelu_tanh, silu, bilinear, geglu, geglu_tanh and swiglu; for relu, glu, reglu and
   tanhglu it differentiates the activation from its output alone and keeps n·h less
-  (measured in benchmarks/RESULTS.md).
+  (relu, gelu and swiglu measured in benchmarks/RESULTS.md; the others follow from what
+  torch.sigmoid, torch.tanh and F.relu save: their output).
 - "recompute": keep only x and the pre-activations; the backward recomputes the
   activation (and the product) from them.
 
