@@ -26,6 +26,7 @@ from fractions import Fraction
 from itertools import product
 
 import sympy as sp
+from sympy.core.sympify import _sympify
 
 DEFAULT_DEGREE = 3
 
@@ -76,7 +77,7 @@ def evaluator(expr, names):
     f(values: dict name -> int|Fraction) -> Fraction. Falls back to substitution for
     non-polynomials (floor, piecewise ...)."""
     syms = [sp.Symbol(s, positive=True, integer=True) for s in names]
-    expr = sp.sympify(expr)
+    expr = _sympify(expr)  # strict: numbers and SymPy objects only, never a string to parse
     try:
         poly = sp.Poly(expr, *syms) if syms else None
     except sp.PolynomialError:
