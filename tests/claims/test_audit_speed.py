@@ -36,7 +36,7 @@ def mixed_claims(count: int, seed: int = 0) -> list[tuple[str, str]]:
         elif kind == 3:
             out.append((f"params({v}, d, h) == {m + 1}*d*h", "false"))
         elif kind == 4:
-            out.append((f"width(llama, {d}, multiple_of={2 ** rng.randint(4, 10)}) >= 8/3*{d}",
+            out.append((f"width(llama, {d}, multiple_of={2 ** rng.randint(4, 10)}) >= floor(8/3*{d})",
                         "true"))
         elif kind == 5:
             out.append((f"8/3*{d} ≈ {round(8 * d / 3, 2):.2f}", "true"))
