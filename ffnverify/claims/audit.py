@@ -22,12 +22,14 @@ def record(claim: Claim, result: dict | None) -> dict:
     line, col = claim.line, claim.col
     if claim.problem:
         verdict, value, detail = "error", "", claim.problem
+        line, col = claim.problem_at or (line, col)
     elif claim.empirical is not None:
         verdict, value, detail = "skipped", "", f"empirical: {claim.empirical}"
     else:
         verdict, value, detail = result["verdict"], result["value"], result["detail"]
         if result.get("col"):
-            col = claim.col + result["col"] - 1
+            # the character of the claim the evaluator points at, where it is in the file
+            line, col = claim.position(result["col"] - 1)
             detail = f"{line}:{col}: {detail}"
     if verdict == "error" and not detail.startswith(f"{line}:"):
         detail = f"{line}:{col}: {detail}"  # an error always says where

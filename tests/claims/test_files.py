@@ -27,14 +27,14 @@ TOML = textwrap.dedent('''\
 
 def test_toml_claims_and_positions():
     claims = toml_claims(TOML, "c.toml")
-    first, bad_key, second, third = claims
+    first, second, third = claims  # one record per claim, the one with a bad key included
     assert (first.id, first.line, first.col) == ("first", 4, 9)
     assert first.quote.startswith("a multi-line")
-    assert (bad_key.line, bad_key.col) == (11, 3)
-    assert "unknown key 'colour'" in bad_key.problem
+    assert second.problem_at == (11, 3)
+    assert "unknown key 'colour'" in second.problem
     assert (second.line, second.col, second.expect) == (10, 11, "false")
     assert second.assume == ("d >= 2", "h >= 1")
-    assert second.problem is None and second.id == "c.toml:10"
+    assert second.id == "c.toml:10"
     assert (third.empirical, third.expect) == ("needs training", "skipped")
 
 
