@@ -24,6 +24,8 @@ import re
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_BIDI}\ud800-\udfff]")
+# what json.dumps leaves raw in a string (it escapes C0 itself; its own newlines are layout)
+_JSON_UNSAFE = re.compile(f"[\x7f-\x9f\u2028\u2029{_BIDI}\ud800-\udfff]")
 _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -59,4 +61,4 @@ def line_lead(path: str) -> str:
 def json_text(obj, indent: int = 2) -> str:
     """JSON with every unsafe character (see `visible`) written as a \\u escape."""
     text = json.dumps(obj, indent=indent, ensure_ascii=False)
-    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

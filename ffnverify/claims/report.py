@@ -5,13 +5,19 @@ SARIF: one rule per verdict kind that can fail a claim (stable ids `ffnverify/fa
 `ffnverify/true`, `ffnverify/unknown`, `ffnverify/error`, `ffnverify/skipped` — named after
 the verdict that missed its expectation), a partialFingerprint from the file, the claim
 text and its id (stable when lines move), relative URIs under %SRCROOT%, and startLine.
+
+Every string from the claim files is untrusted: the text and GitHub formats write it
+through `printable.visible` (no line break, escape sequence or other control character
+is ever printed raw, and no output line can start with `::` unless this module wrote it),
+JSON and SARIF through `printable.json_text` (the same characters as JSON escapes).
 """
 
 import hashlib
-import json
 from pathlib import Path
+from urllib.parse import quote
 
 from ffnverify import __version__
+from ffnverify.claims.printable import json_text, line_lead, visible
 
 COLOURS = {"true": "32", "false": "31", "unknown": "33", "error": "35", "skipped": "36"}
 RULES = {
@@ -36,30 +42,38 @@ def _message(r: dict) -> str:
     return msg
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def summary_line(summary: dict) -> str:
     counts = ", ".join(f"{summary[v]} {v}" for v in COLOURS)
     status = "all as expected" if summary["failed"] == 0 else f"{summary['failed']} FAILED"
-    return f"{summary['total']} claims: {counts} — {summary['ok']} ok, {status}"
+    return f"{plural(summary['total'], 'claim')}: {counts} — {summary['ok']} ok, {status}"
 
 
-def text(result: dict, colour: bool = False) -> str:
+def text(result: dict, colour: bool = False, quiet: bool = False) -> str:
+    """One line per claim (with `quiet`, per claim that missed its expectation), then
+    the summary."""
     lines = []
     for r in result["claims"]:
-        verdict = r["verdict"].upper()
+        if quiet and r["ok"]:
+            continue
+        verdict = visible(r["verdict"]).upper()
         mark = "" if r["ok"] else " ✗"
         if colour:
-            verdict = f"\x1b[{COLOURS[r['verdict']]}m{verdict}\x1b[0m"
+            verdict = f"\x1b[{COLOURS.get(r['verdict'], '0')}m{verdict}\x1b[0m"
             if not r["ok"]:
                 mark = " \x1b[1;31m✗\x1b[0m"
-        msg = _message(r)
-        lines.append(f"{r['file']}:{r['line']}:{r['col']}: {verdict}{mark} {_short(r['expr'])}"
-                     + (f" — {msg}" if msg else ""))
+        msg = visible(_message(r))
+        lines.append(f"{line_lead(visible(r['file']))}:{r['line']}:{r['col']}: {verdict}{mark} "
+                     f"{visible(_short(r['expr']))}" + (f" — {msg}" if msg else ""))
     lines.append(summary_line(result["summary"]))
     return "\n".join(lines) + "\n"
 
 
 def json_report(result: dict) -> str:
-    return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+    return json_text(result) + "\n"
 
 
 def _fingerprint(r: dict) -> str:
@@ -72,7 +86,7 @@ def _artifact(file: str) -> dict:
     p = Path(file)
     if p.is_absolute():  # outside the working directory: no relative form exists
         return {"uri": p.as_uri()}
-    return {"uri": p.as_posix(), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(p.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def sarif(result: dict) -> str:
@@ -111,11 +125,21 @@ def sarif(result: dict) -> str:
             "results": results,
         }],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc) + "\n"
+
+
+TITLES = {  # the annotation's title: what is wrong with the claim
+    "false": "ffnverify: the claim is false",
+    "true": "ffnverify: the claim holds, against its expectation",
+    "unknown": "ffnverify: the claim could not be decided",
+    "error": "ffnverify: the claim cannot be checked",
+    "skipped": "ffnverify: the claim was skipped (empirical), against its expectation",
+}
 
 
 def _escape_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # `visible` leaves no line break; % is GitHub's own escape character
+    return visible(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(s: str) -> str:
@@ -129,7 +153,7 @@ def github(result: dict) -> str:
         if r["ok"]:
             continue
         level = "warning" if r["verdict"] in ("unknown", "skipped") else "error"
-        title = _escape_property(f"ffnverify: claim is {r['verdict']}")
+        title = _escape_property(TITLES.get(r["verdict"], "ffnverify: claim"))
         msg = _escape_data(f"{_short(r['expr'])} — {_message(r)}")
         lines.append(f"::{level} file={_escape_property(r['file'])},line={r['line']},"
                      f"col={r['col']},title={title}::{msg}")

@@ -5,12 +5,16 @@ expectation, source position file:line:col, expr, exact value, detail), filterab
 verdict with a few lines of inline JavaScript. Nothing is fetched: the CSS and the script
 are inline, and a Content-Security-Policy allows exactly those two (by hash) and nothing
 else. Claim text is untrusted input, so every value from the result is HTML-escaped;
-a claim containing `<script>` shows as text.
+a claim containing `<script>` shows as text, and control characters are written as
+backslash escapes (`printable.visible`, the escape every format uses). A source position
+breaks only after a `/`, never at a hyphen inside a file name.
 """
 
 import base64
 import hashlib
 from html import escape
+
+from ffnverify.claims.printable import visible
 
 VERDICTS = ("true", "false", "unknown", "error", "skipped")
 
@@ -37,6 +41,7 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .v-unknown { background: #fff8c5; color: #7d4e00; } .v-error { background: #f5e0ff; color: #6e2b99; }
 .v-skipped { background: #eaeef2; color: #424a53; } .v-other { background: #eaeef2; }
 .shown { color: #57606a; margin-left: .5em; }
+.source .seg { white-space: nowrap; }
 """
 
 _JS = """
@@ -72,12 +77,15 @@ def _csp_hash(text: str) -> str:
 
 def _text(value) -> str:
     """A result value as escaped text ('' for a missing value)."""
-    return "" if value is None else escape(str(value), quote=True)
+    return "" if value is None else escape(visible(value), quote=True)
 
 
 def _position(claim: dict) -> str:
+    """file:line:col as HTML: each path segment unbreakable (no break at its hyphens),
+    a break allowed after each `/`."""
     parts = [str(claim[k]) for k in ("file", "line", "col") if claim.get(k) not in (None, "")]
-    return ":".join(parts)
+    segments = ":".join(parts).split("/")
+    return "/<wbr>".join(f'<span class="seg">{_text(seg)}</span>' for seg in segments)
 
 
 def _own_id(claim: dict) -> str | None:
@@ -120,7 +128,7 @@ def _row(index: int, claim: dict) -> str:
         f'<td><span class="verdict {badge}">{_text(verdict)}</span></td>'
         f"<td>{_text(claim.get('expect', 'true'))}</td>"
         f'<td class="ok">{ok_text}</td>'
-        f"<td><code>{_text(_position(claim))}</code></td>"
+        f'<td class="source"><code>{_position(claim)}</code></td>'
         f"<td><code>{_text(_own_id(claim))}</code></td>"
         f'<td class="expr"><code>{_text(claim.get("expr"))}</code>{quote_html}</td>'
         f'<td class="value"><pre>{_text(claim.get("value"))}</pre></td>'
