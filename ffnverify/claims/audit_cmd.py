@@ -1,35 +1,66 @@
-"""`ffnverify audit PATH... [--format text|json|sarif|github|html] [--output FILE]`.
+"""`ffnverify audit PATH... [--format text|json|sarif|github|html] [-o FILE] [-q]`.
 
 Audits the claims in .md and .toml files or folders (SPEC §5). Exit 0: every verdict
-matches its expectation; 1: some verdict does not; 2: an input error (a claim with
-verdict `error`, an unreadable file, bad usage). Text output is coloured on a terminal;
-a progress bar goes to stderr (on a terminal) when there are more than PROGRESS_FROM
-claims to evaluate.
+matches its expectation; 1: some verdict does not; 2: an input error (a claim with verdict
+`error`, an unreadable file, bad usage) or no claims at all (unless --allow-empty: a
+mistyped folder must not pass CI). Text output is coloured on a terminal; `--quiet`
+prints only the claims that missed their expectation, and the summary. A progress bar
+goes to stderr (on a terminal) when there are more than PROGRESS_FROM claims to evaluate.
+Every name or text from the files is printed through `printable`, raw never.
 """
 
+import argparse
 import os
 import sys
 
 from ffnverify.claims import audit, report, report_html
-from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs
+from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, check_timeout, default_jobs
 from ffnverify.claims.files import collect
+from ffnverify.claims.printable import fs_name, visible
 
 FORMATS = ("text", "json", "sarif", "github", "html")
 PROGRESS_FROM = 300
 
 
+def _seconds(text: str) -> float:
+    try:
+        return check_timeout(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a finite number of seconds above 0") from None
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of processes above 0")
+    return value
+
+
 def add_arguments(p):
     p.add_argument("paths", nargs="+", metavar="PATH", help=".md/.toml files or folders")
-    p.add_argument("--format", choices=FORMATS, default="text")
-    p.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="report format (default text; github: workflow annotations)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the report here instead of stdout (the summary goes to stderr)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="text format: print only the claims that miss their expectation, "
+                        "and the summary")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="exit 0 when the paths hold no claims (default: exit 2, so a "
+                        "mistyped folder fails)")
+    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
                    help=f"seconds per claim before it is `unknown` (default {DEFAULT_TIMEOUT})")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=_workers, default=None,
                    help="worker processes (default: 2 on a machine with 2+ cores)")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help=f"progress bar on stderr (auto: on a terminal, over {PROGRESS_FROM} "
                         "claims)")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
 
 
 class ProgressBar:
@@ -48,9 +79,9 @@ class ProgressBar:
         self.stream.flush()
 
 
-def _render(fmt, result, colour):
+def _render(fmt, result, colour, quiet=False):
     if fmt == "text":
-        return report.text(result, colour)
+        return report.text(result, colour, quiet=quiet)
     if fmt == "json":
         return report.json_report(result)
     if fmt == "sarif":
@@ -61,9 +92,6 @@ def _render(fmt, result, colour):
 
 
 def run(args) -> int:
-    if args.timeout <= 0 or (args.jobs is not None and args.jobs < 1):
-        print("ffnverify audit: --timeout and --jobs must be positive", file=sys.stderr)
-        return 2
     claims = collect(args.paths)
     n_eval = sum(r is not None for r in audit.requests(claims))
     show = args.progress == "always" or (
@@ -75,17 +103,24 @@ def run(args) -> int:
     to_tty = args.output is None and sys.stdout.isatty()
     colour = args.color == "always" or (
         args.color == "auto" and to_tty and "NO_COLOR" not in os.environ)
-    out = _render(args.format, result, colour)
+    out = _render(args.format, result, colour, quiet=getattr(args, "quiet", False))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(out)
         except OSError as e:
-            print(f"ffnverify audit: cannot write {args.output}: {e}", file=sys.stderr)
+            print(f"ffnverify audit: cannot write {visible(fs_name(args.output))}: "
+                  f"{e.strerror or e}", file=sys.stderr)
             return 2
         print(report.summary_line(result["summary"]), file=sys.stderr)
     else:
         sys.stdout.write(out)
     if not claims:
-        print("ffnverify audit: no claims found", file=sys.stderr)
+        where = " ".join(visible(fs_name(p)) for p in args.paths)
+        if getattr(args, "allow_empty", False):
+            print(f"ffnverify audit: no claims found in {where}", file=sys.stderr)
+            return 0
+        print(f"ffnverify audit: no claims found in {where} (--allow-empty accepts that)",
+              file=sys.stderr)
+        return 2
     return audit.exit_code(records)

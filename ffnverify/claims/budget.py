@@ -12,6 +12,7 @@ process that may hold threads (torch, BLAS). As with any multiprocessing code, a
 that creates an Engine needs the `if __name__ == "__main__":` guard.
 """
 
+import math
 import multiprocessing
 import os
 import sys
@@ -23,6 +24,17 @@ from ffnverify.claims.parser import MAX_CLAIM_CHARS
 DEFAULT_TIMEOUT = 1.5  # seconds per claim; a killed worker is replaced well within 2 s
 MEMORY_LIMIT = 4 * 2**30
 STARTUP_TIMEOUT = 120
+
+
+def check_timeout(seconds) -> float:
+    """`seconds` as a time budget: a finite number above zero, else ValueError."""
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        raise ValueError(f"a timeout must be a number of seconds, not {seconds!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"a timeout must be a finite number of seconds above 0, not {seconds!r}")
+    return value
 
 
 def _limit_memory():
@@ -80,12 +92,18 @@ class _Slot:
         self.conn.close()
 
 
-def oversized(text) -> dict | None:
-    """The verdict for a claim too long to send to a worker at all."""
+def oversized(text, assume=()) -> dict | None:
+    """The verdict for a claim (or one of its assumptions) too long to send to a worker
+    at all: however long a line of a file, only MAX_CLAIM_CHARS of it is ever parsed."""
     if isinstance(text, str) and len(text) > MAX_CLAIM_CHARS:
         return {"verdict": "error", "value": "", "col": 1,
-                "detail": f"claim is {len(text)} characters long; the limit is "
-                          f"{MAX_CLAIM_CHARS}"}
+                "detail": f"claim is {len(text):,} characters long; the limit is "
+                          f"{MAX_CLAIM_CHARS:,}"}
+    for a in assume:
+        if isinstance(a, str) and len(a) > MAX_CLAIM_CHARS:
+            return {"verdict": "error", "value": "", "col": None,
+                    "detail": f"an assumption is {len(a):,} characters long; the limit is "
+                              f"{MAX_CLAIM_CHARS:,}"}
     return None
 
 
@@ -94,7 +112,7 @@ class Engine:
     (no time limit: for debugging only)."""
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, isolate: bool = True):
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
         self.jobs = max(1, jobs)
         self.isolate = isolate
         self.slots: list[_Slot] = []
@@ -108,8 +126,8 @@ class Engine:
         requests = list(requests)
         results: list[dict | None] = [None] * len(requests)
         pending = []
-        for i, (text, _assume) in enumerate(requests):
-            results[i] = oversized(text)
+        for i, (text, assume) in enumerate(requests):
+            results[i] = oversized(text, assume)
             if results[i] is None:
                 pending.append(i)
         done = len(requests) - len(pending)

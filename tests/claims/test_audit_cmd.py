@@ -169,7 +169,11 @@ def test_pre_commit_hook_runs_the_audit(monkeypatch, capsys):
     yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml")
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert hook["id"] == "ffnverify-audit" and hook["language"] == "python"
-    assert hook["entry"] == "ffnverify audit" and hook["pass_filenames"] is False
+    assert hook["pass_filenames"] is False
+    program, command, *options = hook["entry"].split()
+    assert (program, command) == ("ffnverify", "audit")
+    assert {"--allow-empty", "--quiet"} <= set(options)
     monkeypatch.chdir(ROOT)
-    code, out, _ = audit(capsys, *hook["args"])  # what pre-commit runs in this repository
+    code, out, _ = audit(capsys, *options, *hook["args"])  # what pre-commit runs here
     assert code == 0, out
+    assert out.splitlines()[-1].endswith("all as expected") and len(out.splitlines()) == 1
