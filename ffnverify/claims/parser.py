@@ -246,6 +246,8 @@ class Parser:
 
     def parse(self):
         node = self.parse_or()
+        if self.is_op("="):
+            raise ClaimSyntaxError("unexpected '='; to compare, write '=='", self.tok.col)
         if self.tok.kind != "EOF":
             raise ClaimSyntaxError(f"unexpected {_describe(self.tok)}", self.tok.col)
         return node
