@@ -79,14 +79,15 @@ def json_report(result: dict) -> str:
 def _fingerprint(r: dict) -> str:
     key = "\x00".join((r["file"], r["id"] if not r["id"].startswith(r["file"] + ":")
                        else "", r["expr"]))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _artifact(file: str) -> dict:
     p = Path(file)
     if p.is_absolute():  # outside the working directory: no relative form exists
         return {"uri": p.as_uri()}
-    return {"uri": quote(p.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(p.as_posix(), safe="/", errors="backslashreplace"),
+            "uriBaseId": "%SRCROOT%"}
 
 
 def sarif(result: dict) -> str:
