@@ -731,8 +731,9 @@ def _toml_claim(entry, header, keys, shown) -> Claim:
 
 
 def _join_lines(expr: str, positions):
-    """A string on several lines as one claim: runs of white space become one space."""
-    pieces = list(re.finditer(r"\S+", expr))
+    """A string on several lines as one claim: runs of spaces, tabs and line endings
+    become one space (U+2028 and the like stay, as they would on one line)."""
+    pieces = list(re.finditer(r"[^ \t\r\n]+", expr))
     text = " ".join(m.group() for m in pieces)
     if not positions or len(positions) != len(expr):
         return text, None

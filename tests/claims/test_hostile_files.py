@@ -5,9 +5,11 @@ no lost claim), and the other files of the audit are still reported."""
 
 import json
 import os
+import re
 import sys
 import threading
 from html.parser import HTMLParser
+from urllib.parse import quote
 
 import pytest
 
@@ -464,3 +466,47 @@ def test_html_never_breaks_a_file_name_at_a_hyphen():
     assert ('<span class="seg">docs</span>/<wbr><span class="seg">my-long-file-name.md:3:1'
             '</span>') in page
     assert ".source .seg { white-space: nowrap; }" in page
+
+
+@posix_only
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "html"])
+def test_file_level_errors_in_every_format(fmt, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo(tmp_path / "pipe.md")
+    if os.path.exists("/dev/zero"):
+        (tmp_path / "zero.md").symlink_to("/dev/zero")
+    with open(tmp_path / "huge.md", "wb") as f:
+        f.truncate(files.MAX_FILE_BYTES + 1)
+    (tmp_path / "deep.toml").write_text('[[claim]]\nexpr = "1 == 1"\nx = ' + "[" * 999 + "\n")
+    with open(os.fsencode(tmp_path) + b"/n\xffu\x1b.md", "wb") as f:
+        f.write(b"```claim\n\xfe\n```\n")
+    (tmp_path / "keys.toml").write_text('[[claim]]\nexpr = "1 == 1"\nExpect = "nope"\n')
+    code, out, err = within(60, audit, capsys, ".", "--format", fmt)
+    assert code == 2 and "Traceback" not in err
+    assert not raw_controls(out)
+    expected = {"pipe.md": "1:1", "huge.md": "1:1", "deep.toml": "3:105",
+                "n\\xffu\\x1b.md": "2:1", "keys.toml": "3:10"}
+    if os.path.exists("/dev/zero"):
+        expected["zero.md"] = "1:1"
+    if fmt in ("text", "github", "html"):
+        if fmt == "html":  # the source cell's segments, as text
+            out = re.sub(r'</?span[^>]*>|<wbr>', "", out)
+        for name, where in expected.items():
+            line, col = where.split(":")
+            shown = {"text": f"{name}:{where}: ERROR", "html": f"{name}:{where}",
+                     "github": f"file={name},line={line},col={col},"}[fmt]
+            assert shown in out, (fmt, name)
+        return
+    doc = json.loads(out)
+    # JSON holds the control character itself (as a JSON escape, lossless); SARIF a URI
+    expected["n\\xffu\x1b.md"] = expected.pop("n\\xffu\\x1b.md")
+    if fmt == "json":
+        got = {c["file"]: f"{c['line']}:{c['col']}" for c in doc["claims"]}
+    else:
+        got = {}
+        for r in doc["runs"][0]["results"]:
+            loc = r["locations"][0]["physicalLocation"]
+            got[loc["artifactLocation"]["uri"]] = \
+                f"{loc['region']['startLine']}:{loc['region']['startColumn']}"
+        expected = {quote(k): v for k, v in expected.items()}
+    assert got == expected

@@ -39,6 +39,8 @@ def test_visible_is_one_line_with_nothing_unsafe(s):
     out.encode("utf-8")  # printable on any UTF-8 stream
     if not UNSAFE.search(s):
         assert out == s  # safe text is left alone
+    as_json = json_text({"s": s})
+    assert json.loads(as_json) == {"s": s} and not UNSAFE.search(as_json.replace("\n", ""))
 
 
 @given(records(), st.booleans(), st.booleans())
