@@ -107,8 +107,12 @@ def collect(paths) -> list[Claim]:
             claims.append(_problem(display_path(p), 1, 1, f"cannot read: {e.strerror or e}"))
             continue
         if is_dir:
-            for f in _walk(p):
+            unreadable = []
+            for f in _walk(p, unreadable):
                 claims.extend(_load_safely(f, walked=True))
+            claims.extend(_problem(display_path(e.filename or p), 1, 1,
+                                   f"cannot read the folder: {e.strerror or e}")
+                          for e in unreadable)
         elif exists:
             claims.extend(_load_safely(p))
         else:
@@ -116,8 +120,10 @@ def collect(paths) -> list[Claim]:
     return claims
 
 
-def _walk(folder: Path):
-    for root, dirs, files in os.walk(folder):
+def _walk(folder: Path, unreadable: list):
+    """The .md and .toml files under `folder`; folders that cannot be listed go to
+    `unreadable` (os.walk would skip them silently)."""
+    for root, dirs, files in os.walk(folder, onerror=unreadable.append):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
                          and not d.endswith(".egg-info"))
         for name in sorted(files):

@@ -510,3 +510,23 @@ def test_file_level_errors_in_every_format(fmt, tmp_path, capsys, monkeypatch):
                 f"{loc['region']['startLine']}:{loc['region']['startColumn']}"
         expected = {quote(k): v for k, v in expected.items()}
     assert got == expected
+
+
+def test_a_folder_that_cannot_be_listed_is_an_error(tmp_path, monkeypatch):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "a.md").write_text("```claim\n1 == 1\n```\n")
+    (tmp_path / "b.md").write_text("```claim\n2 == 2\n```\n")
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # what a folder without read permission does (even for root)
+        if os.fspath(path) == os.fspath(locked):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    claims = collect([tmp_path])
+    assert [c.expr for c in claims if not c.problem] == ["2 == 2"]
+    (problem,) = [c for c in claims if c.problem]
+    assert "cannot read the folder: Permission denied" in problem.problem
+    assert problem.file.endswith("locked")
