@@ -384,8 +384,10 @@ _TOML_ERROR_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 
 def _looks_like_claims(text: str) -> bool:
-    return bool(re.search(r"""(?m)^[ \t]*(\[\[[ \t]*(claim|"claim"|'claim')[ \t]*\]\]|"""
-                          r"""(claim|"claim"|'claim')[ \t]*=)""", text))
+    """Whether a TOML file found by walking a folder is meant as a claim file: it has a
+    [[claim]] table, or one a typo away ([[Claim]], [[claims]]: then reported, not lost)."""
+    return bool(re.search(r"""(?mi)^[ \t]*(\[\[[ \t]*(["']?)claims?\2[ \t]*\]\]|"""
+                          r"""(["']?)claim\3[ \t]*=)""", text))
 
 
 @dataclass
@@ -635,7 +637,7 @@ def toml_claims(text: str, shown: str) -> list[Claim]:
     for key in data:
         if key != "claim":
             line, col = layout.top.get(key, (1, 1))
-            hint = "; did you mean [[claim]]?" if key.lower() == "claim" else ""
+            hint = "; did you mean [[claim]]?" if key.lower() in ("claim", "claims") else ""
             claims.append(_problem(shown, line, col,
                                    f"unknown top-level key {key!r}; a claim file holds "
                                    f"[[claim]] tables only{hint}"))

@@ -530,3 +530,13 @@ def test_a_folder_that_cannot_be_listed_is_an_error(tmp_path, monkeypatch):
     (problem,) = [c for c in claims if c.problem]
     assert "cannot read the folder: Permission denied" in problem.problem
     assert problem.file.endswith("locked")
+
+
+def test_a_claim_table_one_typo_away_is_reported_not_skipped(tmp_path):
+    (tmp_path / "a.toml").write_text('[[claims]]\nexpr = "1 == 1"\n')
+    (tmp_path / "b.toml").write_text('[[ "Claim" ]]\nexpr = "1 == 1"\n')
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    claims = collect([tmp_path])
+    assert [(c.file.rsplit("/", 1)[-1], c.line, c.col) for c in claims] == [
+        ("a.toml", 1, 1), ("b.toml", 1, 1)]
+    assert all("did you mean [[claim]]?" in c.problem for c in claims)
