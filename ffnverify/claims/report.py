@@ -49,6 +49,8 @@ def plural(n: int, word: str) -> str:
 def summary_line(summary: dict) -> str:
     counts = ", ".join(f"{summary[v]} {v}" for v in COLOURS)
     status = "all as expected" if summary["failed"] == 0 else f"{summary['failed']} FAILED"
+    if summary["total"] == 0:
+        return f"0 claims: {counts} — nothing was checked"
     return f"{plural(summary['total'], 'claim')}: {counts} — {summary['ok']} ok, {status}"
 
 
@@ -66,8 +68,9 @@ def text(result: dict, colour: bool = False, quiet: bool = False) -> str:
             if not r["ok"]:
                 mark = " \x1b[1;31m✗\x1b[0m"
         msg = visible(_message(r))
-        lines.append(f"{line_lead(visible(r['file']))}:{r['line']}:{r['col']}: {verdict}{mark} "
-                     f"{visible(_short(r['expr']))}" + (f" — {msg}" if msg else ""))
+        expr = visible(_short(r["expr"]))
+        lines.append(f"{line_lead(visible(r['file']))}:{r['line']}:{r['col']}: {verdict}{mark}"
+                     + (f" {expr}" if expr else "") + (f" — {msg}" if msg else ""))
     lines.append(summary_line(result["summary"]))
     return "\n".join(lines) + "\n"
 
