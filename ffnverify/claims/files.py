@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 
 from ffnverify.claims.printable import fs_name
 
@@ -224,7 +225,8 @@ _LOOKS_LIKE_CLAIM_FENCE = re.compile(r"^[ \t>*+\-0-9.)]*(?:`{3,}[ \t]*claim(?![^
 
 
 def _is_claim_fence(token) -> bool:
-    return token.type == "fence" and token.info.split()[:1] == ["claim"]
+    # the language word of the info string, as a renderer reads it (entities decoded)
+    return token.type == "fence" and unescapeAll(token.info).split()[:1] == ["claim"]
 
 
 _WHITE_LINE = re.compile(r"(?m)^[ \t]+$")
@@ -237,17 +239,17 @@ def _tokens(text: str):
     return _MD.parse(_WHITE_LINE.sub("", LINE_END.sub("\n", text)))
 
 
-_MAYBE_CLAIM_FENCE = re.compile(r"(?:`{3,}|~{3,})[ \t]*claim")
+_MAYBE_FENCE = re.compile(r"`{3,}|~{3,}")  # a text without one holds no fence at all
 
 
 def has_claim_fence(text: str) -> bool:
-    return bool(_MAYBE_CLAIM_FENCE.search(text)) and any(map(_is_claim_fence, _tokens(text)))
+    return bool(_MAYBE_FENCE.search(text)) and any(map(_is_claim_fence, _tokens(text)))
 
 
 def markdown_claims(text: str, shown: str) -> list[Claim]:
     """The claims of the `claim` fences of a Markdown text, as CommonMark reads it."""
     source = LINE_END.split(text)
-    tokens = _tokens(text) if _MAYBE_CLAIM_FENCE.search(text) else []
+    tokens = _tokens(text) if _MAYBE_FENCE.search(text) else []
     claims = []
     for token in tokens:
         if not _is_claim_fence(token):

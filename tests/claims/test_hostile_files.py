@@ -249,6 +249,7 @@ def test_fence_lengths_and_closing_lines_follow_commonmark():
     assert md("`````markdown\n```claim\n1 == 1\n```\n`````\n") == []  # an example of one
     assert md("```claim extra words\n1 == 1\n```\n") == [(2, 1, "1 == 1", None)]
     assert md("```claims\n1 == 1\n```\n") == []
+    assert md("```&#99;laim\n1 == 1\n```\n") == [(2, 1, "1 == 1", None)]  # as rendered
 
 
 def test_an_unclosed_fence_runs_to_the_end_of_the_file():
