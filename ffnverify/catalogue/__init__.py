@@ -24,6 +24,13 @@ MODELS: dict[str, Model] = {m.name: m for m in ROWS}
 MATCH, MISMATCH, GIVEN, UNPUBLISHED = "MATCH", "MISMATCH", "given", "unpublished"
 
 
+class UnknownModel(KeyError):
+    """A name the catalogue does not know; str() is the message (KeyError's would quote it)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
 def _lookup() -> dict[str, str]:
     """lower-cased name, alias or Hugging Face repository id -> catalogue name."""
     table = {n.lower(): n for n in MODELS}
@@ -53,7 +60,7 @@ def get(name: str) -> Model:
     if key is None:
         near = closest(str(name))
         hint = f"did you mean {', '.join(near)}?" if near else "see `ffnverify models`"
-        raise KeyError(f"unknown model {name!r}; {hint}") from None
+        raise UnknownModel(f"unknown model {name!r}; {hint}") from None
     return MODELS[key]
 
 

@@ -44,7 +44,7 @@ def _mistral(m):
 
 def _mixtral(m):
     return transformers.MixtralConfig(**_decoder_kwargs(m), num_local_experts=m.experts,
-                                      num_experts_per_tok=m.experts_active)
+                                      num_experts_per_tok=m.active_experts)
 
 
 def _qwen2(m):
