@@ -6,7 +6,8 @@ model_costs) from the catalogue row's shape, or from the shape given in the clai
 catalogue-free counts (`params_attention`, `params_embedding`, `params_norm`,
 `flops_attention`). Dimension arguments may be symbols: the counts are polynomials, so a
 claim about them is decided like any other. Errors are `ClaimError`s for the claim's
-author. Registered in `functions.FUNCTIONS` (signatures in `signatures.SIGNATURES`).
+author. Importing this module adds FUNCTIONS to `functions.FUNCTIONS` (functions.py
+imports it); the signatures are in `signatures.SIGNATURES`.
 """
 
 import sympy as sp
@@ -14,6 +15,9 @@ import sympy as sp
 from derivations import attention as _attention
 from derivations import model_costs as _costs
 from derivations import transformer as _transformer
+from ffnverify.claims.functions import (
+    FUNCTIONS as _REGISTRY,
+)
 from ffnverify.claims.functions import (
     ClaimError,
     _catalogue,
@@ -177,3 +181,5 @@ FUNCTIONS = {
     "weight_bytes": weight_bytes,
     "kv_cache_bytes": kv_cache_bytes,
 }
+
+_REGISTRY.update(FUNCTIONS)  # d_ff and params_total replace the one-argument v1 forms
