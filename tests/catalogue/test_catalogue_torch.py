@@ -14,12 +14,18 @@ from ffnverify.torch_ffn import FFN  # noqa: E402
 
 
 def meta_ffn_numel(m) -> int:
-    """One layer's FFN as torch builds it: the experts' FFNs plus an nn.Linear router."""
+    """One layer's FFN as torch builds it: the experts' FFNs plus an nn.Linear router, and
+    a shared expert with its d x 1 nn.Linear gate where the row has them."""
     total = sum(p.numel() for p in FFN(m.variant, m.d_model, m.d_ff, m.bias, device="meta")
                 .parameters())
     if m.experts > 1:
         router = torch.nn.Linear(m.d_model, m.experts, bias=False, device="meta")
         total = m.experts * total + router.weight.numel()
+    if m.shared_d_ff:
+        total += sum(p.numel() for p in FFN(m.variant, m.d_model, m.shared_d_ff, m.bias,
+                                            device="meta").parameters())
+    if m.shared_expert_gate:
+        total += torch.nn.Linear(m.d_model, 1, bias=False, device="meta").weight.numel()
     return total
 
 

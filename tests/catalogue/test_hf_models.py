@@ -175,7 +175,7 @@ def test_every_row_has_a_builder_or_a_reason():
     assert set(BUILDERS) | set(NO_HF_CLASS) == set(MODELS)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def built(name):
     """The catalogue row as transformers builds it (on meta), once per worker."""
     m = MODELS[name]
