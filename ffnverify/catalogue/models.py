@@ -456,13 +456,14 @@ ROWS = [
           note="Mistral's announcement gives 141B total and 39B active: both reproduce "
           "(active: 39,152,031,744 with the embedding and head). The v0.3 release has a "
           "32768-token vocabulary and 9,437,184 more parameters. d_ff is given."),
-    Model(name="qwen1.5-moe-a2.7b", context=8192, hf_ids=("Qwen/Qwen1.5-MoE-A2.7B",),
+    Model(name="qwen1.5-moe-a2.7b", context=32768, hf_ids=("Qwen/Qwen1.5-MoE-A2.7B",),
           d_model=2048, d_ff=1408, variant="swiglu", bias=False, layers=24, vocab=151936,
           heads=16, kv_heads=16, head_dim=128, tied=False, norm="rms", norm_weight=True,
           norm_bias=False, qkv_bias=True, experts=60, active_experts=4, shared_d_ff=5632,
           shared_expert_gate=True,
           source="Qwen/Qwen1.5-MoE-A2.7B config.json (moe_intermediate_size 1408, 60 "
-          "experts, 4 per token, shared_expert_intermediate_size 5632, every layer sparse); "
+          "experts, 4 per token, shared_expert_intermediate_size 5632, every layer sparse; "
+          "max_position_embeddings 32768 as in the Qwen1.5-MoE-A2.7B-Chat config); "
           "transformers Qwen2MoeSparseMoeBlock (router d x 60, shared expert, its d x 1 "
           "sigmoid gate)",
           published_total=14_315_784_192,
