@@ -258,14 +258,14 @@ def test_transformers_catches_a_wrong_kv_heads():
 @st.composite
 def small_decoders(draw):
     """Small configs of the decoder families transformers has classes for."""
-    family = draw(st.sampled_from(["llama", "qwen2", "gemma", "mixtral", "gpt2"]),
+    family = draw(st.sampled_from(["llama", "qwen2", "gemma", "mixtral", "gpt2", "qwen3"]),
                   label="family")
     heads = draw(st.integers(1, 4), label="heads")
     kv = draw(st.sampled_from([k for k in range(1, heads + 1) if heads % k == 0]), label="kv")
     head_dim = 2 * draw(st.integers(1, 8), label="half_head_dim")  # RoPE wants it even
     # a multiple of heads (the configs insist) with an even head_dim (RoPE)
     d = heads * 2 * draw(st.integers(1, 6), label="d_model_per_head")
-    if family != "gemma":  # Gemma's config has always had head_dim; the others only lately
+    if family not in ("gemma", "qwen3"):  # configs with head_dim from the start
         head_dim = d // heads
     h = draw(st.integers(1, 96), label="d_ff")
     layers = draw(st.integers(1, 3), label="layers")
@@ -279,6 +279,9 @@ def small_decoders(draw):
     if family == "llama":
         return (transformers.LlamaConfig(**kw),
                 transformer.Architecture(variant="swiglu", **common))
+    if family == "qwen3":
+        return (transformers.Qwen3Config(**kw),
+                transformer.Architecture(variant="swiglu", qk_norm=True, **common))
     if family == "qwen2":
         return (transformers.Qwen2Config(**kw),
                 transformer.Architecture(variant="swiglu", qkv_bias=True, **common))
@@ -306,5 +309,7 @@ def small_decoders(draw):
 @given(small_decoders())
 def test_drawn_configs_match_transformers(pair):
     cfg, arch = pair
-    counted = sum(p.numel() for p in build(cfg).parameters())
+    model = build(cfg)
+    counted = sum(p.numel() for p in model.parameters())
     assert counted == transformer.params_total(arch), (cfg, transformer.breakdown(arch))
+    assert hf_parts(model) == transformer.parts(arch)
