@@ -1,7 +1,9 @@
 """Whole-model parameter counts of a transformer, derived from its shape.
 
 An `Architecture` says what a model is made of; `breakdown` counts each part and
-`params_total` adds them up. Every count is a product of shape entries, so the fields may
+`params_total` adds them up. `parts` groups the breakdown into the claim language's parts
+(embedding, lm_head, positions, attention, ffn, norms, pooler), `layer_parts` splits one
+decoder layer, and `active_params` is what one token of a mixture of experts uses. Every count is a product of shape entries, so the fields may
 be integers (a real model: the total is an exact Integer) or SymPy symbols (a family of
 models: the total is a closed form).
 
