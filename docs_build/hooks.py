@@ -25,7 +25,8 @@ log = logging.getLogger("mkdocs.hooks.ffnverify")
 
 READING_ORDER = [
     "index.md", "closed-forms.md", "params.md", "flops.md", "widths.md", "activations.md",
-    "gradients.md", "memory.md", "myths.md", "catalogue.md", "counters.md", "benchmarks.md",
+    "gradients.md", "memory.md", "myths.md", "catalogue.md", "whole-models.md", "counters.md",
+    "benchmarks.md",
 ]
 CSS_PATH = "assets/ffnverify.css"
 CSS = """

@@ -3,12 +3,16 @@
 `MODELS` maps a name (SPEC §4: `llama-2-7b`, `gemma-7b`, ...) to its `Model` row. The row's
 d_ff is reproduced from its width rule and its whole-model total from
 `derivations.transformer`; `check(model)` compares both with what the row states
-(MATCH / MISMATCH). The claims engine uses `d_model`, `d_ff`, `layers`, `params_total`.
+(MATCH / MISMATCH). The claims engine uses `d_model`, `d_ff`, `layers`, `params_total` and, through
+`ffnverify.claims.model_functions`, `architecture` for the whole-model counts. Names are
+case-insensitive and Hugging Face repository ids are aliases; an unknown name gets the
+closest ones suggested (difflib).
 
 This module joins the data to the derivations (like the claims engine); the numeric
 backends stay independent of both.
 """
 
+import difflib
 from dataclasses import dataclass
 
 from derivations import transformer
@@ -20,14 +24,44 @@ MODELS: dict[str, Model] = {m.name: m for m in ROWS}
 MATCH, MISMATCH, GIVEN, UNPUBLISHED = "MATCH", "MISMATCH", "given", "unpublished"
 
 
+class UnknownModel(KeyError):
+    """A name the catalogue does not know; str() is the message (KeyError's would quote it)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ""
+
+
+def _lookup() -> dict[str, str]:
+    """lower-cased name, alias or Hugging Face repository id -> catalogue name."""
+    table = {n.lower(): n for n in MODELS}
+    table.update({a.lower(): n for a, n in ALIASES.items()})
+    for m in ROWS:
+        table.update({hf.lower(): m.name for hf in m.hf_ids})
+    return table
+
+
+LOOKUP = _lookup()
+
+
+def closest(name: str, n: int = 3) -> list[str]:
+    """The catalogue names (or repository ids) nearest to `name`, by difflib."""
+    hits = difflib.get_close_matches(name.lower(), list(LOOKUP), n=n, cutoff=0.5)
+    out = []
+    for h in hits:  # report the catalogue name, once
+        if LOOKUP[h] not in out:
+            out.append(LOOKUP[h])
+    return out
+
+
 def get(name: str) -> Model:
-    """The row for `name` (or a known alias), with a KeyError that lists the known names."""
-    key = ALIASES.get(name, name)
-    try:
-        return MODELS[key]
-    except KeyError:
-        known = ", ".join(list(MODELS) + list(ALIASES))
-        raise KeyError(f"unknown model {name!r}; known: {known}") from None
+    """The row for `name`: a catalogue name, an alias or a Hugging Face repository id, in
+    any case (`Llama-2-7B`, `meta-llama/Llama-2-7b-hf`). A KeyError suggests the closest."""
+    key = LOOKUP.get(str(name).lower())
+    if key is None:
+        near = closest(str(name))
+        hint = f"did you mean {', '.join(near)}?" if near else "see `ffnverify models`"
+        raise UnknownModel(f"unknown model {name!r}; {hint}") from None
+    return MODELS[key]
 
 
 def _model(m) -> Model:
@@ -44,6 +78,10 @@ def architecture(m) -> transformer.Architecture:
         norm_weight=m.norm_weight, norm_bias=m.norm_bias, norms_per_layer=m.norms_per_layer,
         positions=m.positions, experts=m.experts, encoder_layers=m.encoder_layers,
         relative_attention_buckets=m.relative_attention_buckets,
+        active_experts=m.active_experts, shared_d_ff=m.shared_d_ff,
+        shared_expert_gate=m.shared_expert_gate, qk_norm=m.qk_norm,
+        token_types=m.token_types, embedding_norm=m.embedding_norm, pooler=m.pooler,
+        final_norm=m.final_norm,
     )
 
 
@@ -73,6 +111,19 @@ def params_total(m) -> int:
 
 def breakdown(m) -> dict[str, int]:
     return {k: int(v) for k, v in transformer.breakdown(architecture(m)).items()}
+
+
+def parts(m) -> dict[str, int]:
+    """{embedding, lm_head, positions, attention, ffn, norms, pooler}: they add to the total."""
+    return {k: int(v) for k, v in transformer.parts(architecture(m)).items()}
+
+
+def layer_parts(m) -> dict[str, int]:
+    return {k: int(v) for k, v in transformer.layer_parts(architecture(m)).items()}
+
+
+def params_active(m) -> int:
+    return int(transformer.active_params(architecture(m)))
 
 
 def d_model(m) -> int:

@@ -11,6 +11,14 @@ Plain data; nothing here computes. `width_rule` says where d_ff came from:
 `published_total` is an exact published parameter count (or None where only a rounded
 figure exists); `note` says why a published figure does not reproduce, and anything else
 a reader checking the row needs.
+
+`context` is the maximum sequence length the release states (its config's
+max_position_embeddings or n_positions, or the paper's); None only for the 2017
+Transformer, whose paper states none. `hf_ids` are Hugging Face repository ids that name
+the same weights (aliases: `meta-llama/Llama-2-7b-hf`).
+
+Encoder-only models (BERT) are one stack of `layers`; encoder-decoders (T5, the 2017
+Transformer) have `encoder_layers` and `layers` decoder layers.
 """
 
 from dataclasses import dataclass, field
@@ -38,7 +46,16 @@ class Model:
     o_bias: bool = False
     positions: int = 0  # learned absolute position embeddings (rows); 0 for RoPE/relative
     experts: int = 1
-    experts_active: int = 1
+    active_experts: int = 1
+    shared_d_ff: int = 0  # width of the always-used shared expert (Qwen-MoE)
+    shared_expert_gate: bool = False
+    qk_norm: bool = False  # RMSNorm of width head_dim on q and k (Qwen3, Gemma 3)
+    token_types: int = 0  # BERT's segment embeddings
+    embedding_norm: bool = False  # BERT: LayerNorm after the embedding sum
+    pooler: bool = False  # BERT: d x d pooler with bias
+    final_norm: bool = True
+    context: int | None = 0
+    hf_ids: tuple = ()
     encoder_layers: int = 0
     relative_attention_buckets: int = 0
     width_rule: str | None = None
@@ -61,58 +78,65 @@ LLAMA1_NOTE = ("arXiv:2302.13971 Table 2 gives only a rounded size ({}); the sha
                "table is counted here.")
 
 ROWS = [
-    Model(name="llama-1-7b", d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
+    Model(name="llama-1-7b", context=2048, d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
           width_params=dict(multiple_of=256), **LLAMA1,
           source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("6.7B") + " Same shape as Llama 2 7B."),
-    Model(name="llama-1-13b", d_model=5120, d_ff=13824, layers=40, heads=40, kv_heads=40,
+    Model(name="llama-1-13b", context=2048, d_model=5120, d_ff=13824, layers=40, heads=40, kv_heads=40,
           width_params=dict(multiple_of=256), **LLAMA1,
           source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("13.0B")),
-    Model(name="llama-1-33b", d_model=6656, d_ff=17920, layers=60, heads=52, kv_heads=52,
+    Model(name="llama-1-33b", context=2048, d_model=6656, d_ff=17920, layers=60, heads=52, kv_heads=52,
           width_params=dict(multiple_of=256), **LLAMA1,
           source=LLAMA1_SRC + " (the '33B', released as '30B')",
           note=LLAMA1_NOTE.format("32.5B")),
-    Model(name="llama-1-65b", d_model=8192, d_ff=22016, layers=80, heads=64, kv_heads=64,
+    Model(name="llama-1-65b", context=2048, d_model=8192, d_ff=22016, layers=80, heads=64, kv_heads=64,
           width_params=dict(multiple_of=256), **LLAMA1,
           source=LLAMA1_SRC,
           note=LLAMA1_NOTE.format("65.2B") + " The derived 65,285,660,672 rounds to 65.3B: "
           "the paper's 65.2B is the count truncated, not rounded."),
-    Model(name="llama-2-7b", d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
+    Model(name="llama-2-7b", context=4096, hf_ids=('meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b'),
+          d_model=4096, d_ff=11008, layers=32, heads=32, kv_heads=32,
           width_params=dict(multiple_of=256), **LLAMA1,
           source="meta-llama/Llama-2-7b params.json (dim 4096, multiple_of 256, no multiplier)",
           published_total=6_738_415_616, published_source=HUB.format("meta-llama/Llama-2-7b-hf"),
           note="meta-llama/llama-models models/sku_list.py registers Llama 2 7B with "
           "ffn_dim_multiplier 1.3, n_kv_heads 8 and vocab 128256: those values give d_ff "
           "14336 and do not reproduce the released weights (see docs/catalogue.md)."),
-    Model(name="llama-2-13b", d_model=5120, d_ff=13824, layers=40, heads=40, kv_heads=40,
+    Model(name="llama-2-13b", context=4096, hf_ids=('meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b'),
+          d_model=5120, d_ff=13824, layers=40, heads=40, kv_heads=40,
           width_params=dict(multiple_of=256), **LLAMA1,
           source="meta-llama/Llama-2-13b params.json",
           published_total=13_015_864_320,
           published_source=HUB.format("meta-llama/Llama-2-13b-hf")),
-    Model(name="llama-2-70b", d_model=8192, d_ff=28672, layers=80, heads=64, kv_heads=8,
+    Model(name="llama-2-70b", context=4096, hf_ids=('meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b'),
+          d_model=8192, d_ff=28672, layers=80, heads=64, kv_heads=8,
           width_params=dict(multiple_of=4096, multiplier="1.3"), **LLAMA1,
           source="meta-llama/Llama-2-70b params.json (multiple_of 4096, ffn_dim_multiplier 1.3)",
           published_total=68_976_648_192,
           published_source=HUB.format("meta-llama/Llama-2-70b-hf")),
-    Model(name="llama-3-8b", d_model=4096, d_ff=14336, layers=32, heads=32,
+    Model(name="llama-3-8b", context=8192, hf_ids=('meta-llama/Meta-Llama-3-8B',),
+          d_model=4096, d_ff=14336, layers=32, heads=32,
           width_params=dict(multiple_of=1024, multiplier="1.3"), **LLAMA3,
           source="meta-llama/Meta-Llama-3-8B original/params.json; "
           "meta-llama/llama-models models/sku_list.py",
           published_total=8_030_261_248,
           published_source=HUB.format("meta-llama/Meta-Llama-3-8B")),
-    Model(name="llama-3-70b", d_model=8192, d_ff=28672, layers=80, heads=64,
+    Model(name="llama-3-70b", context=8192, hf_ids=('meta-llama/Meta-Llama-3-70B',),
+          d_model=8192, d_ff=28672, layers=80, heads=64,
           width_params=dict(multiple_of=4096, multiplier="1.3"), **LLAMA3,
           source="meta-llama/Meta-Llama-3-70B original/params.json; "
           "meta-llama/llama-models models/sku_list.py",
           published_total=70_553_706_496,
           published_source=HUB.format("meta-llama/Meta-Llama-3-70B")),
-    Model(name="llama-3.1-405b", d_model=16384, d_ff=53248, layers=126, heads=128,
+    Model(name="llama-3.1-405b", context=131072, hf_ids=('meta-llama/Llama-3.1-405B', 'meta-llama/Meta-Llama-3.1-405B'),
+          d_model=16384, d_ff=53248, layers=126, heads=128,
           width_params=dict(multiple_of=4096, multiplier="1.2"), **LLAMA3,
           source="meta-llama/llama-models models/sku_list.py (dim 16384, n_layers 126, "
           "n_heads 128, n_kv_heads 8, ffn_dim_multiplier 1.2, multiple_of 4096)",
           note="Only the rounded '405B' is published."),
-    Model(name="mistral-7b", d_model=4096, d_ff=14336, variant="swiglu", bias=False,
+    Model(name="mistral-7b", context=32768, hf_ids=('mistralai/Mistral-7B-v0.1',),
+          d_model=4096, d_ff=14336, variant="swiglu", bias=False,
           layers=32, vocab=32000, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
           norm_weight=True, norm_bias=False,
           source="mistralai/Mistral-7B-v0.1 config.json (intermediate_size 14336); "
@@ -122,9 +146,10 @@ ROWS = [
           note="d_ff is given, not derived: no Mistral source states a rule. It coincides "
           "with Meta's rule at multiple_of 1024, multiplier 1.3 (Llama 3 8B's), a "
           "coincidence recorded in docs/catalogue.md, not a provenance."),
-    Model(name="mixtral-8x7b", d_model=4096, d_ff=14336, variant="swiglu", bias=False,
+    Model(name="mixtral-8x7b", context=32768, hf_ids=('mistralai/Mixtral-8x7B-v0.1',),
+          d_model=4096, d_ff=14336, variant="swiglu", bias=False,
           layers=32, vocab=32000, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
-          norm_weight=True, norm_bias=False, experts=8, experts_active=2,
+          norm_weight=True, norm_bias=False, experts=8, active_experts=2,
           source="mistralai/Mixtral-8x7B-v0.1 config.json (num_local_experts 8, "
           "num_experts_per_tok 2); arXiv:2401.04088 Table 1",
           published_total=46_702_792_704,
@@ -132,14 +157,16 @@ ROWS = [
           + HUB.format("mistralai/Mixtral-8x7B-v0.1"),
           note="Total counts all 8 experts and the router (no bias); d_ff is given, as for "
           "Mistral 7B. About 12.9B are active per token (2 of 8 experts)."),
-    Model(name="qwen2.5-7b", d_model=3584, d_ff=18944, variant="swiglu", bias=False,
+    Model(name="qwen2.5-7b", context=131072, hf_ids=('Qwen/Qwen2.5-7B',),
+          d_model=3584, d_ff=18944, variant="swiglu", bias=False,
           layers=28, vocab=152064, heads=28, kv_heads=4, head_dim=128, tied=False, norm="rms",
           norm_weight=True, norm_bias=False, qkv_bias=True,
           source="Qwen/Qwen2.5-7B config.json (tie_word_embeddings false; q/k/v biases)",
           published_total=7_615_616_512, published_source=HUB.format("Qwen/Qwen2.5-7B"),
           note="The model card's 7.61B is this total truncated (it rounds to 7.62B); its "
           "6.53B non-embedding figure is rounded. d_ff 18944 is given."),
-    Model(name="gemma-2b", d_model=2048, d_ff=16384, variant="geglu_tanh", bias=False,
+    Model(name="gemma-2b", context=8192, hf_ids=('google/gemma-2b',),
+          d_model=2048, d_ff=16384, variant="geglu_tanh", bias=False,
           layers=18, vocab=256000, heads=8, kv_heads=1, head_dim=256, tied=True, norm="rms",
           norm_weight=True, norm_bias=False, width_rule="half_fused",
           width_params=dict(fused=32768),
@@ -150,7 +177,8 @@ ROWS = [
           note="The paper's Table 1 lists the fused gate+up width (32768) and a 256128 "
           "vocabulary; the released embedding has 256000 rows, so the paper's embedding "
           "count (Table 2) exceeds the checkpoint's by 128 x 2048."),
-    Model(name="gemma-7b", d_model=3072, d_ff=24576, variant="geglu_tanh", bias=False,
+    Model(name="gemma-7b", context=8192, hf_ids=('google/gemma-7b',),
+          d_model=3072, d_ff=24576, variant="geglu_tanh", bias=False,
           layers=28, vocab=256000, heads=16, kv_heads=16, head_dim=256, tied=True, norm="rms",
           norm_weight=True, norm_bias=False, width_rule="half_fused",
           width_params=dict(fused=49152),
@@ -161,13 +189,15 @@ ROWS = [
           note="'7B' counts without the embedding (7.75B non-embedding). Attention width "
           "16 x 256 = 4096 differs from d_model 3072; assuming heads x head_dim = d_model "
           "undercounts. Vocabulary as for Gemma 2B."),
-    Model(name="gemma-2-9b", d_model=3584, d_ff=14336, variant="geglu_tanh", bias=False,
+    Model(name="gemma-2-9b", context=8192, hf_ids=('google/gemma-2-9b',),
+          d_model=3584, d_ff=14336, variant="geglu_tanh", bias=False,
           layers=42, vocab=256000, heads=16, kv_heads=8, head_dim=256, tied=True, norm="rms",
           norm_weight=True, norm_bias=False, norms_per_layer=4,
           source="google/gemma-2-9b config.json (intermediate_size 14336, head_dim 256, "
           "pre- and post-norms around attention and FFN: 4 RMSNorms per layer)",
           note="Only the rounded '9B' is published. d_ff 14336 is given (config)."),
-    Model(name="t5-v1.1-base", d_model=768, d_ff=2048, variant="geglu_tanh", bias=False,
+    Model(name="t5-v1.1-base", context=512, hf_ids=('google/t5-v1_1-base',),
+          d_model=768, d_ff=2048, variant="geglu_tanh", bias=False,
           layers=12, encoder_layers=12, vocab=32128, heads=12, kv_heads=12, head_dim=64,
           tied=False, norm="rms", norm_weight=True, norm_bias=False,
           relative_attention_buckets=32,
@@ -176,7 +206,7 @@ ROWS = [
           "released_checkpoints.md",
           note="Encoder-decoder: 12 + 12 layers, one shared embedding, untied LM head. "
           "'gated-gelu' is the tanh GELU (HF maps it to gelu_new). d_ff 2048 is given."),
-    Model(name="palm-540b", d_model=18432, d_ff=73728, variant="swiglu", bias=False,
+    Model(name="palm-540b", context=2048, d_model=18432, d_ff=73728, variant="swiglu", bias=False,
           layers=118, vocab=256000, heads=48, kv_heads=1, head_dim=256, tied=True,
           norm="layer", norm_weight=True, norm_bias=False, norms_per_layer=1,
           width_rule="ratio", width_params=dict(ratio=4),
@@ -186,7 +216,8 @@ ROWS = [
           note="Only a size rounded to billions is published. Parallel block: attention and "
           "FFN read one LayerNorm (scale, no bias). d_ff = 4 d_model with SwiGLU makes the "
           "FFN 1.5x a 4d ReLU FFN, not parameter-matched."),
-    Model(name="gpt2-small", d_model=768, d_ff=3072, variant="gelu_tanh", bias=True,
+    Model(name="gpt2-small", context=1024, hf_ids=('openai-community/gpt2', 'gpt2'),
+          d_model=768, d_ff=3072, variant="gelu_tanh", bias=True,
           layers=12, vocab=50257, heads=12, kv_heads=12, head_dim=64, tied=True,
           norm="layer", norm_weight=True, norm_bias=True, qkv_bias=True, o_bias=True,
           positions=1024, width_rule="ratio", width_params=dict(ratio=4),
@@ -197,7 +228,7 @@ ROWS = [
           published_source=HUB.format("openai-community/gpt2") + "; openai/gpt-2 README (124M)",
           note="The GPT-2 paper and first blog post called this model 117M; openai/gpt-2's "
           "README says those counts were wrong and renamed it 124M. 117M does not reproduce."),
-    Model(name="gpt-3-175b", d_model=12288, d_ff=49152, variant="gelu_tanh", bias=True,
+    Model(name="gpt-3-175b", context=2048, d_model=12288, d_ff=49152, variant="gelu_tanh", bias=True,
           layers=96, vocab=50257, heads=96, kv_heads=96, head_dim=128, tied=True,
           norm="layer", norm_weight=True, norm_bias=True, qkv_bias=True, o_bias=True,
           positions=2048, width_rule="ratio", width_params=dict(ratio=4),
@@ -208,7 +239,8 @@ ROWS = [
           "all biases) is 174,604,259,328, i.e. 174.6B. The paper does not itemize its count "
           "and the weights are not released, so the 0.4B gap is not resolved; the GELU form "
           "and tied head are GPT-2's, assumed."),
-    Model(name="olmo-7b", d_model=4096, d_ff=11008, variant="swiglu", bias=False,
+    Model(name="olmo-7b", context=2048, hf_ids=('allenai/OLMo-7B',),
+          d_model=4096, d_ff=11008, variant="swiglu", bias=False,
           layers=32, vocab=50304, heads=32, kv_heads=32, head_dim=128, tied=False,
           norm="layer", norm_weight=False, norm_bias=False, width_rule="half_fused",
           width_params=dict(fused=22016),
@@ -219,13 +251,231 @@ ROWS = [
           note="Non-parametric LayerNorm: no norm weights at all. embedding_size 50304 "
           "(vocab_size 50280 padded) is the row count. d_ff 11008 also equals Meta's rule "
           "at d=4096, but OLMo's config states the fused 22016."),
-    Model(name="phi-3-mini", d_model=3072, d_ff=8192, variant="swiglu", bias=False,
+    Model(name="phi-3-mini", context=4096, hf_ids=('microsoft/Phi-3-mini-4k-instruct',),
+          d_model=3072, d_ff=8192, variant="swiglu", bias=False,
           layers=32, vocab=32064, heads=32, kv_heads=32, head_dim=96, tied=False, norm="rms",
           norm_weight=True, norm_bias=False,
           source="microsoft/Phi-3-mini-4k-instruct config.json (intermediate_size 8192, "
           "fused qkv_proj and gate_up_proj, tie_word_embeddings false)",
           note="Only the rounded '3.8B' (arXiv:2404.14219) is published. d_ff is given; "
           "gate_up_proj stores the fused 2 x 8192."),
+    # --- added with the whole-model functions -------------------------------------------
+    Model(name="llama-3.1-8b", context=131072,
+          hf_ids=("meta-llama/Llama-3.1-8B", "meta-llama/Meta-Llama-3.1-8B"),
+          d_model=4096, d_ff=14336, layers=32, heads=32,
+          width_params=dict(multiple_of=1024, multiplier="1.3"), **LLAMA3,
+          source="meta-llama/Llama-3.1-8B config.json (max_position_embeddings 131072, "
+          "tie_word_embeddings false); meta-llama/llama-models models/sku_list.py",
+          published_total=8_030_261_248,
+          published_source=HUB.format("meta-llama/Llama-3.1-8B-Instruct"),
+          note="The shape of Llama 3 8B; only the RoPE scaling and the context (8192 -> "
+          "131072) changed, and neither has parameters."),
+    Model(name="llama-3.1-70b", context=131072,
+          hf_ids=("meta-llama/Llama-3.1-70B", "meta-llama/Meta-Llama-3.1-70B"),
+          d_model=8192, d_ff=28672, layers=80, heads=64,
+          width_params=dict(multiple_of=4096, multiplier="1.3"), **LLAMA3,
+          source="meta-llama/Llama-3.1-70B config.json; meta-llama/llama-models "
+          "models/sku_list.py",
+          published_total=70_553_706_496,
+          published_source=HUB.format("meta-llama/Llama-3.3-70B-Instruct (the same shape)"),
+          note="The shape of Llama 3 70B with a 131072 context."),
+    Model(name="llama-3.2-1b", context=131072, hf_ids=("meta-llama/Llama-3.2-1B",),
+          d_model=2048, d_ff=8192, layers=16, heads=32,
+          **{**LLAMA3, "head_dim": 64, "tied": True},
+          width_params=dict(multiple_of=256, multiplier="1.5"),
+          source="meta-llama/Llama-3.2-1B config.json (head_dim 64, tie_word_embeddings "
+          "true) and original/params.json (ffn_dim_multiplier 1.5, multiple_of 256)",
+          published_total=1_235_814_400,
+          published_source=HUB.format("meta-llama/Llama-3.2-1B-Instruct"),
+          note="The model card's 1.23B is this total truncated (it rounds to 1.24B). The "
+          "head is tied: 262,668,288 embedding parameters are counted once."),
+    Model(name="llama-3.2-3b", context=131072, hf_ids=("meta-llama/Llama-3.2-3B",),
+          d_model=3072, d_ff=8192, layers=28, heads=24,
+          **{**LLAMA3, "tied": True, "width_rule": None, "width_source": ""},
+          source="meta-llama/Llama-3.2-3B config.json (intermediate_size 8192, 24 heads "
+          "of 128, 8 KV heads, tie_word_embeddings true)",
+          published_total=3_212_749_824,
+          published_source=HUB.format("meta-llama/Llama-3.2-3B-Instruct"),
+          note="d_ff is given (config). The model card's 3.21B is this total rounded."),
+    Model(name="transformer-base", context=None, d_model=512, d_ff=2048, variant="relu",
+          bias=True, layers=6, encoder_layers=6, vocab=37000, heads=8, kv_heads=8,
+          head_dim=64, tied=True, norm="layer", norm_weight=True, norm_bias=True,
+          qkv_bias=True, o_bias=True, final_norm=False,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="arXiv:1706.03762 section 3.3 (d_model 512, d_ff 2048)",
+          source="arXiv:1706.03762 Table 3 (N 6, d_model 512, d_ff 2048, h 8, d_k 64) and "
+          "sections 3.4-3.5 (one embedding shared by both stacks and the pre-softmax "
+          "layer; sinusoidal positions); WMT En-De 37000-token shared BPE vocabulary "
+          "(section 5.1); biases on every projection as torch.nn.MultiheadAttention has them",
+          note="Table 3 gives 65 x 10^6; this count is 63,082,496 (63.1M) and does not "
+          "reproduce it. The paper does not itemize its count; removing every attention "
+          "bias changes it by only 36,864. Post-norm: no final norm. The paper states no "
+          "maximum length (sinusoidal positions have none), so context is unset."),
+    Model(name="transformer-big", context=None, d_model=1024, d_ff=4096, variant="relu",
+          bias=True, layers=6, encoder_layers=6, vocab=37000, heads=16, kv_heads=16,
+          head_dim=64, tied=True, norm="layer", norm_weight=True, norm_bias=True,
+          qkv_bias=True, o_bias=True, final_norm=False,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="arXiv:1706.03762 Table 3 (big: d_model 1024, d_ff 4096)",
+          source="arXiv:1706.03762 Table 3 (big: N 6, d_model 1024, d_ff 4096, h 16), as "
+          "transformer-base otherwise",
+          note="Table 3 gives 213 x 10^6; this count is 214,245,376 (214.2M)."),
+    Model(name="bert-base", context=512,
+          hf_ids=("google-bert/bert-base-uncased", "bert-base-uncased"),
+          d_model=768, d_ff=3072, variant="gelu", bias=True, layers=12, vocab=30522,
+          heads=12, kv_heads=12, head_dim=64, tied=True, norm="layer", norm_weight=True,
+          norm_bias=True, qkv_bias=True, o_bias=True, positions=512, token_types=2,
+          embedding_norm=True, pooler=True, final_norm=False,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="arXiv:1810.04805 section 3 (feed-forward size 4H)",
+          source="google-bert/bert-base-uncased config.json (vocab 30522, 512 positions, "
+          "2 token types, hidden_act gelu); arXiv:1810.04805 section 3",
+          published_total=109_482_240,
+          published_source="keras-team/keras-hub keras_hub/src/models/bert/bert_presets.py "
+          "(bert_base_en_uncased params)",
+          note="Encoder-only: `layers` is its one stack. Counted as released without the "
+          "pre-training heads (BertModel: embeddings, encoder, pooler); the head is tied, so "
+          "lm_head is 0. The paper's '110M' does not reproduce at its last digit (109.5M)."),
+    Model(name="bert-large", context=512,
+          hf_ids=("google-bert/bert-large-uncased", "bert-large-uncased"),
+          d_model=1024, d_ff=4096, variant="gelu", bias=True, layers=24, vocab=30522,
+          heads=16, kv_heads=16, head_dim=64, tied=True, norm="layer", norm_weight=True,
+          norm_bias=True, qkv_bias=True, o_bias=True, positions=512, token_types=2,
+          embedding_norm=True, pooler=True, final_norm=False,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="arXiv:1810.04805 section 3 (feed-forward size 4H)",
+          source="google-bert/bert-large-uncased config.json; arXiv:1810.04805 section 3",
+          published_total=335_141_888,
+          published_source="keras-team/keras-hub keras_hub/src/models/bert/bert_presets.py "
+          "(bert_large_en_uncased params)",
+          note="As bert-base. The paper's '340M' is 4.9M above this count."),
+    Model(name="gpt2-medium", context=1024, hf_ids=("openai-community/gpt2-medium",),
+          d_model=1024, d_ff=4096, variant="gelu_tanh", bias=True, layers=24, vocab=50257,
+          heads=16, kv_heads=16, head_dim=64, tied=True, norm="layer", norm_weight=True,
+          norm_bias=True, qkv_bias=True, o_bias=True, positions=1024,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="openai/gpt-2 src/model.py (mlp width nx*4)",
+          source="openai-community/gpt2-medium config.json (n_embd 1024, n_layer 24, "
+          "n_head 16)",
+          published_total=354_823_168,
+          published_source="keras-team/keras-hub keras_hub/src/models/gpt2/gpt2_presets.py "
+          "(gpt2_medium_en params); openai/gpt-2 names it 355M",
+          note="The GPT-2 paper's 345M does not reproduce (see gpt2-small)."),
+    Model(name="gpt2-large", context=1024, hf_ids=("openai-community/gpt2-large",),
+          d_model=1280, d_ff=5120, variant="gelu_tanh", bias=True, layers=36, vocab=50257,
+          heads=20, kv_heads=20, head_dim=64, tied=True, norm="layer", norm_weight=True,
+          norm_bias=True, qkv_bias=True, o_bias=True, positions=1024,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="openai/gpt-2 src/model.py (mlp width nx*4)",
+          source="openai-community/gpt2-large config.json (n_embd 1280, n_layer 36, "
+          "n_head 20)",
+          published_total=774_030_080,
+          published_source="keras-team/keras-hub keras_hub/src/models/gpt2/gpt2_presets.py "
+          "(gpt2_large_en params); openai/gpt-2 names it 774M"),
+    Model(name="gpt2-xl", context=1024, hf_ids=("openai-community/gpt2-xl",),
+          d_model=1600, d_ff=6400, variant="gelu_tanh", bias=True, layers=48, vocab=50257,
+          heads=25, kv_heads=25, head_dim=64, tied=True, norm="layer", norm_weight=True,
+          norm_bias=True, qkv_bias=True, o_bias=True, positions=1024,
+          width_rule="ratio", width_params=dict(ratio=4),
+          width_source="openai/gpt-2 src/model.py (mlp width nx*4)",
+          source="openai-community/gpt2-xl config.json (n_embd 1600, n_layer 48, n_head 25)",
+          published_total=1_557_611_200,
+          published_source="keras-team/keras-hub keras_hub/src/models/gpt2/gpt2_presets.py "
+          "(gpt2_extra_large_en params); openai/gpt-2 names it 1558M"),
+    *[Model(name=f"t5-{size}", context=512, hf_ids=(f"google-t5/t5-{size}", f"t5-{size}"),
+            d_model=d, d_ff=ff, variant="relu", bias=False, layers=n, encoder_layers=n,
+            vocab=32128, heads=h, kv_heads=h, head_dim=kv, tied=True, norm="rms",
+            norm_weight=True, norm_bias=False, relative_attention_buckets=32,
+            source=f"google-t5/t5-{size} config.json (d_model {d}, d_ff {ff}, d_kv {kv}, "
+            f"num_heads {h}, num_layers {n}, feed_forward_proj relu); "
+            "google-research/text-to-text-transfer-transformer released_checkpoints.md",
+            published_total=total,
+            published_source="keras-team/keras-hub keras_hub/src/models/t5/t5_presets.py "
+            f"(t5_{size} params)",
+            note="T5 v1.0: ReLU FFN without biases, the LM head tied to the shared "
+            "embedding, relative position biases (32 buckets x heads) in each stack's first "
+            "layer; d_ff is given. " + extra)
+      for size, d, ff, kv, h, n, total, extra in [
+          ("small", 512, 2048, 64, 8, 6, 60_506_624, "arXiv:1910.10683 says 60M."),
+          ("base", 768, 3072, 64, 12, 12, 222_903_552,
+           "arXiv:1910.10683 says 220M; the count is 222.9M."),
+          ("large", 1024, 4096, 64, 16, 24, 737_668_096,
+           "arXiv:1910.10683 says 770M, 32M more than the released weights hold."),
+          ("3b", 1024, 16384, 128, 32, 24, 2_851_598_336,
+           "The attention width 32 x 128 = 4096 is four times d_model."),
+      ]],
+    Model(name="gemma-3-1b", context=32768, hf_ids=("google/gemma-3-1b-pt",),
+          d_model=1152, d_ff=6912, variant="geglu_tanh", bias=False, layers=26,
+          vocab=262144, heads=4, kv_heads=1, head_dim=256, tied=True, norm="rms",
+          norm_weight=True, norm_bias=False, norms_per_layer=4, qk_norm=True,
+          source="google/gemma-3-1b-pt config.json (hidden_size 1152, intermediate_size "
+          "6912, 26 layers, 4 heads and 1 KV head of 256, vocab 262144, "
+          "max_position_embeddings 32768; q and k RMSNorms; pre- and post-norms)",
+          published_total=999_885_952,
+          published_source="keras-team/keras-hub keras_hub/src/models/gemma3/"
+          "gemma3_presets.py (gemma3_1b params)",
+          note="The Gemma 3 report (arXiv:2503.19786, Table 1) gives 302M embedding and "
+          "698M non-embedding parameters; both reproduce. d_ff is given."),
+    Model(name="qwen3-0.6b", context=40960, hf_ids=("Qwen/Qwen3-0.6B", "Qwen/Qwen3-0.6B-Base"),
+          d_model=1024, d_ff=3072, variant="swiglu", bias=False, layers=28, vocab=151936,
+          heads=16, kv_heads=8, head_dim=128, tied=True, norm="rms", norm_weight=True,
+          norm_bias=False, qk_norm=True,
+          source="Qwen/Qwen3-0.6B config.json (head_dim 128: attention width 2048 = 2 x "
+          "d_model; tie_word_embeddings true; q and k RMSNorms, no biases)",
+          published_total=596_049_920,
+          published_source="transformers num_parameters() of Qwen/Qwen3-0.6B (as quoted in "
+          "public test suites); the model card says 0.6B, 0.44B non-embedding",
+          note="d_ff is given."),
+    Model(name="qwen3-8b", context=40960, hf_ids=("Qwen/Qwen3-8B", "Qwen/Qwen3-8B-Base"),
+          d_model=4096, d_ff=12288, variant="swiglu", bias=False, layers=36, vocab=151936,
+          heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms", norm_weight=True,
+          norm_bias=False, qk_norm=True,
+          source="Qwen/Qwen3-8B config.json (intermediate_size 12288, 36 layers, 8 KV "
+          "heads, tie_word_embeddings false)",
+          published_total=8_190_735_360, published_source=HUB.format("Qwen/Qwen3-8B"),
+          note="The model card's 8.2B and 6.95B non-embedding both reproduce. d_ff is given."),
+    Model(name="qwen2.5-0.5b", context=32768, hf_ids=("Qwen/Qwen2.5-0.5B",),
+          d_model=896, d_ff=4864, variant="swiglu", bias=False, layers=24, vocab=151936,
+          heads=14, kv_heads=2, head_dim=64, tied=True, norm="rms", norm_weight=True,
+          norm_bias=False, qkv_bias=True,
+          source="Qwen/Qwen2.5-0.5B config.json (tie_word_embeddings true; q/k/v biases)",
+          published_total=494_032_768,
+          published_source="transformers parameter count of Qwen/Qwen2.5-0.5B-Instruct (as "
+          "quoted in public model registries); the model card says 0.49B",
+          note="d_ff is given."),
+    Model(name="mixtral-8x22b", context=65536,
+          hf_ids=("mistral-community/Mixtral-8x22B-v0.1", "mistralai/Mixtral-8x22B-v0.1"),
+          d_model=6144, d_ff=16384, variant="swiglu", bias=False, layers=56, vocab=32000,
+          heads=48, kv_heads=8, head_dim=128, tied=False, norm="rms", norm_weight=True,
+          norm_bias=False, experts=8, active_experts=2,
+          source="mistral-community/Mixtral-8x22B-v0.1 config.json (hidden_size 6144, "
+          "intermediate_size 16384, 56 layers, 48 heads, 8 KV heads, vocab 32000, "
+          "max_position_embeddings 65536, 8 experts, 2 per token)",
+          published_total=140_620_634_112,
+          published_source=HUB.format("mistral-community/Mixtral-8x22B-v0.1"),
+          note="Mistral's announcement gives 141B total and 39B active: both reproduce "
+          "(active: 39,152,031,744 with the embedding and head). The v0.3 release has a "
+          "32768-token vocabulary and 9,437,184 more parameters. d_ff is given."),
+    Model(name="qwen1.5-moe-a2.7b", context=32768, hf_ids=("Qwen/Qwen1.5-MoE-A2.7B",),
+          d_model=2048, d_ff=1408, variant="swiglu", bias=False, layers=24, vocab=151936,
+          heads=16, kv_heads=16, head_dim=128, tied=False, norm="rms", norm_weight=True,
+          norm_bias=False, qkv_bias=True, experts=60, active_experts=4, shared_d_ff=5632,
+          shared_expert_gate=True,
+          source="Qwen/Qwen1.5-MoE-A2.7B config.json (moe_intermediate_size 1408, 60 "
+          "experts, 4 per token, shared_expert_intermediate_size 5632, every layer sparse; "
+          "max_position_embeddings 32768 as in the Qwen1.5-MoE-A2.7B-Chat config); "
+          "transformers Qwen2MoeSparseMoeBlock (router d x 60, shared expert, its d x 1 "
+          "sigmoid gate)",
+          published_total=14_315_784_192,
+          published_source="keras-team/keras-hub keras_hub/src/models/qwen_moe/"
+          "qwen_moe_presets.py (qwen1.5_moe_2.7b_en params)",
+          note="A mixture of experts with a shared expert, counted exactly. d_ff is the "
+          "routed experts' width. The model card's 14.3B total and 2.7B activated reproduce "
+          "(active 2,689,173,504: 4 experts, the shared expert, router and gate, with the "
+          "embedding and head). DeepSeek-MoE 16B is not in the catalogue: transformers has "
+          "no class for it (it needs the repository's remote code), so its row could not "
+          "be checked against a real module."),
 ]
 
-ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b"}
+ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b",
+           "t5-v1_1-base": "t5-v1.1-base", "mixtral-8x22b-v0.1": "mixtral-8x22b"}

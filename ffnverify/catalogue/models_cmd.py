@@ -1,6 +1,6 @@
 """`ffnverify models [--format text|json]`: the catalogue with its checks.
 
-Each row: the stated shape, d_ff as its width rule reproduces it ("—" where the width is
+Each row: the stated shape (heads/kv_heads and the context included), d_ff as its width rule reproduces it ("—" where the width is
 given, not derived) with MATCH/MISMATCH, the derived total against the published one
 ("—" where none is published) with MATCH/MISMATCH, and the source. Exit 0 when no row
 shows MISMATCH, 1 otherwise.
@@ -8,11 +8,12 @@ shows MISMATCH, 1 otherwise.
 
 import json
 
+from ffnverify import catalogue
 from ffnverify.catalogue import GIVEN, MODELS, UNPUBLISHED, check
 
 DASH = "—"
-COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "rule width", "width",
-           "derived total", "published total", "total", "source"]
+COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "heads/kv", "context",
+           "rule width", "width", "derived total", "published total", "total", "source"]
 
 
 def add_arguments(p):
@@ -26,7 +27,9 @@ def _record(m) -> dict:
         "bias": m.bias, "layers": m.layers, "encoder_layers": m.encoder_layers,
         "vocab": m.vocab, "heads": m.heads, "kv_heads": m.kv_heads, "head_dim": m.head_dim,
         "tied": m.tied, "norm": m.norm, "norm_weight": m.norm_weight,
-        "norm_bias": m.norm_bias, "experts": m.experts,
+        "norm_bias": m.norm_bias, "experts": m.experts, "active_experts": m.active_experts,
+        "context": m.context, "hf_ids": list(m.hf_ids),
+        "parts": catalogue.parts(m), "params_active": catalogue.params_active(m),
         "width_rule": m.width_rule, "width_params": {k: v if isinstance(v, int) else str(v)
                          for k, v in m.width_params.items()},
         "width_source": m.width_source,
@@ -41,6 +44,7 @@ def _cells(r: dict) -> list[str]:
     return [
         r["name"], str(r["d_model"]), str(r["d_ff"]), r["variant"], "yes" if r["bias"] else "no",
         str(r["layers"]) + (f"+{r['encoder_layers']}" if r["encoder_layers"] else ""),
+        f"{r['heads']}/{r['kv_heads']}", DASH if r["context"] is None else str(r["context"]),
         DASH if r["derived_width"] is None else str(r["derived_width"]),
         DASH if r["width_check"] == GIVEN else r["width_check"],
         f"{r['derived_total']:,}",

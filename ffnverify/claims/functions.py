@@ -161,7 +161,7 @@ def _model(name):
     try:
         return catalogue.get(name)
     except Exception as e:  # noqa: BLE001 — any lookup failure is the claim's problem
-        raise ClaimError(f"unknown model {name!r}: {e}") from None
+        raise ClaimError(str(e) if isinstance(e, KeyError) else f"unknown model {name!r}: {e}") from None
 
 
 def _model_attr(attr):
@@ -213,3 +213,7 @@ FUNCTIONS = {
     "layers": _model_attr("layers"),
     "params_total": params_total,
 }
+
+# the whole-model functions (catalogue fields, parts, attention, FLOPs, bytes) add
+# themselves to FUNCTIONS when imported
+import ffnverify.claims.model_functions  # noqa: E402, F401

@@ -64,6 +64,34 @@ SIGNATURES: dict[str, Signature] = {
 }
 
 
+# the whole-model functions (ffnverify.claims.model_functions); d_ff and params_total gain
+# their optional second argument here
+_MODEL = ("model",)
+SIGNATURES.update({
+    **{f: _sig(_MODEL, _MODEL) for f in ("heads", "kv_heads", "head_dim", "vocab", "context",
+                                         "experts", "active_experts", "tied",
+                                         "encoder_layers", "params_active")},
+    "d_ff": _sig(("model", "fused"), _MODEL, fused=False),
+    "params_total": _sig(("model", "part"), ("model", "part"), part=None),
+    "params_layer": _sig(("model", "part"), ("model", "part"), part=None),
+    "params_attention": _sig(("d", "heads", "kv_heads", "head_dim", "qkv_bias", "o_bias"),
+                             kv_heads=None, head_dim=None, qkv_bias=False, o_bias=False),
+    "params_embedding": _sig(("vocab", "d")),
+    "params_norm": _sig(("d", "kind"), ("kind",), kind="rms"),
+    "flops_attention": _sig(("d", "heads", "n", "context", "kv_heads", "head_dim", "pass",
+                             "input_grad"), ("pass",), n=1, context=None, kv_heads=None,
+                            head_dim=None, input_grad=True, **{"pass": "forward"}),
+    "flops_model": _sig(("model", "n", "context", "pass"), ("model", "pass"), n=1,
+                        context=None, **{"pass": "forward"}),
+    "flops_token": _sig(("model", "context", "pass"), ("model", "pass"),
+                        **{"pass": "forward"}),
+    "bytes": _sig(("dtype",), ("dtype",)),
+    "weight_bytes": _sig(("model", "dtype"), ("model", "dtype"), dtype="bf16"),
+    "kv_cache_bytes": _sig(("model", "context", "batch", "dtype"), ("model", "dtype"),
+                           batch=1, dtype="bf16"),
+})
+
+
 def takes_word(func: str, index: int | None, keyword: str | None) -> bool:
     """Whether argument `index` (or keyword argument `keyword`) of `func` is a name."""
     sig = SIGNATURES.get(func)

@@ -20,14 +20,34 @@ REQUIRED = {
     "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3.1-405b", "mistral-7b",
     "mixtral-8x7b", "qwen2.5-7b", "gemma-2b", "gemma-7b", "gemma-2-9b", "t5-v1.1-base",
     "palm-540b", "gpt2-small", "gpt-3-175b", "olmo-7b", "phi-3-mini",
+    # issue 12
+    "llama-3.1-8b", "llama-3.1-70b", "llama-3.2-1b", "llama-3.2-3b", "transformer-base",
+    "transformer-big", "bert-base", "bert-large", "t5-base", "gpt2-medium", "gpt2-large",
+    "gpt2-xl", "gemma-3-1b", "qwen3-8b", "mixtral-8x22b", "qwen1.5-moe-a2.7b",
 }
 # Widths no stated rule produced: the config gives them. Listed so that a change is deliberate.
 GIVEN_WIDTHS = {"mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "gemma-2-9b", "t5-v1.1-base",
-                "phi-3-mini"}
+                "phi-3-mini", "llama-3.2-3b", "t5-small", "t5-base", "t5-large", "t5-3b",
+                "gemma-3-1b", "qwen3-0.6b", "qwen3-8b", "qwen2.5-0.5b", "mixtral-8x22b",
+                "qwen1.5-moe-a2.7b"}
 
 
 def test_catalogue_has_every_required_model():
     assert REQUIRED <= set(MODELS), f"missing: {sorted(REQUIRED - set(MODELS))}"
+    assert len(MODELS) >= 40
+
+
+# The 2017 Transformer's paper states no maximum length; every other row carries one.
+NO_CONTEXT = {"transformer-base", "transformer-big"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_row_carries_a_context_and_a_source(name):
+    m = MODELS[name]
+    assert (m.context is None) == (name in NO_CONTEXT)
+    assert m.context is None or m.context > 0
+    assert m.source
+    assert m.published_total is None or m.published_source
 
 
 def test_given_widths_are_exactly_the_rows_without_a_rule():
@@ -76,15 +96,22 @@ def _plain_total(m) -> int:
     attn = 2 * d * q + 2 * d * kv + (q + 2 * kv if m.qkv_bias else 0) + (d if m.o_bias else 0)
     gated = {"glu", "bilinear", "reglu", "geglu", "geglu_tanh", "swiglu", "tanhglu"}
     mats = 3 if m.variant in gated else 2
-    ffn = mats * d * m.d_ff + ((mats - 1) * m.d_ff + d if m.bias else 0)
-    ffn = m.experts * ffn + (d * m.experts if m.experts > 1 else 0)
+
+    def mlp(width):
+        return mats * d * width + ((mats - 1) * width + d if m.bias else 0)
+
+    ffn = m.experts * mlp(m.d_ff) + (d * m.experts if m.experts > 1 else 0)
+    ffn += (mlp(m.shared_d_ff) if m.shared_d_ff else 0) + (d if m.shared_expert_gate else 0)
     norm = d * (m.norm_weight + m.norm_bias)
+    qk = 2 * m.head_dim if m.qk_norm else 0
     stacks = 2 if m.encoder_layers else 1
-    total = m.vocab * d * (1 if m.tied else 2) + m.positions * d
-    total += m.layers * (attn + ffn + m.norms_per_layer * norm) + stacks * norm
+    total = m.vocab * d * (1 if m.tied else 2) + m.positions * d + m.token_types * d
+    total += (norm if m.embedding_norm else 0) + (d * d + d if m.pooler else 0)
+    total += m.layers * (attn + ffn + m.norms_per_layer * norm + qk)
+    total += stacks * norm if m.final_norm else 0
     total += stacks * m.relative_attention_buckets * m.heads
-    total += m.encoder_layers * (attn + ffn + m.norms_per_layer * norm)
-    total += m.layers * (attn + norm) if m.encoder_layers else 0  # cross-attention
+    total += m.encoder_layers * (attn + ffn + m.norms_per_layer * norm + qk)
+    total += m.layers * (attn + norm + qk) if m.encoder_layers else 0  # cross-attention
     return total
 
 
@@ -124,6 +151,43 @@ def test_get_names_the_known_models_and_resolves_aliases():
     with pytest.raises(KeyError, match="llama-2-7b") as e:
         get("llama-7b")
     assert "unknown model 'llama-7b'" in str(e.value)
+
+
+@pytest.mark.parametrize("alias,name", [
+    ("Llama-2-7B", "llama-2-7b"), ("meta-llama/Llama-2-7b-hf", "llama-2-7b"),
+    ("META-LLAMA/LLAMA-2-7B-HF", "llama-2-7b"), ("Qwen/Qwen3-8B", "qwen3-8b"),
+    ("google-bert/bert-base-uncased", "bert-base"), ("openai-community/gpt2", "gpt2-small"),
+    ("mistralai/Mixtral-8x22B-v0.1", "mixtral-8x22b"), ("GPT2-XL", "gpt2-xl"),
+])
+def test_names_are_case_insensitive_and_take_repository_ids(alias, name):
+    assert get(alias) is MODELS[name]
+
+
+@pytest.mark.parametrize("typo,first", [
+    ("llama-2-7", "llama-2-7b"), ("mixtral-8x22", "mixtral-8x22b"), ("qwen3-8", "qwen3-8b"),
+    ("meta-llama/Llama-2-7b", "llama-2-7b"),
+])
+def test_an_unknown_name_suggests_the_closest(typo, first):
+    if typo.lower() in catalogue.LOOKUP:  # a real id, not a typo: it resolves
+        assert get(typo).name == first
+        return
+    with pytest.raises(KeyError) as e:
+        get(typo)
+    assert f"did you mean {first}" in str(e.value), str(e.value)
+
+
+def test_an_unrelated_name_suggests_nothing_wrong():
+    with pytest.raises(KeyError) as e:
+        get("zzzz")
+    assert "did you mean" not in str(e.value) and "ffnverify models" in str(e.value)
+
+
+def test_every_repository_id_names_one_row():
+    seen = {}
+    for m in MODELS.values():
+        for hf in m.hf_ids:
+            assert hf.lower() not in seen, (hf, seen.get(hf.lower()), m.name)
+            seen[hf.lower()] = m.name
 
 
 def test_claim_functions():

@@ -6,6 +6,8 @@ its unique parameters are counted (`parameters()` yields a tied weight once). Ru
 `tox -e hf`; skips with a reason where transformers is absent.
 """
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,9 +23,9 @@ transformers = pytest.importorskip(
 
 # transformers' activation names -> derivations' activation names (the exact GELU form)
 HF_ACTIVATIONS = {"silu": "silu", "gelu_pytorch_tanh": "gelu_tanh", "gelu_new": "gelu_tanh",
-                  "gelu": "gelu"}
+                  "gelu": "gelu", "relu": "relu"}
 VARIANT_ACTIVATION = {"swiglu": "silu", "geglu_tanh": "gelu_tanh", "geglu": "gelu",
-                      "gelu_tanh": "gelu_tanh", "gelu": "gelu"}
+                      "gelu_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
 HF_ACT_FOR = {"silu": "silu", "gelu_tanh": "gelu_pytorch_tanh", "gelu": "gelu"}
 
 
@@ -44,7 +46,7 @@ def _mistral(m):
 
 def _mixtral(m):
     return transformers.MixtralConfig(**_decoder_kwargs(m), num_local_experts=m.experts,
-                                      num_experts_per_tok=m.experts_active)
+                                      num_experts_per_tok=m.active_experts)
 
 
 def _qwen2(m):
@@ -79,11 +81,42 @@ def _gpt2(m):
 
 
 def _t5(m):
+    proj = {"geglu_tanh": "gated-gelu", "relu": "relu"}[m.variant]
     return transformers.T5Config(vocab_size=m.vocab, d_model=m.d_model, d_kv=m.head_dim,
                                  d_ff=m.d_ff, num_layers=m.encoder_layers,
                                  num_decoder_layers=m.layers, num_heads=m.heads,
                                  relative_attention_num_buckets=m.relative_attention_buckets,
-                                 feed_forward_proj="gated-gelu", tie_word_embeddings=m.tied)
+                                 feed_forward_proj=proj, tie_word_embeddings=m.tied)
+
+
+def _bert(m):
+    assert m.variant == "gelu" and m.tied and m.pooler
+    return transformers.BertConfig(vocab_size=m.vocab, hidden_size=m.d_model,
+                                   num_hidden_layers=m.layers, num_attention_heads=m.heads,
+                                   intermediate_size=m.d_ff, hidden_act="gelu",
+                                   max_position_embeddings=m.positions,
+                                   type_vocab_size=m.token_types)
+
+
+def _gemma3(m):
+    act = HF_ACT_FOR[VARIANT_ACTIVATION[m.variant]]
+    return transformers.Gemma3TextConfig(**_decoder_kwargs(m), head_dim=m.head_dim,
+                                         hidden_activation=act,
+                                         max_position_embeddings=m.context)
+
+
+def _qwen3(m):
+    return transformers.Qwen3Config(**_decoder_kwargs(m), head_dim=m.head_dim)
+
+
+def _qwen2_moe(m):
+    kw = _decoder_kwargs(m)
+    kw.pop("intermediate_size")
+    return transformers.Qwen2MoeConfig(**kw, moe_intermediate_size=m.d_ff,
+                                       shared_expert_intermediate_size=m.shared_d_ff,
+                                       num_experts=m.experts,
+                                       num_experts_per_tok=m.active_experts,
+                                       decoder_sparse_step=1, mlp_only_layers=[])
 
 
 BUILDERS = {
@@ -91,8 +124,20 @@ BUILDERS = {
     "mistral-7b": _mistral, "mixtral-8x7b": _mixtral, "qwen2.5-7b": _qwen2,
     "gemma-2b": _gemma, "gemma-7b": _gemma, "gemma-2-9b": _gemma2, "olmo-7b": _olmo,
     "phi-3-mini": _phi3, "gpt2-small": _gpt2, "gpt-3-175b": _gpt2, "t5-v1.1-base": _t5,
+    # issue 12
+    "gpt2-medium": _gpt2, "gpt2-large": _gpt2, "gpt2-xl": _gpt2,
+    "t5-small": _t5, "t5-base": _t5, "t5-large": _t5, "t5-3b": _t5,
+    "bert-base": _bert, "bert-large": _bert, "gemma-3-1b": _gemma3,
+    "qwen3-0.6b": _qwen3, "qwen3-8b": _qwen3, "qwen2.5-0.5b": _qwen2,
+    "mixtral-8x22b": _mixtral, "qwen1.5-moe-a2.7b": _qwen2_moe,
 }
-NO_HF_CLASS = {"palm-540b": "transformers has no PaLM class (parallel block, MQA, no biases)"}
+NO_HF_CLASS = {
+    "palm-540b": "transformers has no PaLM class (parallel block, MQA, no biases)",
+    # checked against torch.nn.TransformerEncoderLayer/DecoderLayer in test_catalogue_torch.py
+    "transformer-base": "the 2017 Transformer is torch.nn.Transformer's, not a transformers "
+                        "class (checked in test_catalogue_torch.py)",
+    "transformer-big": "as transformer-base",
+}
 
 
 def _hf_activation(cfg) -> str:
@@ -105,6 +150,7 @@ def _hf_activation(cfg) -> str:
 
 def build(cfg):
     auto = (transformers.AutoModelForSeq2SeqLM if cfg.is_encoder_decoder
+            else transformers.AutoModel if cfg.model_type == "bert"
             else transformers.AutoModelForCausalLM)
     with torch.device("meta"):
         return auto.from_config(cfg)
@@ -129,10 +175,60 @@ def test_every_row_has_a_builder_or_a_reason():
     assert set(BUILDERS) | set(NO_HF_CLASS) == set(MODELS)
 
 
+@functools.cache
+def built(name):
+    """The catalogue row as transformers builds it (on meta), once per worker."""
+    m = MODELS[name]
+    return untie_forced_head(build(BUILDERS[name](m)), m)
+
+
+# transformers' parameter names -> the parts of params_total(m, part=...), first match wins
+PART_RULES = [
+    ("lm_head", "lm_head"), ("pooler", "pooler"), ("relative_attention_bias", "positions"),
+    ("wpe", "positions"), ("position_embeddings", "positions"),
+    ("embed_tokens", "embedding"), ("wte", "embedding"), ("word_embeddings", "embedding"),
+    ("token_type_embeddings", "embedding"), ("shared.", "embedding"),
+    ("norm", "norms"), ("ln_", "norms"),
+    ("attn", "attention"), ("attention", "attention"), ("encdecattention", "attention"),
+    ("mlp", "ffn"), ("intermediate", "ffn"), ("output.dense", "ffn"),
+    ("densereludense", "ffn"), ("block_sparse_moe", "ffn"),
+]
+
+
+def part_of(param_name: str) -> str:
+    low = param_name.lower()
+    for key, part in PART_RULES:
+        if key in low:
+            return part
+    raise AssertionError(f"no part for transformers parameter {param_name!r}")
+
+
+def hf_parts(model) -> dict[str, int]:
+    out = dict.fromkeys(transformer.PARTS, 0)
+    for pname, p in model.named_parameters():  # a tied weight appears once
+        out[part_of(pname)] += p.numel()
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(BUILDERS))
+def test_parts_match_transformers_modules(name):
+    """params_total(m, part=P) for every part against the numel of transformers' own
+    parameters of that part (classified by their names)."""
+    assert hf_parts(built(name)) == catalogue.parts(name)
+
+
+def test_part_classifier_catches_a_moved_norm():
+    """Mutant: counting the final norm as FFN makes the comparison fail."""
+    parts = dict(catalogue.parts("llama-3-8b"))
+    parts["norms"] -= 4096
+    parts["ffn"] += 4096
+    assert hf_parts(built("llama-3-8b")) != parts
+
+
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_total_matches_transformers(name):
     m = MODELS[name]
-    model = untie_forced_head(build(BUILDERS[name](m)), m)
+    model = built(name)
     counted = sum(p.numel() for p in model.parameters())  # a tied weight appears once
     assert all(p.device.type == "meta" for p in model.parameters())
     assert counted == catalogue.params_total(m), (
@@ -162,14 +258,14 @@ def test_transformers_catches_a_wrong_kv_heads():
 @st.composite
 def small_decoders(draw):
     """Small configs of the decoder families transformers has classes for."""
-    family = draw(st.sampled_from(["llama", "qwen2", "gemma", "mixtral", "gpt2"]),
+    family = draw(st.sampled_from(["llama", "qwen2", "gemma", "mixtral", "gpt2", "qwen3"]),
                   label="family")
     heads = draw(st.integers(1, 4), label="heads")
     kv = draw(st.sampled_from([k for k in range(1, heads + 1) if heads % k == 0]), label="kv")
     head_dim = 2 * draw(st.integers(1, 8), label="half_head_dim")  # RoPE wants it even
     # a multiple of heads (the configs insist) with an even head_dim (RoPE)
     d = heads * 2 * draw(st.integers(1, 6), label="d_model_per_head")
-    if family != "gemma":  # Gemma's config has always had head_dim; the others only lately
+    if family not in ("gemma", "qwen3"):  # configs with head_dim from the start
         head_dim = d // heads
     h = draw(st.integers(1, 96), label="d_ff")
     layers = draw(st.integers(1, 3), label="layers")
@@ -183,6 +279,9 @@ def small_decoders(draw):
     if family == "llama":
         return (transformers.LlamaConfig(**kw),
                 transformer.Architecture(variant="swiglu", **common))
+    if family == "qwen3":
+        return (transformers.Qwen3Config(**kw),
+                transformer.Architecture(variant="swiglu", qk_norm=True, **common))
     if family == "qwen2":
         return (transformers.Qwen2Config(**kw),
                 transformer.Architecture(variant="swiglu", qkv_bias=True, **common))
@@ -210,5 +309,7 @@ def small_decoders(draw):
 @given(small_decoders())
 def test_drawn_configs_match_transformers(pair):
     cfg, arch = pair
-    counted = sum(p.numel() for p in build(cfg).parameters())
+    model = build(cfg)
+    counted = sum(p.numel() for p in model.parameters())
     assert counted == transformer.params_total(arch), (cfg, transformer.breakdown(arch))
+    assert hf_parts(model) == transformer.parts(arch)

@@ -32,6 +32,10 @@ def test_json_rows(capsys):
     assert rows["mistral-7b"]["width_check"] == "given"
     assert rows["llama-3.1-405b"]["width_params"] == {"multiple_of": 4096, "multiplier": "1.2"}
     assert all(r["ok"] and r["source"] for r in doc["models"])
+    assert rows["llama-3.1-8b"]["context"] == 131072
+    assert "meta-llama/Llama-2-7b-hf" in rows["llama-2-7b"]["hf_ids"]
+    assert sum(rows["bert-base"]["parts"].values()) == rows["bert-base"]["derived_total"]
+    assert rows["mixtral-8x7b"]["params_active"] == catalogue.params_active("mixtral-8x7b")
 
 
 def test_a_wrong_row_is_reported_and_fails(capsys, monkeypatch):

@@ -1,0 +1,185 @@
+"""The whole-model claim functions: catalogue fields, parameters by part, attention and
+whole-model FLOPs, and memory in bytes.
+
+Each returns an exact SymPy value computed by `derivations` (attention, transformer,
+model_costs) from the catalogue row's shape, or from the shape given in the claim for the
+catalogue-free counts (`params_attention`, `params_embedding`, `params_norm`,
+`flops_attention`). Dimension arguments may be symbols: the counts are polynomials, so a
+claim about them is decided like any other. Errors are `ClaimError`s for the claim's
+author. Importing this module adds FUNCTIONS to `functions.FUNCTIONS` (functions.py
+imports it); the signatures are in `signatures.SIGNATURES`.
+"""
+
+import sympy as sp
+
+from derivations import attention as _attention
+from derivations import model_costs as _costs
+from derivations import transformer as _transformer
+from ffnverify.claims.functions import (
+    FUNCTIONS as _REGISTRY,
+)
+from ffnverify.claims.functions import (
+    ClaimError,
+    _catalogue,
+    _choice,
+    _expr,
+    _flag,
+    _int_default,
+    _model,
+)
+
+PASSES = ("forward", "backward", "train")
+NORM_KINDS = ("rms", "layer")
+
+
+def _arch(model):
+    _model(model)
+    return _catalogue().architecture(model)
+
+
+def _int_field(model, attr):
+    value = getattr(_model(model), attr)
+    if value is None:
+        raise ClaimError(f"{attr} of {model!r} is not stated by its sources")
+    return sp.Integer(int(value))
+
+
+def _field(attr):
+    def get(model):
+        return _int_field(model, attr)
+
+    get.__name__ = attr
+    return get
+
+
+def tied(model):
+    """1 when the LM head is the token embedding, 0 otherwise."""
+    return sp.Integer(1 if _model(model).tied else 0)
+
+
+def d_ff(model, fused=False):
+    """The FFN width per branch; with fused=true the gate+up width 2·d_ff of a gated FFN."""
+    m = _model(model)
+    width = sp.Integer(m.d_ff)
+    if not _flag(fused, "fused"):
+        return width
+    from derivations import variants
+
+    if not variants.get(m.variant).gated:
+        raise ClaimError(f"{m.name} has a non-gated FFN ({m.variant}): there is no fused "
+                         "gate+up width")
+    return 2 * width
+
+
+def _part(part, allowed, what):
+    if part is None:
+        return None
+    return _choice(part, allowed, what)
+
+
+def params_total(model, part=None):
+    """Every parameter, or one part of them (the parts add up to the total)."""
+    a = _arch(model)
+    part = _part(part, _transformer.PARTS, "part")
+    if part is None:
+        return _transformer.params_total(a)
+    return _transformer.parts(a)[part]
+
+
+def params_layer(model, part=None):
+    """One decoder layer, or its attention, ffn or norms."""
+    a = _arch(model)
+    part = _part(part, _transformer.LAYER_PARTS, "layer part")
+    if part is None:
+        return _transformer.layer_params(a)
+    return _transformer.layer_parts(a)[part]
+
+
+def params_active(model):
+    """The parameters one token uses: a mixture of experts counts active_experts experts."""
+    return _transformer.active_params(_arch(model))
+
+
+def _default(value, fallback):
+    return fallback if value is None else _expr(_int_default(value), "an argument")
+
+
+def params_attention(d, heads, kv_heads=None, head_dim=None, qkv_bias=False, o_bias=False):
+    d, heads = _expr(d, "d"), _expr(heads, "heads")
+    return _attention.attention_params(
+        d, heads, _default(kv_heads, heads), _default(head_dim, d / heads),
+        _flag(qkv_bias, "qkv_bias"), _flag(o_bias, "o_bias"))
+
+
+def params_embedding(vocab, d):
+    return _attention.embedding_params(_expr(vocab, "vocab"), _expr(d, "d"))
+
+
+def params_norm(d, kind="rms"):
+    return _attention.norm_params(_expr(d, "d"), _choice(kind, NORM_KINDS, "norm kind"))
+
+
+def flops_attention(d, heads, n=1, context=None, kv_heads=None, head_dim=None,
+                    pass_="forward", input_grad=True):
+    d, heads = _expr(d, "d"), _expr(heads, "heads")
+    n = _expr(_int_default(n), "n")
+    return _attention.attention_flops(
+        d, heads, n, _default(context, n), _default(kv_heads, heads),
+        _default(head_dim, d / heads), _choice(pass_, PASSES, "pass"),
+        _flag(input_grad, "input_grad"))
+
+
+def flops_model(model, n=1, context=None, pass_="forward"):
+    n = _expr(_int_default(n), "n")
+    return _costs.model_flops(_arch(model), n, _default(context, n),
+                              _choice(pass_, PASSES, "pass"))
+
+
+def flops_token(model, context, pass_="forward"):
+    return flops_model(model, 1, context, pass_)
+
+
+def _dtype(dtype):
+    return _costs.dtype_bytes(_choice(dtype, tuple(_costs.DTYPE_BYTES), "dtype"))
+
+
+def bytes_(dtype):
+    return _dtype(dtype)
+
+
+def weight_bytes(model, dtype="bf16"):
+    return sp.expand(_transformer.params_total(_arch(model)) * _dtype(dtype))
+
+
+def kv_cache_bytes(model, context, batch=1, dtype="bf16"):
+    return _costs.kv_cache_bytes(_arch(model), _expr(context, "context"),
+                                 _expr(_int_default(batch), "batch"), _choice(
+                                     dtype, tuple(_costs.DTYPE_BYTES), "dtype"))
+
+
+FUNCTIONS = {
+    "heads": _field("heads"),
+    "kv_heads": _field("kv_heads"),
+    "head_dim": _field("head_dim"),
+    "vocab": _field("vocab"),
+    "context": _field("context"),
+    "experts": _field("experts"),
+    "active_experts": _field("active_experts"),
+    "encoder_layers": _field("encoder_layers"),
+    "tied": tied,
+    "d_ff": d_ff,
+    "params_total": params_total,
+    "params_layer": params_layer,
+    "params_active": params_active,
+    "params_attention": params_attention,
+    "params_embedding": params_embedding,
+    "params_norm": params_norm,
+    "flops_attention": flops_attention,
+    "flops_model": flops_model,
+    "flops_token": flops_token,
+    "bytes": bytes_,
+    "weight_bytes": weight_bytes,
+    "kv_cache_bytes": kv_cache_bytes,
+}
+
+_REGISTRY.update(FUNCTIONS)  # d_ff and params_total replace the one-argument v1 forms
