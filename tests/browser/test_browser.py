@@ -8,6 +8,7 @@ is shown as text and never run. Screenshots go to build/screenshots/.
 
 import pytest
 
+pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                     "(pip install playwright; the browser tox env has it)")
 pytest.importorskip("matplotlib", reason="matplotlib is in the docs extra: pip install -e .[docs]")
