@@ -32,7 +32,8 @@ def sections() -> list[tuple[str, str, list[str], list[tuple[str, list[str]]]]]:
     """(heading, explanation, column titles, rows of (label, specs)) for every table."""
     names = list(variants.VARIANTS)
     return [
-        ("Parameters", "Exact counts for model width d and hidden width h (SPEC §3).",
+        ("Parameters", "Exact counts for model width d and hidden width h: a projection from width a to "
+         "width b has a·b weights, and b biases with bias.",
          ["variant", "no bias", "with bias"],
          [(v, [f"params {v}", f"params {v} bias"]) for v in names]),
         ("Matmul FLOPs", "2 FLOPs per multiply-add, n tokens; backward includes the "
