@@ -105,6 +105,7 @@ def run(args) -> int:
     else:
         print(_table(records))
         failed = [r["name"] for r in records if not r["ok"]]
-        print(f"\n{len(records)} models, {len(failed)} with a MISMATCH"
+        noun = "model" if len(records) == 1 else "models"
+        print(f"\n{len(records)} {noun}, {len(failed)} with a MISMATCH"
               + (f": {', '.join(failed)}" if failed else ""))
     return 0 if all(r["ok"] for r in records) else 1

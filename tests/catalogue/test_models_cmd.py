@@ -89,3 +89,8 @@ def test_a_wrong_width_shows_what_the_rule_gives(capsys, monkeypatch):
     assert main(["models", "llama-2-7b"]) == 1
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("llama-2-7b "))
     assert "11264" in line and "MISMATCH 11008" in line
+
+
+def test_one_row_is_one_model(capsys):
+    assert main(["models", "gemma-7b"]) == 0
+    assert "\n1 model, 0 with a MISMATCH\n" in capsys.readouterr().out
