@@ -71,7 +71,8 @@ def tox_env_teardown(tox_env):
         groups: dict[str, dict] = {}
         for line in log.read_text(encoding="utf-8").splitlines():
             s = json.loads(line)
-            g = groups.setdefault(s["reason"], {"count": 0, "required": set()})
+            g = groups.setdefault(s["reason"], {"count": 0, "required": set(),
+                                                "failed": s.get("failed", False)})
             g["count"] += s["count"]
             g["required"] |= set(s["required"])
         _SKIPS[name] = [{"reason": r, **g} for r, g in groups.items()]
@@ -81,18 +82,21 @@ def summary_lines() -> list[str]:
     """The closing summary (also used by the tests)."""
     lines = []
     warn = False
+    failed_ci = any(g["failed"] for groups in _SKIPS.values() for g in groups)
     for env, why in _SKIPPED_ENVS.items():
         lines.append(f"  {env}: SKIPPED (env): {why}")
         warn = True
     for env, groups in _SKIPS.items():
         for g in sorted(groups, key=lambda g: (not g["required"], -g["count"], g["reason"])):
-            mark = "WARNING " if g["required"] else ""
+            mark = ("FAILED (CI) " if g["failed"] else "WARNING ") if g["required"] else ""
             warn |= bool(g["required"])
             lines.append(f"  {env}: {mark}{g['count']} skipped: {g['reason']}")
     if not lines:
         return ["ffnverify: nothing skipped (every env ran, no test skipped)"]
     head = "ffnverify: skipped in this run"
-    if warn:
+    if failed_ci:
+        head += " (FAILED: under CI=true something that should run did not)"
+    elif warn:
         head += " (WARNING: something that should run did not; under CI=true it fails)"
     return [head + ":"] + lines
 

@@ -63,6 +63,7 @@ def pytest_runtest_makereport(item, call):
     report.required_groups = sorted(groups)
     if groups and in_ci():
         report.outcome = "failed"
+        report.skip_reason = _reason(report.longrepr)
         report.longrepr = (f"skipped under CI, but the {', '.join(sorted(groups))} tests must "
                            f"run in this env: {_reason(report.longrepr)}")
 
@@ -77,19 +78,27 @@ def pytest_make_collect_report(collector):
     report.required_groups = sorted(groups)
     if groups and in_ci():
         report.outcome = "failed"
+        report.skip_reason = _reason(report.longrepr)
         report.longrepr = (f"skipped under CI, but the {', '.join(sorted(groups))} tests must "
                            f"run in this env: {_reason(report.longrepr)}")
 
 
 def _skips(terminalreporter) -> list[dict]:
+    """Skips grouped by reason; a required skip that CI turned into a failure counts too
+    (marked "failed": true)."""
     counts: Counter = Counter()
-    required: dict[str, list[str]] = {}
-    for report in terminalreporter.stats.get("skipped", []):
-        reason = _reason(report.longrepr)
-        counts[reason] += 1
+    required: dict[tuple, list[str]] = {}
+    stats = terminalreporter.stats
+    turned = [r for key in ("failed", "error") for r in stats.get(key, [])
+              if getattr(r, "skip_reason", None)]
+    for report in [*stats.get("skipped", []), *turned]:
+        failed = bool(getattr(report, "skip_reason", None))
+        key = (report.skip_reason if failed else _reason(report.longrepr), failed)
+        counts[key] += 1
         groups = getattr(report, "required_groups", [])
-        required[reason] = sorted(set(required.get(reason, [])) | set(groups))
-    return [{"reason": r, "count": n, "required": required[r]} for r, n in counts.items()]
+        required[key] = sorted(set(required.get(key, [])) | set(groups))
+    return [{"reason": r, "count": n, "required": required[(r, f)], **({"failed": True} if f else {})}
+            for (r, f), n in counts.items()]
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -101,7 +110,7 @@ def pytest_terminal_summary(terminalreporter):
         with open(log, "a", encoding="utf-8") as f:
             for s in skips:
                 f.write(json.dumps(s) + "\n")
-    should_run = [s for s in skips if s["required"]]
+    should_run = [s for s in skips if s["required"] and not s.get("failed")]
     if should_run:
         terminalreporter.section("WARNING: tests this env is for were skipped", red=True)
         for s in should_run:

@@ -80,3 +80,16 @@ def test_a_run_with_optional_skips_only_is_no_warning(toxfile, tmp_path):
     assert toxfile.summary_lines() == [
         "ffnverify: skipped in this run:",
         "  py313: 40 skipped: PyTorch is not installed (pip install torch)"]
+
+
+def test_a_required_skip_failed_under_ci_is_named_as_failed(toxfile, tmp_path):
+    env = Env("browser", tmp_path)
+    toxfile.tox_before_run_commands(env)
+    (tmp_path / toxfile.SKIP_LOG).write_text(json.dumps(
+        {"reason": "no Chromium installed", "count": 6, "required": ["browser"],
+         "failed": True}) + "\n")
+    toxfile.tox_env_teardown(env)
+    assert toxfile.summary_lines() == [
+        "ffnverify: skipped in this run (FAILED: under CI=true something that should run "
+        "did not):",
+        "  browser: FAILED (CI) 6 skipped: no Chromium installed"]
