@@ -134,10 +134,14 @@ def to_mathml(lhs: sp.Expr, rhs: sp.Expr, key: str = "", display: str = "block")
     )
 
 
-def render(spec: str, display: str = "block") -> str:
-    """The formula `spec` as MathML, straight from the derivations."""
+def render(spec: str, display: str = "block", rhs_only: bool = False) -> str:
+    """The formula `spec` as MathML, straight from the derivations; `rhs_only`: the closed
+    form alone (a table cell, whose row and column say what it is)."""
     spec = " ".join(spec.split())
     lhs, rhs = equation(spec)
+    if rhs_only:
+        return (f'<math xmlns="http://www.w3.org/1998/Math/MathML" display="{display}" '
+                f'data-formula="{escape(spec, quote=True)}">{mathml(rhs)}</math>')
     return to_mathml(lhs, rhs, key=spec, display=display)
 
 

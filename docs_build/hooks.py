@@ -31,10 +31,13 @@ READING_ORDER = [
 CSS_PATH = "assets/ffnverify.css"
 CSS = """
 .md-typeset .formula { overflow-x: auto; margin: .8em 0; }
-.md-typeset .formula-table { overflow-x: auto; }
+/* Material wraps each table in its own scroll box (.md-typeset__scrollwrap): a second
+   one here would scroll by its negative margins alone */
+.md-typeset .formula-table { overflow-x: visible; }
 .md-typeset .formula-table table td { vertical-align: middle; }
 .md-typeset .formula-table math { math-style: normal; }
 .md-typeset .formula-table td:first-child { white-space: nowrap; }
+.md-typeset .formula-table th code { white-space: nowrap; font-size: .75em; }
 .md-typeset math { font-size: 1.08em; }
 .md-typeset .claim-verdicts { margin: -.6em 0 1em; font-size: .68rem; overflow-x: auto; }
 .md-typeset table.verdict-table { border-collapse: collapse; }

@@ -7,6 +7,8 @@ derivations say today. Tables are raw HTML blocks so Markdown never touches the 
 
 from html import escape
 
+import sympy as sp
+
 from derivations import activations, variants
 from docs_build import formulas
 
@@ -16,12 +18,25 @@ LONG = {"Activations and derivatives"}  # formulas too wide for a table row
 PLOTTED_ACTIVATIONS = [a for a in activations.ACTIVATIONS if a != "identity"]
 
 
+def _call(spec: str) -> str:
+    """The claim-language call a spec's closed form answers, with the variant as `v`."""
+    lhs, _ = formulas.equation(spec)
+    words = spec.split()
+    if words[0] == "match":  # match FROM TO: the row is the variant solved for
+        return sp.sstr(lhs).replace(f", {words[2]},", ", v,")
+    return sp.sstr(lhs).replace(f"({words[1]},", "(v,")
+
+
 def _table(header: list[str], rows: list[tuple[str, list[str]]]) -> str:
-    """A raw HTML table: first column text, the others formula specs rendered as MathML."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    """A raw HTML table: first column text, the others the closed forms (MathML) alone;
+    each column header names the claim-language call it answers, so cells stay narrow."""
+    calls = [""] + [_call(spec) for spec in rows[0][1]]
+    head = "".join(f"<th>{escape(h)}" + (f"<br><code>{escape(c)}</code>" if c else "") + "</th>"
+                   for h, c in zip(header, calls))
     body = "".join(
         f"<tr><td><code>{escape(label)}</code></td>"
-        + "".join(f"<td>{formulas.render(spec, display='inline')}</td>" for spec in specs)
+        + "".join(f"<td>{formulas.render(spec, display='inline', rhs_only=True)}</td>"
+                  for spec in specs)
         + "</tr>"
         for label, specs in rows
     )
@@ -32,7 +47,8 @@ def sections() -> list[tuple[str, str, list[str], list[tuple[str, list[str]]]]]:
     """(heading, explanation, column titles, rows of (label, specs)) for every table."""
     names = list(variants.VARIANTS)
     return [
-        ("Parameters", "Exact counts for model width d and hidden width h (SPEC §3).",
+        ("Parameters", "Exact counts for model width d and hidden width h: a projection from width a to "
+         "width b has a·b weights, and b biases with bias.",
          ["variant", "no bias", "with bias"],
          [(v, [f"params {v}", f"params {v} bias"]) for v in names]),
         ("Matmul FLOPs", "2 FLOPs per multiply-add, n tokens; backward includes the "

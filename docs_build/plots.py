@@ -103,35 +103,61 @@ def activation_curves() -> Figure:
     return fig
 
 
+# The bands of the FLOP-split figure, bottom to top: (key, legend label). Each backward
+# band is one kind of matmul of derivations.flops: dW = leftᵀ·dC for every weight, the
+# gradient into the hidden activation through W_down, and the input gradient dL/dx
+# through the input projections (the part that `input_grad=False` leaves out).
+FLOP_BANDS = [
+    ("forward", "forward matmuls (x·W_in, hidden·W_down)"),
+    ("weights", "backward: weight gradients dW, one per weight matrix"),
+    ("hidden", "backward: gradient into the hidden activation (dY·W_downᵀ)"),
+    ("input", "backward: input gradient dL/dx (left out with input_grad=false)"),
+    ("elementwise", "elementwise work, forward + backward (activation, gating)"),
+]
+
+
+def flop_parts(name: str, dim: int = D_EXAMPLE) -> dict[str, sp.Expr]:
+    """A training step's FLOPs per token at the parameter-matched width, by FLOP_BANDS key,
+    from the matmul shapes of derivations.flops (their sum is its train total)."""
+    hh = matched_width(name, sp.Integer(dim))
+    parts = dict.fromkeys(k for k, _ in FLOP_BANDS)
+    parts.update(forward=sp.Integer(0), weights=sp.Integer(0), hidden=sp.Integer(0),
+                 input=sp.Integer(0))
+    for _name, left, (m, k, p) in flops.forward_matmuls(name, dim, hh, 1):
+        cost = 2 * m * k * p
+        parts["forward"] += cost
+        parts["weights"] += cost
+        parts["input" if left == "x" else "hidden"] += cost
+    parts["elementwise"] = flops.elementwise_flops(name, dim, hh, 1, "train")
+    return parts
+
+
 def flop_split(dim: int = D_EXAMPLE) -> Figure:
-    """Forward and backward FLOPs per token at parameter-matched widths, split by kind."""
+    """Training FLOPs per token at parameter-matched widths, one band per kind of work."""
     fig, (ax,) = _figure()
     names = list(variants.VARIANTS)
-    parts = {
-        "forward matmuls": [], "backward: weight gradients": [],
-        "backward: input gradients": [], "elementwise (fwd + bwd)": [],
-    }
-    for name in names:
-        hh = matched_width(name, sp.Integer(dim))
-        fwd = flops.matmul_flops(name, dim, hh, 1, "forward")
-        bwd_w = flops.matmul_flops(name, dim, hh, 1, "backward", input_grad=False)
-        bwd = flops.matmul_flops(name, dim, hh, 1, "backward")
-        elem = flops.elementwise_flops(name, dim, hh, 1, "train")
-        for key, value in zip(parts, (fwd, bwd_w, bwd - bwd_w, elem)):
-            parts[key].append(float(value / dim**2))
+    per_variant = [flop_parts(name, dim) for name in names]
     bottom = np.zeros(len(names))
-    for key, values in parts.items():
-        ax.bar(names, values, bottom=bottom, label=key)
-        bottom += np.array(values)
-    for i in range(len(names)):
-        fwd = parts["forward matmuls"][i]
-        bwd = parts["backward: weight gradients"][i] + parts["backward: input gradients"][i]
-        ax.annotate(f"1 : {bwd / fwd:.0f}", (i, bottom[i]), ha="center", va="bottom", fontsize=8)
+    totals = [float(sum(p.values())) for p in per_variant]
+    for key, label in FLOP_BANDS:
+        values = np.array([float(p[key] / dim**2) for p in per_variant])
+        if key == "elementwise":
+            share = max(float(p[key]) / t for p, t in zip(per_variant, totals))
+            label = f"{label}: at most {share:.2%} of the total, too thin to see"
+        ax.bar(names, values, bottom=bottom, label=label)
+        if key != "elementwise":  # name the band in the first bar too
+            ax.text(0, bottom[0] + values[0] / 2, key if key != "weights" else "dW",
+                    ha="center", va="center", fontsize=7, color="white")
+        bottom += values
+    for i, p in enumerate(per_variant):
+        backward = p["weights"] + p["hidden"] + p["input"]
+        ax.annotate(f"1 : {float(backward / p['forward']):.0f}", (i, bottom[i]), ha="center",
+                    va="bottom", fontsize=8)
     ax.set(ylabel="FLOPs per token / d²",
-           title=f"Training FLOPs split (parameter-matched widths, d = {dim}; "
-                 "labels: forward : backward matmuls)")
+           title=f"Training FLOPs by kind at parameter-matched widths, d = {dim} "
+                 "(top: forward : backward)")
     ax.tick_params(axis="x", rotation=30, labelsize=8)
-    ax.legend(fontsize=8, loc="lower right")
+    fig.legend(fontsize=7.5, loc="outside lower center", ncols=2, frameon=False)
     ax.set_ylim(0, max(bottom) * 1.12)
     return fig
 

@@ -1,7 +1,7 @@
 """Claim fences annotated with the verdicts of an audit run at build time.
 
-`run_audit(docs_dir)` runs `python -m ffnverify audit DOCS --format json` (the SPEC §5
-command line, so this does not depend on the claims engine's internals) and indexes the
+`run_audit(docs_dir)` runs `python -m ffnverify audit DOCS --format json` (the public
+command line and its JSON, so this does not depend on the claims engine's internals) and indexes the
 claims by (page path relative to docs_dir, line). `annotate(markdown, verdicts)` puts a
 small verdict table under each ```claim fence. Where the audit is not available (the
 claims engine not installed, or FFNVERIFY_DOCS_VERDICTS=0) the fences stay plain code blocks.

@@ -1,12 +1,14 @@
-"""The `ffnverify` command line (SPEC §5).
+"""The `ffnverify` command line: exact, checkable numbers for transformer FFN blocks.
 
 Each subcommand lives in its own module with `add_arguments(parser)` and `run(args) -> int`;
-only the chosen one is imported, so `ffnverify width` never loads torch.
+only the chosen one is imported, so `ffnverify width` never loads torch. `build_parser(full=
+True)` loads them all (shell completion needs every option).
 Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 """
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 
 SUBCOMMANDS = [
@@ -16,21 +18,50 @@ SUBCOMMANDS = [
     ("models", "ffnverify.catalogue.models_cmd", "list the catalogue of real architectures"),
     ("check", "ffnverify.testing.check_cmd", "run the conformance kit on your FFN module"),
     ("check-counter", "ffnverify.testing.counter_cmd", "check your params/FLOPs formula"),
+    ("completion", "ffnverify.completion_cmd", "print a shell completion script (bash, zsh, fish)"),
 ]
+
+DESCRIPTION = "Exact, checkable numbers for transformer feed-forward (FFN) blocks."
+EXIT_CODES = """exit codes:
+  0  success: every check passed (every verdict as expected, no mismatch)
+  1  a check failed: a verdict missed its expectation, a catalogue row or a module
+     did not conform, a formula disagreed
+  2  bad input or usage: an unreadable file, a claim that does not parse, a bad option
+
+Run `ffnverify COMMAND --help` for the options of a command."""
+
+
+def version() -> str:
+    """The installed distribution's version (its metadata, not a constant in the code)."""
+    try:
+        return importlib.metadata.version("ffnverify")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed: run `python3 -m pip install .` in the checkout)"
+
+
+def build_parser(argv=(), full=False) -> argparse.ArgumentParser:
+    """The parser; with `full`, every subcommand's options, else only the chosen one's."""
+    parser = argparse.ArgumentParser(
+        prog="ffnverify", description=DESCRIPTION,
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
+                        help="print the installed version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                title="commands")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, module, help_text in SUBCOMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        if full or name == chosen:
+            mod = importlib.import_module(module)
+            mod.add_arguments(p)
+            p.set_defaults(run=mod.run, parser=p)
+    return parser
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = argparse.ArgumentParser(prog="ffnverify", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    chosen = next((a for a in argv if not a.startswith("-")), None)
-    for name, module, help_text in SUBCOMMANDS:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        if name == chosen:
-            mod = importlib.import_module(module)
-            mod.add_arguments(p)
-            p.set_defaults(run=mod.run)
-    args = parser.parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     return args.run(args)
 
 

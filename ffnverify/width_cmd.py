@@ -8,9 +8,11 @@ from derivations.widths import exact, llama_width
 
 
 def _positive_int(text):
+    if not re.fullmatch(r"\+?\d{1,30}", text.strip()):
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     value = int(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive integer")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return value
 
 
@@ -31,8 +33,9 @@ def _rational(text):
 
 
 def add_arguments(p):
-    p.add_argument("--d", type=_positive_int, required=True, help="model width")
-    p.add_argument("--multiple-of", type=_positive_int, default=256)
+    p.add_argument("--d", type=_positive_int, required=True, help="model width d_model")
+    p.add_argument("--multiple-of", type=_positive_int, default=256,
+                   help="round the width up to a multiple of this (default 256)")
     p.add_argument("--multiplier", type=_rational, default=None,
                    help="ffn_dim_multiplier, read exactly (1.3 = 13/10)")
 

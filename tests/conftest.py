@@ -1,9 +1,16 @@
-"""Shared test set-up: Hypothesis profiles and skips for optional back ends."""
+"""Shared test set-up: Hypothesis profiles, skips for optional back ends, and the skip
+policy (skip_policy: under CI a skip of what an env is for fails; every skip is logged for
+tox's closing summary)."""
 
 import os
 
 import pytest
 from hypothesis import HealthCheck, settings
+from skip_policy import (  # noqa: F401  (pytest hooks)
+    pytest_make_collect_report,
+    pytest_runtest_makereport,
+    pytest_terminal_summary,
+)
 
 settings.register_profile(
     "ci", max_examples=50, deadline=None, derandomize=True,
@@ -19,7 +26,7 @@ def pytest_collection_modifyitems(config, items):
         import torch
     except ImportError:
         torch = None
-    no_torch = pytest.mark.skip(reason="PyTorch is not installed (pip install ffnverify[torch])")
+    no_torch = pytest.mark.skip(reason="PyTorch is not installed (pip install torch)")
     no_cuda = pytest.mark.skip(reason="no CUDA device: GPU tests run in `tox -e gpu` on a GPU machine")
     for item in items:
         if torch is None and ("torch" in item.keywords or "gpu" in item.keywords):

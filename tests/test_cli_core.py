@@ -1,4 +1,5 @@
-"""The `derive` and `width` subcommands: closed forms and widths printed, bad input exit 2."""
+"""The `derive` and `width` subcommands: closed forms and widths printed, bad input exit 2
+with a message that says what is wrong, and no option ever ignored."""
 
 import shutil
 import subprocess
@@ -6,10 +7,12 @@ import subprocess
 import pytest
 import sympy as sp
 
+from derivations import activations
 from derivations.flops import flops, macs
 from derivations.memory import activation_memory
 from derivations.params import params
 from derivations.variants import VARIANTS
+from derivations.widths import match_width
 from ffnverify.cli import main
 
 
@@ -54,6 +57,59 @@ def test_derive_prints_the_derivation_for_every_variant(capsys, name):
     for argv, expected in cases:
         code, out, _ = run_cli(capsys, "derive", *argv)
         assert (code, out) == (0, sp.sstr(expected)), argv
+
+
+@pytest.mark.parametrize("name", list(activations.ACTIVATIONS))
+def test_derive_activations_and_their_derivatives(capsys, name):
+    for argv, expected in [(["activation", name], activations.expr(name)),
+                           (["derivative", name], activations.derivative(name)),
+                           (["derivative", name, "--textbook"],
+                            activations.DERIVATIVE_FORMS[name])]:
+        code, out, _ = run_cli(capsys, "derive", *argv)
+        assert (code, out) == (0, sp.sstr(expected)), argv
+
+
+def test_derive_matched_widths(capsys):
+    d = sp.Symbol("d", positive=True, integer=True)
+    assert run_cli(capsys, "derive", "match", "relu", "swiglu")[:2] == (0, "8*d/3")
+    code, out, _ = run_cli(capsys, "derive", "match", "relu", "geglu", "--bias")
+    assert (code, out) == (0, sp.sstr(match_width("relu", 4 * d, "geglu", d, True)))
+    assert out == "4*d*(2*d + 1)/(3*d + 2)"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["params", "relu", "--pass", "train"], "--pass does not apply to params"),
+    (["params", "relu", "--count", "all"], "--count does not apply to params"),
+    (["params", "relu", "--convention", "store"], "--convention does not apply to params"),
+    (["memory", "relu", "--bias"], "--bias does not apply to memory"),
+    (["memory", "relu", "--pass", "forward"], "--pass does not apply to memory"),
+    (["flops", "relu", "--convention", "recompute"], "--convention does not apply to flops"),
+    (["flops", "relu", "--no-input-grad"], "--no-input-grad applies only with --pass backward"),
+    (["flops", "relu", "--pass", "forward", "--no-input-grad"], "--no-input-grad applies only"),
+    (["activation", "silu", "--bias"], "--bias does not apply to activation"),
+    (["activation", "silu", "--textbook"], "--textbook does not apply to activation"),
+    (["params", "relu", "--textbook"], "--textbook does not apply to params"),
+    (["match", "relu"], "match needs two variants"),
+    (["params", "relu", "swiglu"], "params takes one name"),
+    (["activation", "swiglu"], "unknown activation 'swiglu'"),
+    (["params", "silu2"], "unknown variant 'silu2'"),
+    (["match", "relu", "swigloo"], "unknown variant 'swigloo'"),
+])
+def test_derive_rejects_what_does_not_apply(capsys, argv, message):
+    code, out, err = run_cli(capsys, "derive", *argv)
+    assert (code, out) == (2, ""), argv
+    assert f"ffnverify derive: error: {message}" in err
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("4096.5", "'4096.5'"), ("0", "'0'"), ("-3", "'-3'"), ("abc", "'abc'"), ("1e3", "'1e3'"),
+    ("\x1b[31m", "'\\x1b[31m'"),  # a control character is shown escaped, never raw
+])
+def test_width_errors_say_what_is_wrong(capsys, value, shown):
+    code, _, err = run_cli(capsys, "width", "--d", value)
+    assert code == 2
+    assert f"argument --d: expected a positive whole number, got {shown}" in err
+    assert "_positive_int" not in err and "\x1b" not in err
 
 
 def test_derive_flops_by_hand(capsys):

@@ -21,7 +21,7 @@ from derivations.flops import PASSES, flops
 from derivations.variants import VARIANTS
 from ffnverify import numpy_ffn
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
 from ffnverify import torch_ffn  # noqa: E402
 
 CASES = [(v, b) for v in VARIANTS for b in (False, True)]

@@ -109,14 +109,14 @@ def problem_inputs(variant, bias, dtype=np.float64, seed=0, d=6, h=10, shape=(2,
 
 
 def _values_checks():
-    pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+    pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
     import test_values
 
     return test_values
 
 
 def _gradient_checks():
-    pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+    pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
     import test_gradients
 
     return test_gradients

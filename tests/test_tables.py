@@ -54,7 +54,7 @@ def test_numpy_activations_cover_derivations():
 
 
 def test_torch_activations_cover_derivations():
-    pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+    pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
     from ffnverify.torch_ffn import TORCH_ACTIVATIONS
 
     check_activations_cover(TORCH_ACTIVATIONS)

@@ -17,7 +17,7 @@ from tolerance import assert_within, ffn_bounds
 from derivations.variants import VARIANTS
 from ffnverify import numpy_ffn
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
 from ffnverify import torch_ffn  # noqa: E402
 
 

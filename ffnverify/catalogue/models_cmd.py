@@ -1,23 +1,32 @@
-"""`ffnverify models [--format text|json]`: the catalogue with its checks.
+"""`ffnverify models [NAME...] [--format text|json]`: the catalogue with its checks.
 
-Each row: the stated shape (heads/kv_heads and the context included), d_ff as its width rule reproduces it ("—" where the width is
-given, not derived) with MATCH/MISMATCH, the derived total against the published one
-("—" where none is published) with MATCH/MISMATCH, and the source. Exit 0 when no row
-shows MISMATCH, 1 otherwise.
+Each row: the stated shape; `width`, d_ff against its width rule (MATCH, or MISMATCH with
+the width the rule gives; "given" where the source states the width and no rule derives
+it); the derived total; `published`, the published total against it (MATCH, MISMATCH with
+the published figure, "—" where none is published). The sources follow the table, which
+fits 100 columns. NAMEs (case-insensitive, aliases accepted) select rows; an unknown name
+is an error (exit 2) that suggests the closest. Exit 0 when no row shows MISMATCH, 1
+otherwise. `--format json` gives every field of every selected row.
 """
 
 import json
+import sys
+import textwrap
 
 from ffnverify import catalogue
-from ffnverify.catalogue import GIVEN, MODELS, UNPUBLISHED, check
+from ffnverify.catalogue import GIVEN, MISMATCH, MODELS, UNPUBLISHED, check, get
 
 DASH = "—"
-COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "heads/kv", "context",
-           "rule width", "width", "derived total", "published total", "total", "source"]
+WIDTH = 100
+COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "heads/kv", "width", "params",
+           "published"]
 
 
 def add_arguments(p):
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="only these models (default: all); e.g. llama-2-7b gemma-7b")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: a table and the sources (default); json: every field")
 
 
 def _record(m) -> dict:
@@ -41,36 +50,48 @@ def _record(m) -> dict:
 
 
 def _cells(r: dict) -> list[str]:
+    width = r["width_check"]
+    if width == MISMATCH:
+        width = f"MISMATCH {r['derived_width']}"
+    published = r["total_check"]
+    if published == UNPUBLISHED:
+        published = DASH
+    elif published == MISMATCH:
+        published = f"MISMATCH {r['published_total']:,}"
     return [
         r["name"], str(r["d_model"]), str(r["d_ff"]), r["variant"], "yes" if r["bias"] else "no",
         str(r["layers"]) + (f"+{r['encoder_layers']}" if r["encoder_layers"] else ""),
-        f"{r['heads']}/{r['kv_heads']}", DASH if r["context"] is None else str(r["context"]),
-        DASH if r["derived_width"] is None else str(r["derived_width"]),
-        DASH if r["width_check"] == GIVEN else r["width_check"],
-        f"{r['derived_total']:,}",
-        DASH if r["published_total"] is None else f"{r['published_total']:,}",
-        DASH if r["total_check"] == UNPUBLISHED else r["total_check"],
-        r["source"],
+        f"{r['heads']}/{r['kv_heads']}", width, f"{r['derived_total']:,}", published,
     ]
 
 
 def _table(records: list[dict]) -> str:
     rows = [COLUMNS] + [_cells(r) for r in records]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS) - 1)]
-    lines = []
-    for row in rows:
-        fixed = [c.ljust(w) for c, w in zip(row[:-1], widths)]
-        lines.append("  ".join(fixed + [row[-1]]).rstrip())
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines += ["", f"width: d_ff against its width rule ({GIVEN}: stated by the source); "
+              "params: derived total;", "published: the published total against it."]
+    lines += ["", "Sources:"]
+    for r in records:
+        lines += textwrap.wrap(f"{r['name']}: {r['source']}", WIDTH, initial_indent="  ",
+                               subsequent_indent="    ", break_on_hyphens=False)
     return "\n".join(lines)
 
 
 def run(args) -> int:
-    records = [_record(m) for m in MODELS.values()]
+    try:
+        chosen = [get(n) for n in args.names] if args.names else list(MODELS.values())
+    except KeyError as e:
+        print(f"ffnverify models: error: {e.args[0]}", file=sys.stderr)
+        return 2
+    chosen = list({m.name: m for m in chosen}.values())  # a name given twice: one row
+    records = [_record(m) for m in chosen]
     if args.format == "json":
         print(json.dumps({"version": 1, "models": records}, indent=2, ensure_ascii=False))
     else:
         print(_table(records))
         failed = [r["name"] for r in records if not r["ok"]]
-        print(f"\n{len(records)} models, {len(failed)} with a MISMATCH"
+        noun = "model" if len(records) == 1 else "models"
+        print(f"\n{len(records)} {noun}, {len(failed)} with a MISMATCH"
               + (f": {', '.join(failed)}" if failed else ""))
     return 0 if all(r["ok"] for r in records) else 1

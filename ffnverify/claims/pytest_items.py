@@ -3,10 +3,15 @@ fences) and TOML (`[[claim]]`) files as its own test, so `-k`, xdist and `--juni
 work on claims. Markdown files without a claim fence and TOML files without a claim
 table are not collected.
 
-Item names are the claim's id when one is given, else `line<N>`; the location is the
-claim's line. A verdict that misses its expectation fails with the audit line; an
-`error` verdict fails too; a `skipped` verdict (empirical claim) is a pytest skip. One
-evaluator (budget.Engine) per pytest process is shared by all items.
+Item names carry the claim's position and a slug of its text, as Sybil's do:
+`line:4,column:1:params-swiglu-d-8-3-d-params-relu-d-4-d` (with the claim's id first
+when it has one: `line:2,column:8:wrong-count:params-swiglu-d-h-2-d-h`), so
+`pytest docs -k params` selects claims by what they say and `-k line:4` by where they
+are. The location is the claim's line. A verdict that misses its expectation fails, and
+the report shows the claim, its verdict against the expectation, the exact values
+compared and the counterexample (or the difference); an `error` verdict fails too; a
+`skipped` verdict (empirical claim) is a pytest skip. One evaluator (budget.Engine) per
+pytest process is shared by all items.
 """
 
 import atexit
@@ -50,11 +55,33 @@ def pytest_collect_file(file_path, parent):
     return ClaimFile.from_parent(parent, path=file_path)
 
 
+SLUG_CHARS = 60
+
+
+def slug(text: str, limit: int = SLUG_CHARS) -> str:
+    """Lower-case words and numbers of `text` joined by '-', cut at a word boundary."""
+    words = re.findall(r"[a-z0-9_.]+", text.lower().replace("·", " "))
+    words = [w.strip(".") for w in words if w.strip(".")]
+    out = ""
+    for w in words:
+        if len(out) + len(w) + (1 if out else 0) > limit:
+            break
+        out = f"{out}-{w}" if out else w
+    return out or "claim"
+
+
+def item_name(claim) -> str:
+    """`line:N,column:M[:id]:slug`: where the claim is, and what it says."""
+    given_id = claim.id and claim.id != f"{claim.file}:{claim.line}"
+    label = f":{slug(claim.id)}" if given_id else ""
+    return f"line:{claim.line},column:{claim.col}{label}:{slug(claim.expr)}"
+
+
 class ClaimFile(pytest.File):
     def collect(self):
         seen = {}
         for claim in files.load(self.path):
-            name = claim.id if claim.id != f"{claim.file}:{claim.line}" else f"line{claim.line}"
+            name = item_name(claim)
             seen[name] = seen.get(name, 0) + 1
             if seen[name] > 1:
                 name = f"{name}#{seen[name]}"
@@ -83,15 +110,24 @@ class ClaimItem(pytest.Item):
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ClaimFailure):
-            r = excinfo.value.args[0]
-            lines = [f"{r['file']}:{r['line']}:{r['col']}: {r['verdict'].upper()} {r['expr']}",
-                     f"  expected: {r['expect']}"]
-            if r["value"]:
-                lines.append(f"  value:    {r['value']}")
-            if r["detail"]:
-                lines.append(f"  detail:   {r['detail']}")
-            return "\n".join(lines)
+            return failure_report(excinfo.value.args[0])
         return super().repr_failure(excinfo, style)
 
     def reportinfo(self):
         return self.path, self.claim.line - 1, f"claim {self.claim.expr[:120]}"
+
+
+def failure_report(r: dict) -> str:
+    """What a failing claim item prints: the claim, its verdict against the expectation,
+    the exact values compared, and the counterexample (or what else the evaluator said)."""
+    lines = [f"{r['file']}:{r['line']}:{r['col']}: {r['verdict'].upper()} {r['expr']}",
+             f"  verdict:        {r['verdict']}, expected {r['expect']}"]
+    if r["value"]:
+        lines.append(f"  values:         {r['value']}")
+    detail = r["detail"]
+    found = re.match(r"counterexample (?P<point>[^:]*): (?P<values>.*)", detail or "")
+    if found:
+        lines.append(f"  counterexample: {found['point']} (there: {found['values']})")
+    elif detail:
+        lines.append(f"  detail:         {detail}")
+    return "\n".join(lines)

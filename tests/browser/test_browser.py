@@ -1,13 +1,17 @@
-"""Open the docs and the HTML audit report in headless Chromium and look at them.
+"""Open the docs and the HTML audit report in headless Chromium at 1280 px and look at them.
 
 Checked: the MathML renders natively (laid out as math, with non-zero boxes, fractions
 stacked), every figure loads at its full size, nothing is fetched from the network, no
 script errors, the verdict filter hides the other rows, and claim text containing markup
-is shown as text and never run. Screenshots go to build/screenshots/.
+is shown as text and never run. At 1280 px no page scrolls sideways, the closed-forms
+tables fit their column (no cell's formula spills out of it) and a display formula too
+wide for the column scrolls inside its own box. Screenshots go to FFNVERIFY_SCREENSHOTS
+(default build/screenshots/).
 """
 
 import pytest
 
+pytestmark = pytest.mark.browser
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed "
                     "(pip install playwright; the browser tox env has it)")
 pytest.importorskip("matplotlib", reason="matplotlib is in the docs extra: pip install -e .[docs]")
@@ -25,6 +29,25 @@ FRACTIONS = """() => [...document.querySelectorAll('mfrac')].map(f => {
   const [num, den] = [...f.children].map(c => c.getBoundingClientRect());
   return {stacked: num.bottom <= den.top + 1, w: num.width, h: num.height};
 })"""
+VIEWPORT_WIDTH = 1280
+PAGE_WIDTH = "() => document.documentElement.scrollWidth"
+TABLE_FIT = """() => [...document.querySelectorAll('.formula-table')].map(w => {
+  const col = w.closest('article, .md-content').getBoundingClientRect();
+  const spill = [...w.querySelectorAll('td')].filter(td => {
+    const c = td.getBoundingClientRect();
+    return [...td.querySelectorAll('math')].some(m => {
+      const r = m.getBoundingClientRect(); return r.left < c.left - 1 || r.right > c.right + 1; });
+  }).length;
+  const scroller = w.querySelector('.md-typeset__scrollwrap') || w;  // Material's scroll box
+  return {heading: w.previousElementSibling && w.previousElementSibling.textContent.slice(0, 40),
+          scroll: scroller.scrollWidth, client: scroller.clientWidth,
+          ownOverflow: scroller === w ? 'n/a' : getComputedStyle(w).overflowX,
+          inColumn: w.querySelector('table').getBoundingClientRect().right <= col.right + 1,
+          spill: spill};
+})"""
+WIDE_FORMULAS = """() => [...document.querySelectorAll('.formula')].map(f => ({
+  spec: f.querySelector('math').dataset.formula, scroll: f.scrollWidth, client: f.clientWidth,
+  overflow: getComputedStyle(f).overflowX}))"""
 VISIBLE_VERDICTS = """() => [...document.querySelectorAll('table.claims tbody tr')]
   .filter(r => r.getClientRects().length > 0).map(r => r.dataset.verdict)"""
 
@@ -76,6 +99,21 @@ def test_docs_closed_forms_page(page, browser_context, site_dir, shoot):
     shoot(page, "docs-closed-forms", full_page=False)
 
 
+def test_closed_forms_tables_fit_at_1280_px(page, site_dir, shoot):
+    assert page.viewport_size["width"] == VIEWPORT_WIDTH
+    open_page(page, site_dir / "closed-forms.html")
+    assert page.evaluate(PAGE_WIDTH) <= VIEWPORT_WIDTH, "the page scrolls sideways"
+    tables = page.evaluate(TABLE_FIT)
+    assert len(tables) == len([s for s in pages.sections() if s[0] not in pages.LONG])
+    for t in tables:
+        assert t["scroll"] <= t["client"] + 1, f"table wider than its column: {t}"
+        assert t["inColumn"] and t["spill"] == 0, t
+        assert t["ownOverflow"] in ("visible", "n/a"), f"a second scroll box: {t}"
+    for f in page.evaluate(WIDE_FORMULAS):  # too wide: it scrolls in its own box
+        assert f["scroll"] <= f["client"] + 1 or f["overflow"] in ("auto", "scroll"), f
+    shoot(page, "docs-closed-forms-1280-full")
+
+
 def hand_built_result():
     """Every verdict, a mismatch, and a claim whose text is markup."""
     def claim(i, verdict, expect="true", expr="params(relu, d, 4*d) == 8*d**2", **kw):
@@ -124,6 +162,7 @@ def test_report_filter_and_escaping(page, browser_context, hand_built_report, sh
 
 def test_report_of_the_docs_audit(page, browser_context, audit_report, shoot):
     open_page(page, audit_report)
+    assert page.evaluate(PAGE_WIDTH) <= VIEWPORT_WIDTH, "the report scrolls sideways at 1280 px"
     verdicts = page.evaluate(VISIBLE_VERDICTS)
     assert verdicts, "the audit report lists no claims"
     for verdict in sorted(set(verdicts)):
@@ -141,15 +180,18 @@ def test_report_of_the_docs_audit(page, browser_context, audit_report, shoot):
     assert_offline_and_clean(page, browser_context)
 
 
-def test_every_docs_page_renders_offline(page, browser_context, site_dir):
-    """Each built page: no network, no script errors, math laid out, images loaded."""
+def test_every_docs_page_renders_offline(page, browser_context, site_dir, shoot):
+    """Each built page at 1280 px: no network, no script errors, no sideways scrolling,
+    math laid out, images loaded; a screenshot of its first screen."""
     built = sorted(p for p in site_dir.glob("*.html") if p.name != "404.html")
     assert len(built) >= 2
     for path in built:
         open_page(page, path)
+        assert page.evaluate(PAGE_WIDTH) <= VIEWPORT_WIDTH, f"{path.name} scrolls sideways"
         if page.locator("math").count():
             assert_math_rendered(page)
         broken = page.evaluate("""() => [...document.querySelectorAll('img')]
             .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)""")
         assert broken == [], f"{path.name}: images that did not load: {broken}"
         assert_offline_and_clean(page, browser_context)
+        shoot(page, f"docs-page-{path.stem}", full_page=False)

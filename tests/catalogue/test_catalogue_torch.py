@@ -9,7 +9,7 @@ from derivations import transformer
 from ffnverify import catalogue
 from ffnverify.catalogue import MODELS
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
 from ffnverify.torch_ffn import FFN  # noqa: E402
 
 

@@ -1,4 +1,5 @@
-"""`ffnverify models`: the table and the JSON, and a wrong row turning the exit code to 1."""
+"""`ffnverify models`: the table (within 100 columns) and the JSON, rows chosen by name, and
+a wrong row turning the exit code to 1."""
 
 import dataclasses
 import json
@@ -19,7 +20,44 @@ def test_table_lists_every_model_with_its_checks(capsys):
     llama = next(line for line in out.splitlines() if line.startswith("llama-2-7b "))
     assert "11008" in llama and "6,738,415,616" in llama and "MATCH" in llama
     mistral = next(line for line in out.splitlines() if line.startswith("mistral-7b "))
-    assert "—" in mistral  # a given width: nothing derived
+    assert " given " in mistral  # a given width: nothing derived
+    gemma = next(line for line in out.splitlines() if line.startswith("gemma-2-9b "))
+    assert gemma.rstrip().endswith("—")  # no published total
+    sources = out.split("Sources:\n", 1)[1]
+    for m in catalogue.MODELS.values():  # every source is there, wrapped but whole
+        assert " ".join(m.source.split()) in " ".join(sources.split())
+
+
+def test_table_fits_100_columns(capsys):
+    assert main(["models"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+
+
+def test_names_select_rows_case_insensitively(capsys):
+    assert main(["models", "LLAMA-2-7b", "gpt-2-small", "gemma-7b"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split(" ")[0] for line in out.splitlines()
+            if line.split(" ")[0] in catalogue.MODELS]
+    assert rows[:3] == ["llama-2-7b", "gpt2-small", "gemma-7b"]
+    assert "3 models, 0 with a MISMATCH" in out
+    assert "mistral-7b" not in out
+
+
+def test_names_select_json_rows_unchanged(capsys):
+    assert main(["models", "--format", "json"]) == 0
+    everything = {r["name"]: r for r in json.loads(capsys.readouterr().out)["models"]}
+    assert main(["models", "--format", "json", "gemma-7b", "llama-2-7b"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["version"] == 1
+    assert doc["models"] == [everything["gemma-7b"], everything["llama-2-7b"]]
+
+
+def test_an_unknown_name_is_an_error_with_suggestions(capsys):
+    assert main(["models", "lama-2-7b"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "unknown model 'lama-2-7b'; did you mean llama-2-7b" in err
 
 
 def test_json_rows(capsys):
@@ -44,5 +82,19 @@ def test_a_wrong_row_is_reported_and_fails(capsys, monkeypatch):
     assert main(["models"]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("llama-2-70b "))
-    assert "MISMATCH" in line
+    # the published figure shown next to the derived one it does not match
+    assert line.split()[-2:] == ["MISMATCH", "68,976,648,192"]
     assert "1 with a MISMATCH: llama-2-70b" in out
+
+
+def test_a_wrong_width_shows_what_the_rule_gives(capsys, monkeypatch):
+    bad = dataclasses.replace(catalogue.MODELS["llama-2-7b"], d_ff=11264)
+    monkeypatch.setitem(catalogue.MODELS, "llama-2-7b", bad)
+    assert main(["models", "llama-2-7b"]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("llama-2-7b "))
+    assert "11264" in line and "MISMATCH 11008" in line
+
+
+def test_one_row_is_one_model(capsys):
+    assert main(["models", "gemma-7b"]) == 0
+    assert "\n1 model, 0 with a MISMATCH\n" in capsys.readouterr().out

@@ -2,6 +2,7 @@
 tolerates a missing catalogue."""
 
 import io
+import math
 import struct
 
 import pytest
@@ -79,3 +80,37 @@ def test_write_all(tmp_path):
     paths = plots.write_all(tmp_path)
     assert sorted(p.name for p in paths) == sorted(f"{n}.png" for n in plots.PLOTS)
     assert all(png_size(p.read_bytes()) == (plots.WIDTH, plots.HEIGHT) for p in paths)
+
+
+def test_flop_split_bands_hold_what_their_labels_say():
+    """Each band is one kind of matmul, computed from the shapes; together they are the
+    derivations' training total, and the legend names each band's contents."""
+    import sympy as sp
+
+    from derivations import flops
+
+    fig = plots.flop_split()
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert [lab.split(":")[0] for lab in labels[:4]] == ["forward matmuls (x·W_in, hidden·W_down)",
+                                                         "backward", "backward", "backward"]
+    assert labels[:4] == [label for _, label in plots.FLOP_BANDS[:4]]
+    assert labels[4].startswith(plots.FLOP_BANDS[4][1])
+    names = list(plots.variants.VARIANTS)
+    bars = fig.axes[0].containers
+    assert len(bars) == len(plots.FLOP_BANDS)
+    for i, name in enumerate(names):
+        dim = plots.D_EXAMPLE
+        hh = plots.matched_width(name, sp.Integer(dim))
+        parts = plots.flop_parts(name)
+        assert parts["weights"] == parts["forward"] == flops.matmul_flops(name, dim, hh, 1)
+        backward = flops.matmul_flops(name, dim, hh, 1, "backward")
+        assert parts["input"] == backward - flops.matmul_flops(name, dim, hh, 1, "backward",
+                                                               input_grad=False)
+        assert parts["weights"] + parts["hidden"] + parts["input"] == backward
+        assert sum(parts.values()) == flops.flops(name, dim, hh, 1, "train", count="all")
+        for (key, _), bar in zip(plots.FLOP_BANDS, bars):
+            # matplotlib stores a stacked bar as (bottom, bottom + value) and gives back
+            # their difference: one rounding each way, at most an ulp of the bar's top
+            patch, value = bar.patches[i], float(parts[key] / dim**2)
+            top = patch.get_y() + patch.get_height()
+            assert abs(patch.get_height() - value) <= math.ulp(top), (name, key)
