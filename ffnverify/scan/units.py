@@ -1,0 +1,94 @@
+"""Units of text: the sentences of paragraphs and list items, table rows (with their
+header), headings and display math, each with the exact position of its first character.
+
+A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and a new
+sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
+initial), and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
+("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
+headings and display math are one unit each.
+"""
+
+import re
+from dataclasses import dataclass
+
+from ffnverify.scan.blocks import Block
+
+MAX_UNIT_CHARS = 2000  # a longer sentence is cut (it is read in pieces of this size)
+
+_ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "fig", "eq", "eqs", "approx", "cf", "resp", "no",
+                  "sec", "ch", "ref", "refs", "etc", "ca", "cca", "tab", "dept", "mr", "dr",
+                  "st", "jr", "inc", "ltd", "p", "pp", "vol", "ed", "eds", "ibid"}
+_SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
+_BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
+_RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
+
+
+@dataclass
+class Unit:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    text: str
+    kind: str  # sentence | item | row | heading | math | line
+    header: tuple = ()
+    cells: tuple = ()
+    group: tuple = ()
+    offset: int = 0  # source offset of the first character
+
+
+def _cuts(text: str) -> list[int]:
+    cuts = set()
+    for m in _SENTENCE_END.finditer(text):
+        before = text[:m.start()]
+        word = re.search(r"([A-Za-z.]+)$", before)
+        if word:
+            w = word.group(1).lower().rstrip(".")
+            if w in _ABBREVIATIONS or (len(w) == 1 and w.isalpha() and text[m.start()] == "."
+                                       and word.group(1).isupper()):
+                continue
+        cuts.add(m.end())
+    for m in _BULLET.finditer(text):
+        cuts.add(m.start() + 1)
+    for m in _RUN_IN.finditer(text):
+        cuts.add(m.end())
+    return sorted(cuts)
+
+
+def _strip_marker(segment: str) -> int:
+    """How many leading characters are a bullet marker and spaces."""
+    m = re.match(r"\s*(?:[-–•*](?!\*)\s+)?", segment)
+    return m.end() if m else 0
+
+
+def split(block: Block, file: str, where) -> list[Unit]:
+    """The units of one block."""
+    text = block.text
+    if block.kind in ("row", "heading", "math"):
+        pieces = [(0, len(text))]
+    else:
+        bounds = [0, *_cuts(text), len(text)]
+        pieces = list(zip(bounds, bounds[1:]))
+    kind = {"para": "sentence", "line": "sentence"}.get(block.kind, block.kind)
+    units = []
+    for start, end in pieces:
+        while end - start > MAX_UNIT_CHARS:
+            units.extend(_unit(block, file, where, text, start, start + MAX_UNIT_CHARS, kind))
+            start += MAX_UNIT_CHARS
+        units.extend(_unit(block, file, where, text, start, end, kind))
+    return units
+
+
+def _unit(block, file, where, text, start, end, kind):
+    seg = text[start:end]
+    lead = _strip_marker(seg)
+    body = seg[lead:].rstrip()
+    if not body.strip():
+        return []
+    first = start + lead
+    last = first + len(body) - 1
+    offset = block.offset(first)
+    line, col = where(offset)
+    end_line, _ = where(block.offset(last))
+    return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
+                 block.group, offset)]
