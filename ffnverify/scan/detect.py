@@ -15,12 +15,14 @@ from ffnverify.scan.numbers import number_words, tokens
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|compute|computation|hidden|intermediate|d_?ff|"
-    r"d_?model|dmodel|width|dimension|\bdims?\b|expansion|ratio|layer|block|\bheads?\b|"
+    r"d_?model|dmodel|width|dimension|\bdims?\b|expansion|\bratios?\b|\blayers?\b|\bblocks?\b|"
+    r"\bheads?\b|"
     r"vocab|token|attention|memory|\bgi?b\b|\bmi?b\b|bytes?\b|\bkv\b|cache|context|embedding|"
     r"\bffn|mlp|feed[- ]?forward|\bgat(?:e|ed|ing)\b|glu\b|gelu|relu|silu|swish|bilinear|"
-    r"matmul|matri(?:x|ces)|multiplication|projection|neuron|expert|\bmoe\b|sequence|batch|"
+    r"matmul|matri(?:x|ces)|multiplication|projection|neuron|\bexperts?\b|\bmoe\b|sequence|"
+    r"\bbatch|"
     r"fp16|bf16|fp32|fp8|int8|int4|precision|transformer|llama|mistral|mixtral|gemma|gpt|"
-    r"palm|qwen|\bt5\b|olmo|\bphi\b|bert|chinchilla|\bopt\b|bloom|falcon|\bd\b|\bh\b|"
+    r"palm|qwen|\bt5\b|olmo|\bphi\b|bert|chinchilla|\bopt\b|bloom|falcon|(?<![\'’])\b[dh]\b|"
     r"\b\d+(?:\.\d+)?\s*[×x·*]?\s*d\b|8/3|activation|parametr",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
@@ -31,7 +33,6 @@ _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter"
                     "transformers", "cuda"}
 _FAMILIES = {"llama", "gemma", "qwen", "mistral", "palm", "olmo", "phi", "gpt", "bert", "t5",
              "claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi", "codellama"}
-_ARITHMETIC = re.compile(r"\d[\d,.\s]*\s*[+×x·*/^−-]\s*[\d(][^=≈]{0,80}[=≈]\s*~?\s*[\d(.]")
 
 
 @lru_cache(maxsize=1)
@@ -53,7 +54,7 @@ def _model_patterns():
         else:
             body = "[\\s_-]*".join(pieces)
         body = body.replace("gpt2", "gpt[\\s_-]*2").replace("qwen2\\.5", "qwen[\\s_-]*2\\.5")
-        out.append((name, re.compile(r"(?<![\w.])" + body + r"(?![\w.]|-\d)", re.I)))
+        out.append((name, re.compile(r"(?<![\w.])" + body + r"(?![\w]|\.\d|-\d)", re.I)))
     out.sort(key=lambda x: -len(x[0]))
     return out
 
@@ -102,6 +103,9 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue
         if prev is not None and prev.kind == "OTHER" and prev.text in "#§":
             continue
+        if i >= 2 and prev.kind == "OP" and prev.text in (":", "-") and toks[i - 2].kind == "WORD" \
+                and toks[i - 2].lower in _REFERENCE_WORDS:
+            continue  # arXiv:2002.05202, Table-2
         if (prev is not None and prev.kind == "WORD" and prev.lower in _FAMILIES
                 and t.plain and t.value < 10 and not t.ratio):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
@@ -124,6 +128,8 @@ def is_statement(text: str, heading: bool = False) -> bool:
     if not nums:
         return bool(number_words(text)) and bool(
             re.search(r"param|flop|compute|weight", text, re.I))
-    if _ARITHMETIC.search(text):
+    if VOCABULARY.search(text):
         return True
-    return bool(VOCABULARY.search(text))
+    from ffnverify.scan.read import arithmetic
+
+    return bool(arithmetic(tokens(text))[0])

@@ -94,7 +94,7 @@ def normalise(text: str) -> str:
 # ---- tokens ------------------------------------------------------------------------------
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:(?P<sep>[,\u202f\u2009\u00a0 ])\d{3})(?:(?P=sep)\d{3})*"
-                        r"(?![\d])(?!,\d)(?!\.\d)")
+                        r"(?P<dec>\.\d+)?(?![\d])(?!,\d)")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
 _SUPER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
@@ -123,8 +123,12 @@ def _read_number(text: str, i: int):
         m = None
     if m:
         raw = m.group()
-        digits = re.sub(r"\D", "", raw)
+        dec = m.group("dec") or ""
+        digits = re.sub(r"\D", "", raw[:len(raw) - len(dec)])
         value, unit, plain = Fraction(int(digits)), Fraction(1), False
+        if dec:
+            value += Fraction(int(dec[1:]), 10 ** (len(dec) - 1))
+            unit = Fraction(1, 10 ** (len(dec) - 1))
         end = m.end()
     else:
         m = _DECIMAL.match(text, i)
@@ -254,6 +258,10 @@ def _merge(toks: list[Tok]):
                 t.end = ten.end
                 t.text = t.text + "×" + ten.text
                 del toks[i + 1:i + 3]
+        # 2 x 32: a multiplication sign written as the letter x
+        if (t.kind == "WORD" and t.text == "x" and 0 < i < len(toks) - 1
+                and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"):
+            t.kind, t.text = "OP", "×"
         # 1-2%, 10–15%: a range, not a subtraction
         if (t.kind == "OP" and t.text in "-–" and 0 < i < len(toks) - 1
                 and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"

@@ -74,6 +74,7 @@ class Reading:
     parts: list  # claim strings; the statement holds when all hold
     sure: bool  # checked (True) or suggested (False)
     notes: list = field(default_factory=list)
+    other: list = field(default_factory=list)  # other readings, decided and reported only
 
 
 @dataclass
@@ -249,7 +250,9 @@ def expansions(toks) -> list:
     if not factors:
         return parts
     for i, t in enumerate(toks[:-2]):
-        if t.kind == "NUM" and _is_op(toks[i + 1], "→") and toks[i + 2].kind == "NUM":
+        arrow = _is_op(toks[i + 1], "→") or (_word(toks[i + 1], "to") and i and _word(
+            toks[i - 1], "maps", "map", "from", "expands", "widens", "grows", "projects"))
+        if t.kind == "NUM" and arrow and toks[i + 2].kind == "NUM":
             a, b = t, toks[i + 2]
             if a.value == 0 or b.value == 0:
                 continue
@@ -299,10 +302,11 @@ def _mentions(toks) -> list[tuple[int, str]]:
         v = _variant_of(t)
         if v:
             out.append((t.start, v))
-        elif t.kind == "WORD" and t.lower in PLAIN_WORDS and i + 1 < len(toks) and \
-                toks[i + 1].kind == "WORD" and toks[i + 1].lower in ("ffn", "ffns", "mlp",
-                                                                      "mlps", "feed-forward"):
-            out.append((t.start, "relu"))
+        elif t.kind == "WORD" and t.lower in PLAIN_WORDS | {"gated", "non-gated", "ungated"} \
+                and i + 1 < len(toks) and toks[i + 1].kind == "WORD" and toks[i + 1].lower in (
+                    "ffn", "ffns", "mlp", "mlps", "feed-forward", "block", "blocks"):
+            # any gated variant counts as SwiGLU does, any plain one as ReLU does
+            out.append((t.start, "swiglu" if t.lower == "gated" else "relu"))
     dedup = []
     for pos, v in out:
         if not dedup or dedup[-1][1] != v:
@@ -313,10 +317,15 @@ def _mentions(toks) -> list[tuple[int, str]]:
 def _assign(mentions, found_widths):
     """Each variant mention's width: the nearest one written after it (before the next
     mention), else none."""
-    out = []
+    out, used = [], set()
     for k, (pos, v) in enumerate(mentions):
         nxt = mentions[k + 1][0] if k + 1 < len(mentions) else 10**9
-        mine = [w for w in found_widths if pos < w[0] < nxt]
+        mine = [w for w in found_widths if pos < w[0] < nxt and w[0] not in used]
+        if not mine:  # "the matched width of 8/3·d ... SwiGLU": a width just before it
+            prev = mentions[k - 1][0] if k else -1
+            mine = [w for w in found_widths if prev < w[0] < pos and w[0] not in used][-1:]
+        if mine:
+            used.add(mine[0][0])
         out.append((v, mine[0][1] if mine else None))
     return out
 
@@ -354,13 +363,16 @@ def _pair(toks, text, context: Context, compute: bool):
     if (wa is None) != (wb is None):
         return None
     if wa is None:
+        if not equal:
+            return None  # no width stated, none said to be equal: no reading
         notes.append("at equal width h")
     return a, wa, b, wb, notes
 
 
-def comparisons(toks, text, context: Context) -> tuple[list, list]:
-    """Percent changes and ratios of parameters or compute between two variants."""
-    parts, notes = [], []
+def comparisons(toks, text, context: Context) -> tuple[list, list, list]:
+    """Percent changes and ratios of parameters or compute between two variants (and the
+    equal-width reading of a compute ratio read at other widths)."""
+    parts, notes, other = [], [], []
     compute = bool(COMPUTE.search(text))
     params = bool(PARAMS.search(text)) or bool(REDUCE.search(text) and not compute)
     quantity = "flops" if compute and not (params and not re.search(
@@ -394,6 +406,8 @@ def comparisons(toks, text, context: Context) -> tuple[list, list]:
     for t in ratios:
         if t.value in (0, 1) or parts:
             continue
+        if re.search(r"\bnot\s+(?:~|about\s+)?$", text[max(0, t.start - 12):t.start]):
+            continue  # "not 1.5× apart": a denial, not a ratio
         window = text[max(0, t.start - 60):t.end + 60]
         q = "flops" if COMPUTE.search(window) else "params" if PARAMS.search(window) else None
         if q is None:
@@ -405,10 +419,10 @@ def comparisons(toks, text, context: Context) -> tuple[list, list]:
         parts.append(_approx(f"{q}({a}, d, {_width_text(wa)}) / {q}({b}, d, {_width_text(wb)})",
                              t))
         if q == "flops" and (wa is not None or wb is not None):
-            why.append(f"at equal width the ratio is flops({a}, d, h) / flops({b}, d, h)")
+            other.append(_approx(f"flops({a}, d, h) / flops({b}, d, h)", t))
         notes += why
         break
-    return parts, notes
+    return parts, notes, other
 
 
 def matmul_counts(toks) -> list:
@@ -427,8 +441,7 @@ def matmul_counts(toks) -> list:
                         r"linear layers|projections|weight matrices)", follow):
             continue
         before = [v for pos, v in mentions if pos < t.start]
-        after = [v for pos, v in mentions if pos > t.start]
-        variant = before[-1] if before else after[0] if after else None
+        variant = before[-1] if before else None
         if variant:
             parts.append(f"matmuls({variant}) == {_num(t)}")
         for j in range(i + 1, min(n - 3, i + 8)):
@@ -437,6 +450,105 @@ def matmul_counts(toks) -> list:
                 parts.append(f"matmuls({_variant_of(toks[j + 3])}) == {_num(toks[j + 1])}")
                 break
     return list(dict.fromkeys(parts))
+
+
+def equalities(toks, text, context: Context) -> list:
+    """"SwiGLU at 8/3·d has the same parameters (FLOPs) as ReLU at 4·d": Q(A) == Q(B)."""
+    m = re.search(r"\b(?:same|equal|identical|matches|matching)\b", text, re.I)
+    if not m or re.search(r"\bnot\b[^.]{0,20}\b(?:same|equal)", text, re.I):
+        return []
+    q = "flops" if COMPUTE.search(text) else "params" if PARAMS.search(text) else None
+    if q is None:
+        return []
+    pair = _pair(toks, text, context, q == "flops")
+    if pair is None or pair[1] is None:
+        return []
+    a, wa, b, wb, _ = pair
+    left, right = f"{q}({a}, d, {_width_text(wa)})", f"{q}({b}, d, {_width_text(wb)})"
+    if re.search(r"(?:essentially|about|roughly|nearly|almost|approximately|practically|"
+                 r"virtually)\s+(?:the\s+)?(?:same|equal)", text, re.I):
+        return [f"approx({left}, {right}, rel=0.01)"]  # "essentially the same": within 1%
+    return [f"{left} == {right}"]
+
+
+_FRACTION_OF = re.compile(
+    r"(?P<x>[\d.,]+)\s*(?:,\s*which\s+)?(?:is|are|=)\s+(?:exactly\s+|about\s+|roughly\s+)?"
+    r"(?P<f>\d+\s*/\s*\d+|two thirds|two-thirds|one third|a third|half)\s+of\s+"
+    r"(?:the\s+)?(?P<y>[\d.,]+)|"
+    r"(?P<f2>two thirds|two-thirds|one third|a third|half|\d+\s*/\s*\d+)\s+of\s+"
+    r"(?P<y2>[\d.,]+)\s+(?:is|are|=|gives)\s+(?:about\s+)?(?P<x2>[\d.,]+\d)", re.I)
+_WORD_FRACTIONS = {"two thirds": "2/3", "two-thirds": "2/3", "one third": "1/3",
+                   "a third": "1/3", "half": "1/2"}
+
+
+def fractions_of(text) -> list:
+    """"2048, which is 2/3 of 3072" and "two thirds of 16,384 is 10,922.67"."""
+    parts = []
+    for m in _FRACTION_OF.finditer(text):
+        x, f, y = (m.group("x"), m.group("f"), m.group("y")) if m.group("x") else (
+            m.group("x2"), m.group("f2"), m.group("y2"))
+        xs = [t for t in tokens(x) if t.kind == "NUM"]
+        ys = [t for t in tokens(y.rstrip(".,")) if t.kind == "NUM"]
+        if len(xs) != 1 or len(ys) != 1:
+            continue
+        frac = _WORD_FRACTIONS.get(f.lower(), f.replace(" ", ""))
+        lhs = f"{frac}*{_num(ys[0])}"
+        parts.append(_approx(lhs, xs[0]) if xs[0].value.denominator != 1
+                     else f"{lhs} == {_num(xs[0])}")
+    return parts
+
+
+_DTYPE_BYTES = {"bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2, "fp32": 4,
+                "float32": 4, "int8": 1, "fp8": 1}
+
+
+def weight_bytes(toks, text) -> list:
+    """"6.74 billion parameters in bf16 (2 bytes per parameter) take about 13.5 GB"."""
+    counts = [t for t in toks if t.kind == "NUM" and t.scale in ("B", "billion", "M", "million",
+                                                                 "bn", "K", "T", "trillion")]
+    sizes = [t for t in toks if t.kind == "NUM" and t.scale == "bytes"]
+    if len(counts) != 1 or len(sizes) != 1 or not PARAMS.search(text):
+        return []
+    m = re.search(r"(\d)\s*bytes? (?:per|a|each) (?:parameter|param|weight)", text, re.I)
+    per = int(m.group(1)) if m else next((b for k, b in _DTYPE_BYTES.items()
+                                          if re.search(rf"\b{k}\b", text, re.I)), None)
+    if per is None:
+        return []
+    return [_approx(f"{_num(counts[0])} * {per}", sizes[0])]
+
+
+def llama_width(text) -> list:
+    """"d = 4096 and the Llama width h = 11008": Meta's rule at that d."""
+    if not re.search(r"llama|meta'?s? (?:rule|width)|width rule", text, re.I):
+        return []
+    d = re.search(r"\bd(?:_model)?\s*=\s*([\d,]+\d)", text)
+    h = re.search(r"\b(?:h|d_ff|hidden)\s*=\s*([\d,]+\d)", text)
+    if not d or not h:
+        return []
+    return [f"width(llama, {d.group(1).replace(',', '')}) == {h.group(1).replace(',', '')}"]
+
+
+def count_formulas(toks, text) -> list:
+    """"a non-gated FFN has 2·d·h weights; a gated one has 3·d·h": params(v, d, h)."""
+    if not PARAMS.search(text):
+        return []
+    mentions = _mentions(toks)
+    parts = []
+    clauses = re.split(r";|, while |, whereas | but ", text)
+    offset = 0
+    for clause in clauses:
+        m = re.search(r"\b(\d+)\s*[·×*]?\s*d\s*[·×*]?\s*h\b", clause)
+        if m:
+            at = offset + m.start()
+            before = [v for pos, v in mentions if pos < at]
+            gated_one = re.search(r"(?<![-\w])gated\b", clause, re.I)
+            variant = before[-1] if before else None
+            if gated_one and (variant is None or variant not in GATED):
+                variant = "swiglu"
+            if variant:
+                parts.append(f"params({variant}, d, h) == {m.group(1)}*d*h")
+        offset += len(clause) + 1
+    return parts
 
 
 def rounding(toks, text) -> list:
@@ -608,7 +720,10 @@ def learn(text: str, context: Context):
             context.plain = w
 
 
-def reading(text: str, context: Context | None = None, header=(), cells=()) -> Reading | None:
+def reading(text: str, context: Context | None = None, header=(), cells=(),
+            subject: str | None = None) -> Reading | None:
+    """The claims `text` states. `subject`: the model the previous sentence of the same
+    paragraph named, which "It has 32 layers" speaks of (a reading to confirm)."""
     context = context or Context()
     clean = normalise(text)
     toks = tokens(clean)
@@ -625,11 +740,21 @@ def reading(text: str, context: Context | None = None, header=(), cells=()) -> R
     if names and not cells:
         parts, missing = model_claims(toks, clean, names)
         sure += parts
+    elif subject and not cells:
+        parts, missing = model_claims(toks, clean, [(-1, -1, subject)])
+        unsure += parts
+        if parts:
+            notes.append(f"read as said of {subject}, named in the sentence before")
         if missing:
             notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
     sure += matmul_counts(toks)
     sure += rounding(toks, clean)
-    parts, why = comparisons(toks, clean, context)
+    sure += fractions_of(clean)
+    unsure += equalities(toks, clean, context)
+    unsure += weight_bytes(toks, clean)
+    unsure += llama_width(clean)
+    unsure += count_formulas(toks, clean)
+    parts, why, other = comparisons(toks, clean, context)
     unsure += parts
     notes += why
     unsure += thirds(clean)
@@ -637,4 +762,4 @@ def reading(text: str, context: Context | None = None, header=(), cells=()) -> R
     parts = list(dict.fromkeys(sure + unsure))
     if not parts:
         return None
-    return Reading(parts, sure=not unsure, notes=notes)
+    return Reading(parts, sure=not unsure, notes=notes, other=other)

@@ -13,6 +13,7 @@ fence right after them covers, and `where(offset) -> (line, col)`.
 
 import itertools
 import json
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -213,6 +214,18 @@ def read_markdown(text: str) -> Doc:
 # ---- plain text -----------------------------------------------------------------------
 
 _ENDS = ".:;!?"
+_CODE_LINE = re.compile(
+    r"^(?:def |class |import |from \S+ import |return\b|print\(|assert |@\w|#|>>> |\$ |"
+    r"for \w.* in .*:$|while .*:$|if .*:$|elif |else:|try:|except|with .*:$|"
+    r"[A-Za-z_][\w.]*(?:,[A-Za-z_][\w.]*)*[+\-*/]?=(?!=)\S|"
+    r"[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[+\-*/]?=(?!=)\s*.*(?:\w\(|\[| or | and ))"
+    r"|self\.|\)\s*:$|^[\])}]+$|;\s*$|\w\([^()]*\)\s*$")
+
+
+def looks_like_code(line: str) -> bool:
+    """A line of program text pasted into a plain-text document (plain text has no code
+    markup, so its shape is all there is to go on)."""
+    return bool(_CODE_LINE.search(line.strip()))
 
 
 def read_text(text: str) -> Doc:
@@ -234,6 +247,9 @@ def read_text(text: str) -> Doc:
             continue
         lead = len(line) - len(line.lstrip())
         off = src.starts[number - 1] + lead
+        if looks_like_code(line):
+            current, previous = None, ""
+            continue
         wraps = (current is not None and previous and previous[-1] not in _ENDS
                  and (stripped[0].islower() or stripped[0] in "(,"))
         if wraps:

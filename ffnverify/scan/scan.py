@@ -23,7 +23,8 @@ from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path
 from ffnverify.scan import readers, units
-from ffnverify.scan.detect import is_statement
+from ffnverify.scan.detect import is_statement, models
+from ffnverify.scan.numbers import normalise
 from ffnverify.scan.read import Context, learn, reading
 
 STATUSES = ("covered", "checked", "suggested", "unchecked")
@@ -86,7 +87,7 @@ def statements_of(text: str, fmt: str, shown: str):
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
                     if unit.header else unit.text
-            if is_statement(probe, heading=unit.kind == "heading"):
+            if is_statement(normalise(probe), heading=unit.kind == "heading"):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
@@ -150,7 +151,12 @@ def scan(paths, engine, claims=None) -> dict:
         context = Context()
         for unit in found:
             learn(unit.text, context)
+        subjects = {}  # block -> the model its last statement named
         for unit in found:
+            named = models(normalise(unit.text))
+            subject = subjects.get(unit.group)
+            if named:
+                subjects[unit.group] = named[-1][2]
             record = {"file": unit.file, "line": unit.line, "col": unit.col,
                       "end_line": unit.end_line, "text": _shorten(unit.text),
                       "status": "unchecked", "claim": None, "verdict": None, "detail": ""}
@@ -160,7 +166,8 @@ def scan(paths, engine, claims=None) -> dict:
             elif claim is not None:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
-                r = reading(unit.text, context, unit.header, unit.cells)
+                r = reading(unit.text, context, unit.header, unit.cells,
+                            None if named else subject)
                 if r is not None:
                     pending.append((record, r))
                 elif unit.kind == "row":
@@ -172,7 +179,7 @@ def scan(paths, engine, claims=None) -> dict:
 
 
 def _decide(pending, engine):
-    texts = list(dict.fromkeys(p for _, r in pending for p in r.parts))
+    texts = list(dict.fromkeys(p for _, r in pending for p in r.parts + r.other))
     results = dict(zip(texts, engine.evaluate_many([(t, ()) for t in texts]))) if texts else {}
     for record, r in pending:
         got = [(p, results[p]) for p in r.parts]
@@ -196,6 +203,9 @@ def _decide(pending, engine):
         if not r.sure:
             details.insert(0, "a reading to confirm")
         details += r.notes
+        for p in r.other:
+            res = results[p]
+            details.append(f"read at equal width h instead: {p}: {res['verdict']}")
         record.update(status="checked" if r.sure else "suggested", claim=claim,
                       verdict=verdict, detail=" — ".join(details))
 

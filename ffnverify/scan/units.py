@@ -21,6 +21,7 @@ _ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "fig", "eq", "eqs", "approx", "cf", 
 _SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
 _BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
 _RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
+_BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")
 
 
 @dataclass
@@ -44,14 +45,19 @@ def _cuts(text: str) -> list[int]:
         word = re.search(r"([A-Za-z.]+)$", before)
         if word:
             w = word.group(1).lower().rstrip(".")
-            if w in _ABBREVIATIONS or (len(w) == 1 and w.isalpha() and text[m.start()] == "."
-                                       and word.group(1).isupper()):
+            initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
+                       and (word.start() == 0 or text[word.start() - 1].isspace()))
+            if w in _ABBREVIATIONS or (initial and text[m.start()] == "."):
                 continue
         cuts.add(m.end())
     for m in _BULLET.finditer(text):
         cuts.add(m.start() + 1)
     for m in _RUN_IN.finditer(text):
         cuts.add(m.end())
+    for m in _BOLD_START.finditer(text):  # a bold phrase opening a new sentence
+        if text.count("**", 0, m.start()) % 2 == 0 and re.search(r"[.!?:)\w]\s*$",
+                                                                text[:m.start()]):
+            cuts.add(m.end())
     return sorted(cuts)
 
 
