@@ -203,6 +203,68 @@ def _expression(side) -> str | None:
     return " ".join(out).replace("( ", "(").replace(" )", ")")
 
 
+def _value(side) -> Fraction | None:
+    """The exact value of a side made of numbers and + - × / ^ ( ), computed on the
+    tokens (bounded powers); None if it is anything else."""
+    out, ops = [], []
+    prec = {"+": 1, "-": 1, "×": 2, "/": 2, "^": 3}
+
+    def apply():
+        op = ops.pop()
+        if len(out) < 2:
+            raise ValueError
+        b, a = out.pop(), out.pop()
+        if op == "+":
+            out.append(a + b)
+        elif op == "-":
+            out.append(a - b)
+        elif op == "×":
+            out.append(a * b)
+        elif op == "/":
+            if b == 0:
+                raise ValueError
+            out.append(a / b)
+        else:
+            if b.denominator != 1 or not 0 <= b <= 64 or abs(a) > 10**12:
+                raise ValueError
+            out.append(a ** int(b))
+
+    try:
+        for t in side:
+            if t.kind == "NUM":
+                out.append(t.value)
+            elif t.text == "(":
+                ops.append("(")
+            elif t.text == ")":
+                while ops and ops[-1] != "(":
+                    apply()
+                if not ops:
+                    return None
+                ops.pop()
+            elif t.text in prec:
+                while ops and ops[-1] != "(" and (prec[ops[-1]] > prec[t.text] or (
+                        prec[ops[-1]] == prec[t.text] and t.text != "^")):
+                    apply()
+                ops.append(t.text)
+            elif t.text != "~":
+                return None
+        while ops:
+            if ops[-1] == "(":
+                return None
+            apply()
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return out[0] if len(out) == 1 else None
+
+
+def _terminates(x: Fraction) -> bool:
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
 def arithmetic(toks) -> tuple[list, bool]:
     """Claims for every comparison of numbers written out in the unit; and whether one
     leans on a `~` number on its left (then it is only a reading)."""
@@ -233,6 +295,11 @@ def arithmetic(toks) -> tuple[list, bool]:
             if any(t.scale == "bytes" for s in sides for t in s):
                 continue
             approx = op == "≈" or any(_is_op(t, "~") for t in sides[k + 1][:1])
+            if op == "=" and len(rhs_side) == 1 and rhs_side[0].kind == "NUM" \
+                    and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
+                exact = _value(sides[k])
+                if exact is not None and not _terminates(exact):
+                    approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
             if approx and len(rhs_side) == 1 and rhs_side[0].kind == "NUM":
                 parts.append(_approx(left, rhs_side[0]))
             elif approx:

@@ -251,7 +251,7 @@ def read_text(text: str) -> Doc:
             current, previous = None, ""
             continue
         wraps = (current is not None and previous and previous[-1] not in _ENDS
-                 and (stripped[0].islower() or stripped[0] in "(,"))
+                 and (stripped[0].islower() or stripped[0].isdigit() or stripped[0] in "(,"))
         if wraps:
             current.add(" ", off - 1 if off else 0, contiguous=False)
         else:

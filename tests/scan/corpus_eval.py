@@ -1,7 +1,7 @@
 """Precision and recall of the scan's detection on the labelled corpus (corpus/), and how
 often its status (and verdict) agrees with the label.
 
-    .venv/bin/python tests/scan/corpus_eval.py      # prints the figures
+    .venv/bin/python tests/scan/corpus_eval.py [corpus|heldout]   # prints the figures
 
 A detected statement is a true positive when a label has its file, its line and the start
 of its text; every other detection is a false positive, every unmatched label a miss.
@@ -12,10 +12,11 @@ import tomllib
 from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
+HELDOUT = Path(__file__).parent / "heldout"
 
 
-def labels() -> list[dict]:
-    return tomllib.loads((CORPUS / "labels.toml").read_text(encoding="utf-8"))["s"]
+def labels(folder: Path = CORPUS) -> list[dict]:
+    return tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))["s"]
 
 
 def _squash(s: str) -> str:
@@ -69,13 +70,19 @@ def evaluate(result: dict, marks: list[dict]) -> dict:
     }
 
 
-def main() -> int:
-    from ffnverify.claims.budget import Engine
+def figures_for(folder: Path, engine) -> dict:
     from ffnverify.scan.scan import scan
 
+    return evaluate(scan([str(folder)], engine), labels(folder))
+
+
+def main() -> int:
+    from ffnverify.claims.budget import Engine
+
+    folder = {"corpus": CORPUS, "heldout": HELDOUT}[sys.argv[1] if len(sys.argv) > 1
+                                                    else "corpus"]
     with Engine() as engine:
-        result = scan([str(CORPUS)], engine)
-    figures = evaluate(result, labels())
+        figures = figures_for(folder, engine)
     for key in ("labelled", "detected", "true_positives", "precision", "recall",
                 "status_agreement", "verdicts_read", "verdict_agreement"):
         value = figures[key]
