@@ -95,6 +95,8 @@ def normalise(text: str) -> str:
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:(?P<sep>[,\u202f\u2009\u00a0 ])\d{3})(?:(?P=sep)\d{3})*"
                         r"(?P<dec>\.\d+)?(?![\d])(?!,\d)")
+_ASCII_DIGITS = "0123456789"
+_DIGIT_RUN = re.compile(r"[\d.,\u202f\u2009\u00a0]+")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
 _SUPER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
@@ -194,7 +196,13 @@ def tokens(text: str) -> list[Tok]:
         if ch.isspace():
             i += 1
             continue
-        if ch.isdigit() or (ch == "." and text[i + 1:i + 2].isdigit()):
+        if ch in _ASCII_DIGITS or (ch == "." and text[i + 1:i + 2] in _ASCII_DIGITS
+                                   and i + 1 < n):
+            run = _DIGIT_RUN.match(text, i).end()
+            if not _digits_ok(text[i:run]):  # too long to be a quantity: skip it whole
+                out.append(Tok("OTHER", text[i:run], i, run))
+                i = run
+                continue
             got = _read_number(text, i)
             if got and not (i and (text[i - 1].isalpha() or text[i - 1] == "_")):
                 tok, i = got

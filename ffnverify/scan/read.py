@@ -521,8 +521,13 @@ def matmul_counts(toks) -> list:
 
 def equalities(toks, text, context: Context) -> list:
     """"SwiGLU at 8/3·d has the same parameters (FLOPs) as ReLU at 4·d": Q(A) == Q(B)."""
-    m = re.search(r"\b(?:same|equal|identical|matches|matching)\b", text, re.I)
-    if not m or re.search(r"\bnot\b[^.]{0,20}\b(?:same|equal)", text, re.I):
+    said = (r"(?:same|equal|identical|matching|matched)\s+(?:number of\s+|total\s+)?"
+            r"(?:parameters|params|weights|parameter count|flops|compute|cost)|"
+            r"(?:parameters|params|weights|flops|compute|cost)\b[^.;]{0,60}?\b(?:are|is|stay|"
+            r"remain)s?\s+(?:the\s+)?(?:same|equal|identical)|"
+            r"match(?:es)?\s+the\s+(?:parameters|parameter count|flops|compute)")
+    if not re.search(said, text, re.I) or re.search(
+            r"\bnot\b[^.]{0,20}\b(?:same|equal)", text, re.I):
         return []
     q = "flops" if COMPUTE.search(text) else "params" if PARAMS.search(text) else None
     if q is None:

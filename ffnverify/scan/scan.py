@@ -27,6 +27,8 @@ from ffnverify.scan.detect import is_statement, models
 from ffnverify.scan.numbers import normalise
 from ffnverify.scan.read import Context, learn, reading
 
+_ANAPHORA = re.compile(r"\W*(?:it|its|it's|this model|the model|this network|they|their)\b",
+                       re.I)
 STATUSES = ("covered", "checked", "suggested", "unchecked")
 MAX_FILE_BYTES = 16 * 2**20
 MAX_TEXT = 500
@@ -154,7 +156,7 @@ def scan(paths, engine, claims=None) -> dict:
         subjects = {}  # block -> the model its last statement named
         for unit in found:
             named = models(normalise(unit.text))
-            subject = subjects.get(unit.group)
+            subject = subjects.get(unit.group) if _ANAPHORA.match(unit.text) else None
             if named:
                 subjects[unit.group] = named[-1][2]
             record = {"file": unit.file, "line": unit.line, "col": unit.col,
