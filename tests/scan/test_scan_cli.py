@@ -59,7 +59,7 @@ HOSTILE = ("Llama 2 7B has 40 layers \x1b[31mred\x1b[0m and \u202eevil \u0007bel
 
 
 def test_control_characters_never_reach_a_terminal(scan_text):
-    result = scan_text(HOSTILE)
+    result = scan_text(HOSTILE, "hostile.txt")  # plain text keeps the markup as text
     for fmt in ("text", "github"):
         out = report.RENDERERS[fmt](result)
         assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out
