@@ -35,6 +35,9 @@ _FAMILIES = {"llama", "gemma", "qwen", "mistral", "palm", "olmo", "phi", "gpt", 
              "claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi", "codellama"}
 
 
+_FAMILY_HINT = re.compile(r"llama|mistral|mixtral|qwen|gemma|t5|palm|gpt|olmo|phi", re.I)
+
+
 @lru_cache(maxsize=1)
 def _model_patterns():
     from ffnverify.catalogue.models import ALIASES, ROWS
@@ -59,10 +62,11 @@ def _model_patterns():
     return out
 
 
-def models(text: str) -> list[tuple[int, int, str]]:
+@lru_cache(maxsize=16384)
+def models(text: str) -> tuple:
     """(start, end, catalogue name) of every model the text names, left to right."""
-    if not re.search(r"llama|mistral|mixtral|qwen|gemma|t5|palm|gpt|olmo|phi", text, re.I):
-        return []
+    if not _FAMILY_HINT.search(text):
+        return ()
     found = []
     taken = []
     for name, pattern in _model_patterns():
@@ -71,7 +75,7 @@ def models(text: str) -> list[tuple[int, int, str]]:
                 continue
             taken.append((m.start(), m.end()))
             found.append((m.start(), m.end(), name))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def _is_year(t, prev, nxt) -> bool:

@@ -14,6 +14,7 @@ this is a scanner over characters, with a bound on digits.
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 MAX_DIGITS = 60
@@ -75,6 +76,7 @@ def _fraction(m) -> str:
     return f"{a}/{b}"
 
 
+@lru_cache(maxsize=16384)
 def normalise(text: str) -> str:
     """Prose with its LaTeX and emphasis markup turned into plain symbols."""
     if "\\" in text or "{" in text:
@@ -188,7 +190,14 @@ def _read_number(text: str, i: int):
     return tok, end
 
 
-def tokens(text: str) -> list[Tok]:
+@lru_cache(maxsize=16384)
+def tokens(text: str) -> tuple:
+    """The tokens of `text` (cached: the detector, the context pass and the reader all
+    ask for the same unit; tokens are never changed after this returns)."""
+    return tuple(_tokens(text))
+
+
+def _tokens(text: str) -> list[Tok]:
     out: list[Tok] = []
     i, n = 0, len(text)
     while i < n:

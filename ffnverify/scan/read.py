@@ -106,8 +106,11 @@ def _word(t, *words):
     return t is not None and t.kind == "WORD" and t.lower in words
 
 
+_VARIANT_HINT = re.compile(r"glu|lu\b|lu-|swish|bilinear", re.I)
+
+
 def _variant_of(t: Tok) -> str | None:
-    if t.kind != "WORD":
+    if t.kind != "WORD" or not _VARIANT_HINT.search(t.text):
         return None
     low = t.lower
     for piece in re.split(r"[-']", low):
@@ -363,7 +366,23 @@ def widths(toks) -> list[tuple[int, Fraction, str]]:
     return out
 
 
+_MENTIONS: dict = {}
+
+
 def _mentions(toks) -> list[tuple[int, str]]:
+    """(position, variant) of every variant the tokens name (memoised per token tuple)."""
+    key = id(toks)
+    hit = _MENTIONS.get(key)
+    if hit is not None and hit[0] is toks:
+        return hit[1]
+    if len(_MENTIONS) > 4096:
+        _MENTIONS.clear()
+    found = _find_mentions(toks)
+    _MENTIONS[key] = (toks, found)
+    return found
+
+
+def _find_mentions(toks) -> list[tuple[int, str]]:
     out = []
     for i, t in enumerate(toks):
         v = _variant_of(t)

@@ -180,13 +180,26 @@ def scan(paths, engine, claims=None) -> dict:
             **({"errors": errors} if errors else {})}
 
 
+def _ask(engine, texts) -> dict:
+    texts = list(dict.fromkeys(texts))
+    return dict(zip(texts, engine.evaluate_many([(t, ()) for t in texts]))) if texts else {}
+
+
 def _decide(pending, engine):
-    texts = list(dict.fromkeys(p for _, r in pending for p in r.parts + r.other))
-    results = dict(zip(texts, engine.evaluate_many([(t, ()) for t in texts]))) if texts else {}
+    """Each statement's claim goes to the engine once, as the conjunction of its parts;
+    only where that is not true are the parts asked one by one (to say which part)."""
+    whole = {id(r): " and ".join(r.parts) for _, r in pending}
+    results = _ask(engine, [whole[id(r)] for _, r in pending] + [p for _, r in pending
+                                                                  for p in r.other])
+    again = [p for _, r in pending if len(r.parts) > 1
+             and results[whole[id(r)]]["verdict"] != "true" for p in r.parts]
+    results.update(_ask(engine, [p for p in again if p not in results]))
     for record, r in pending:
-        got = [(p, results[p]) for p in r.parts]
+        claim = whole[id(r)]
+        overall = results[claim]
+        got = [(p, results[p]) for p in r.parts] if overall["verdict"] != "true" and len(
+            r.parts) > 1 else [(claim, overall)]
         verdicts = [res["verdict"] for _, res in got]
-        claim = " and ".join(r.parts)
         if "error" in verdicts:
             p, res = next(x for x in got if x[1]["verdict"] == "error")
             record["detail"] = f"read as {p!r}, which the engine rejects: {res['detail']}"
@@ -206,8 +219,7 @@ def _decide(pending, engine):
             details.insert(0, "a reading to confirm")
         details += r.notes
         for p in r.other:
-            res = results[p]
-            details.append(f"read at equal width h instead: {p}: {res['verdict']}")
+            details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
         record.update(status="checked" if r.sure else "suggested", claim=claim,
                       verdict=verdict, detail=" — ".join(details))
 
