@@ -123,7 +123,7 @@ def test_every_check_goes_through_the_budgeted_engine(tmp_path, capsys, monkeypa
     assert StubEngine.last.kw["timeout"] == 0.25
     asked = [t for t, _ in StubEngine.last.asked]
     assert len(asked) == len(set(asked))  # each distinct claim once
-    assert "layers(llama-2-7b) == 32 and 3 * 32 == 96" in asked  # the statement whole
+    assert "3 * 32 == 96 and layers(llama-2-7b) == 32" in asked  # the statement whole
     assert "layers(llama-2-7b) == 40" in asked
     doc = json.loads(out)
     assert {r["verdict"] for r in doc["statements"]} == {"unknown"}
