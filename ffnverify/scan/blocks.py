@@ -45,6 +45,7 @@ class Block:
     parts: list = field(default_factory=list)  # [(text index, source offset, source length)]
     chunks: list = field(default_factory=list)
     length: int = 0
+    code: list = field(default_factory=list)  # [(start, end)] of inline code in text
 
     def add(self, text: str, offset: int, contiguous: bool = True):
         """Append `text`; its first character sits at `offset` in the source, the others

@@ -14,7 +14,7 @@ from functools import lru_cache
 from ffnverify.scan.numbers import number_words, tokens
 
 VOCABULARY = re.compile(
-    r"param|weight|flop|\bmacs?\b|multiply|compute|computation|hidden|intermediate|d_?ff|"
+    r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
     r"d_?model|dmodel|width|dimension|\bdims?\b|expansion|\bratios?\b|\blayers?\b|\bblocks?\b|"
     r"\bheads?\b|"
     r"vocab|token|attention|memory|\bgi?b\b|\bmi?b\b|bytes?\b|\bkv\b|cache|context|embedding|"

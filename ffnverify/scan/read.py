@@ -642,30 +642,22 @@ def count_formulas(toks, text) -> list:
     return parts
 
 
+_ROUNDING = re.compile(
+    r"(?P<x>\d[\d,]*\d|\d)\s+(?:is|=|equals|comes from)\s+(?:just\s+|exactly\s+)?"
+    r"(?P<e>[\d\s/·×*().+-]+?)\s*,?\s*rounded up to (?:a|the next|the nearest) multiple of\s+"
+    r"(?P<m>\d+)", re.I)
+
+
 def rounding(toks, text) -> list:
-    """`X is E rounded up to a multiple of M`."""
-    m = re.search(r"rounded up to (?:a|the next|the nearest) multiple of\s+(\d+)", text, re.I)
-    if not m:
-        return []
-    nums = [t for t in toks if t.kind == "NUM" and t.end <= m.start()]
-    arith = [t for t in nums if not t.ratio]
-    if len(arith) < 3:
-        return []
-    target = arith[0]
-    expr = []
-    for t in toks:
-        if t.start <= target.end or t.start >= m.start():
+    """`X is E rounded up to a multiple of M`, E numbers and operators only."""
+    out = []
+    for m in _ROUNDING.finditer(text):
+        e = _expression(list(tokens(m.group("e"))))
+        xs = [t for t in tokens(m.group("x")) if t.kind == "NUM"]
+        if e is None or len(xs) != 1:
             continue
-        if t.kind == "NUM" or (t.kind == "OP" and t.text in ("×", "/", "(", ")", "+", "-")):
-            expr.append(t)
-        elif t.kind == "OP" and t.text in _COMPARE:
-            break
-        elif expr:
-            break
-    e = _expression(expr)
-    if e is None:
-        return []
-    return [f"round_up({e}, {m.group(1)}) == {_num(target)}"]
+        out.append(f"round_up({e}, {m.group('m')}) == {_num(xs[0])}")
+    return out
 
 
 def thirds(text) -> list:

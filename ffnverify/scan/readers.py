@@ -133,6 +133,8 @@ def _inline_block(tok, block: Block, src: Source, offset_of_line=None):
                           contiguous=False)
             else:
                 # a text child never spans a line break, so the source run is contiguous
+                if kind == "code_inline":
+                    block.code.append((block.length, block.length + len(child.content)))
                 block.add(child.content, pos(at))
                 cursor = at + len(child.content)
 

@@ -84,8 +84,10 @@ def statements_of(text: str, fmt: str, shown: str):
     doc = readers.read(text, fmt)
     found = []
     for block in doc.blocks:
+        if block.kind == "heading":
+            continue  # a title names a topic; the statements are in the text below it
         for unit in units.split(block, shown, doc.where):
-            probe = unit.text
+            probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
                     if unit.header else unit.text
@@ -152,10 +154,10 @@ def scan(paths, engine, claims=None) -> dict:
         errors.extend(problems)
         context = Context()
         for unit in found:
-            learn(unit.text, context)
+            learn(unit.probe or unit.text, context)
         subjects = {}  # block -> the model its last statement named
         for unit in found:
-            named = models(normalise(unit.text))
+            named = models(normalise(unit.probe or unit.text))
             subject = subjects.get(unit.group) if _ANAPHORA.match(unit.text) else None
             if named:
                 subjects[unit.group] = named[-1][2]
@@ -168,7 +170,7 @@ def scan(paths, engine, claims=None) -> dict:
             elif claim is not None:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
-                r = reading(unit.text, context, unit.header, unit.cells,
+                r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject)
                 if r is not None:
                     pending.append((record, r))

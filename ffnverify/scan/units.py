@@ -36,6 +36,7 @@ class Unit:
     cells: tuple = ()
     group: tuple = ()
     offset: int = 0  # source offset of the first character
+    probe: str = ""  # the text with inline code blanked: what is detected and read
 
 
 def _cuts(text: str) -> list[int]:
@@ -96,5 +97,10 @@ def _unit(block, file, where, text, start, end, kind):
     offset = block.offset(first)
     line, col = where(offset)
     end_line, _ = where(block.offset(last))
+    probe = body
+    for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
+        a, b = max(cs, first) - first, min(ce, first + len(body)) - first
+        if a < b:
+            probe = probe[:a] + " " * (b - a) + probe[b:]
     return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
-                 block.group, offset)]
+                 block.group, offset, probe)]
