@@ -25,7 +25,7 @@ def one_megabyte(path: Path) -> Path:
     base = "\n\n".join(p.read_text(encoding="utf-8").split("---\n", 2)[-1] for p in sources)
     out, n, i = [], 0, 0
     while n < 1_000_000:
-        chunk = re.sub(r"\b(\d{2,})\b", lambda m: str(int(m.group()) + i), base)
+        chunk = re.sub(r"\b(\d{2,})\b", lambda m, i=i: str(int(m.group()) + i), base)
         out.append(chunk)
         n += len(chunk.encode())
         i += 1

@@ -14,8 +14,8 @@ this is a scanner over characters, with a bound on digits.
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 
 MAX_DIGITS = 60
 MAX_POWER = 64

@@ -18,7 +18,7 @@ def dense_markdown(size: int) -> str:
         (CORPUS / "llama_sizes.md").read_text(encoding="utf-8").split("---\n", 2)[2]
     out, n, i = [], 0, 0
     while n < size:  # every copy's numbers differ, so no cache helps
-        chunk = re.sub(r"\b(\d{2,})\b", lambda m: str(int(m.group()) + i), base)
+        chunk = re.sub(r"\b(\d{2,})\b", lambda m, i=i: str(int(m.group()) + i), base)
         out.append(chunk)
         n += len(chunk.encode())
         i += 1
