@@ -698,6 +698,18 @@ def _fields(text):
     return sorted(found)
 
 
+def _in_arithmetic(toks, i) -> bool:
+    """Whether number i is an operand or the result of arithmetic written out
+    ("64 / 8 = 8"): then it is not the value of a field."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈"):
+        return True
+    if i >= 2 and _is_op(toks[i - 1], "+", "-", "×", "/", "^", "=", "≈") and \
+            toks[i - 2].kind == "NUM":
+        return True
+    return False
+
+
 def _comparison_word(text_before: str) -> str:
     low = text_before.lower()[-16:]
     if re.search(r"(?:over|more than|above|at least|exceeds?)\s*~?$", low):
@@ -711,8 +723,9 @@ def model_claims(toks, text, names) -> tuple[list, list]:
     """Claims for `model field number` statements; also the fields it could not check."""
     parts, missing = [], []
     fields = _fields(text)
-    nums = [t for t in toks if t.kind == "NUM" and not t.ratio and t.scale not in ("%",)
-            and not any(s <= t.start < e for s, e, _ in names)]
+    nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
+            and t.scale not in ("%",) and not any(s <= t.start < e for s, e, _ in names)
+            and not _in_arithmetic(toks, i)]
     used = set()
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
