@@ -3,9 +3,11 @@
 Markdown is parsed by markdown-it-py (CommonMark and tables), HTML by html.parser,
 reStructuredText by docutils (file insertion and raw output disabled: a document is
 untrusted), notebooks by nbformat (their Markdown cells, positions mapped back into the
-.ipynb file) and plain text by blank lines. What is not prose is left out: code blocks and
-code spans stay out of nothing but blocks (fenced or indented code, `<pre>`, `<script>`,
-`<style>`, literal blocks), claim fences, front matter, raw HTML blocks and link targets.
+.ipynb file) and plain text by blank lines. What is not prose is left out: code blocks
+(fenced or indented code, `<pre>`, `<script>`, `<style>`, literal blocks, notebook code
+cells, plain-text lines shaped like program text), claim fences, front matter, raw HTML
+blocks and link targets. Inline code is kept in the text but marked (`Block.code`), so
+that units can blank it before detection.
 
 Each reader returns a `Doc`: its blocks (`blocks.Block`), the block groups that a claim
 fence right after them covers, and `where(offset) -> (line, col)`.
