@@ -18,6 +18,7 @@ SUBCOMMANDS = [
     ("models", "ffnverify.catalogue.models_cmd", "list the catalogue of real architectures"),
     ("check", "ffnverify.testing.check_cmd", "run the conformance kit on your FFN module"),
     ("check-counter", "ffnverify.testing.counter_cmd", "check your params/FLOPs formula"),
+    ("scan", "ffnverify.scan.scan_cmd", "find and check the numeric statements in documents"),
     ("completion", "ffnverify.completion_cmd", "print a shell completion script (bash, zsh, fish)"),
 ]
 

@@ -1,0 +1,74 @@
+"""Prose blocks as the readers hand them on: text with the source position of each character.
+
+A `Block` is one paragraph, list item, heading, table row, display formula or line of
+plain text, already stripped of markup; `Block.offset(i)` is the 0-based character offset
+in the source of `text[i]`, exact for every character copied from the source (a decoded
+entity or escape maps to the position of its first source character). `Source` turns an
+offset into a 1-based line and column (columns count code points).
+"""
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+
+class Source:
+    """The text of one file and its line starts; `where(offset) -> (line, col)`."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0]
+        i = text.find("\n")
+        while i != -1:
+            self.starts.append(i + 1)
+            i = text.find("\n", i + 1)
+
+    def where(self, offset: int) -> tuple[int, int]:
+        k = bisect_right(self.starts, offset) - 1
+        return k + 1, offset - self.starts[k] + 1
+
+    def offset(self, line: int, col: int) -> int:
+        """0-based offset of 1-based (line, col)."""
+        return self.starts[line - 1] + col - 1
+
+    def line_text(self, line: int) -> str:
+        start = self.starts[line - 1]
+        end = self.starts[line] - 1 if line < len(self.starts) else len(self.text)
+        return self.text[start:end]
+
+
+@dataclass
+class Block:
+    kind: str  # para | item | heading | row | math | line
+    group: tuple = ()  # ids of the enclosing blocks (a claim fence after one covers it)
+    header: tuple = ()  # table rows: the header cells
+    cells: tuple = ()  # table rows: the cells of this row
+    parts: list = field(default_factory=list)  # [(text index, source offset, source length)]
+    chunks: list = field(default_factory=list)
+    length: int = 0
+    code: list = field(default_factory=list)  # [(start, end)] of inline code in text
+
+    def add(self, text: str, offset: int, contiguous: bool = True):
+        """Append `text`; its first character sits at `offset` in the source, the others
+        follow it there (contiguous) or all come from that one source character."""
+        if not text:
+            return
+        self.parts.append((self.length, offset, len(text) if contiguous else 1))
+        self.chunks.append(text)
+        self.length += len(text)
+
+    @property
+    def text(self) -> str:
+        if len(self.chunks) > 1:
+            self.chunks = ["".join(self.chunks)]
+        return self.chunks[0] if self.chunks else ""
+
+    def offset(self, i: int) -> int:
+        keys = [p[0] for p in self.parts] if len(self.parts) < 64 else self._keys()
+        k = max(0, bisect_right(keys, i) - 1)
+        start, off, length = self.parts[k]
+        return off + min(i - start, length - 1)
+
+    def _keys(self):
+        if getattr(self, "_key_cache", None) is None or len(self._key_cache) != len(self.parts):
+            self._key_cache = [p[0] for p in self.parts]
+        return self._key_cache

@@ -1,0 +1,325 @@
+"""Numbers as prose writes them, read exactly: a unit of text becomes a list of tokens.
+
+`normalise(text)` rewrites the LaTeX and Markdown that prose carries around numbers
+(`\\tfrac{8}{3}`, `\\cdot`, `2{,}67`, `11\\,008`, `**bold**`, `$...$`) into plain symbols;
+`tokens(text)` then reads numbers with thousands separators (`11,008`, `11 008`, narrow
+and thin spaces), decimals, scale words and suffixes (`6.7B`, `70 billion`, `14 GB`,
+`13.5 GiB`), percentages, Unicode fractions (`2⅔`) and superscript powers (`4096²`),
+scientific forms (`6.7 × 10⁹`, `6.7e9`), ratios (`4×`, `1.5x`), and a leading `~`.
+
+Every number is an exact `Fraction` with `unit`, one unit in its last stated digit at its
+scale (`6.7B`: 10^8; `2.67`: 1/100; `33%`: 1/100), the basis of `≈`. Nothing is evaluated:
+this is a scanner over characters, with a bound on digits.
+"""
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+MAX_DIGITS = 60
+MAX_POWER = 64
+
+SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
+SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "bn": 10**9,
+               "trillion": 10**12}
+BYTE_UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
+              "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+FRACTIONS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3),
+             "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅛": Fraction(1, 8)}
+SUPERSCRIPTS = {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+NUMBER_WORDS = {"two thirds": Fraction(2, 3), "two-thirds": Fraction(2, 3),
+                "one third": Fraction(1, 3), "one-third": Fraction(1, 3),
+                "a third": Fraction(1, 3), "half": Fraction(1, 2)}
+
+
+@dataclass
+class Tok:
+    kind: str  # NUM OP WORD RANGE
+    text: str
+    start: int
+    end: int
+    value: Fraction | None = None
+    unit: Fraction | None = None  # one unit in the last stated digit, at the number's scale
+    plain: bool = False  # written as a literal the claim language reads the same way
+    scale: str = ""  # "", "K".., "bytes", "%"
+    tilde: bool = False  # "~" written before the number
+    about: bool = False  # "about", "roughly", ... before the number
+    ratio: bool = False  # followed by × / x with nothing multiplied: "4×"
+    power: bool = False  # written with a power (4096², 10^9)
+    space_before: bool = False
+    space_after: bool = False
+
+    @property
+    def lower(self):
+        return self.text.lower()
+
+
+# ---- normalisation ---------------------------------------------------------------------
+
+_LATEX_FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]{1,40})\}\s*\{([^{}]{1,40})\}")
+_LATEX_WRAP = re.compile(r"\\(?:text|mathrm|operatorname|mathit|mathbf|textrm|texttt|"
+                         r"boldsymbol|mathsf)\s*\{([^{}]{0,80})\}")
+_LATEX_SYMBOLS = [("\\cdot", "·"), ("\\times", "×"), ("\\approx", "≈"), ("\\simeq", "≈"),
+                  ("\\sim", "~"), ("\\leq", "≤"), ("\\geq", "≥"), ("\\le", "≤"), ("\\ge", "≥"),
+                  ("\\neq", "≠"), ("\\ne", "≠"), ("\\rightarrow", "→"), ("\\to", "→"),
+                  ("\\%", "%"), ("\\left", ""), ("\\right", ""), ("\\big", ""),
+                  ("\\Big", ""), ("\\quad", " "), ("\\qquad", " "), ("\\,", "\u2009"),
+                  ("\\;", " "), ("\\!", ""), ("\\ ", " "), ("{,}", "{DECIMAL}")]
+_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
+
+
+def _fraction(m) -> str:
+    a, b = m.group(1).strip(), m.group(2).strip()
+    a = a if re.fullmatch(r"[\w.]+", a) else f"({a})"
+    b = b if re.fullmatch(r"[\w.]+", b) else f"({b})"
+    return f"{a}/{b}"
+
+
+@lru_cache(maxsize=16384)
+def normalise(text: str) -> str:
+    """Prose with its LaTeX and emphasis markup turned into plain symbols."""
+    if "\\" in text or "{" in text:
+        for _ in range(3):
+            text = _LATEX_FRAC.sub(_fraction, text)
+            text = _LATEX_WRAP.sub(r"\1", text)
+        for a, b in _LATEX_SYMBOLS:
+            text = text.replace(a, b)
+        text = re.sub(r"\^\{([^{}]{1,12})\}", r"^\1", text)
+        text = re.sub(r"_\{([^{}]{1,20})\}", r"_\1", text)
+        text = text.replace("{DECIMAL}", ".")
+    text = text.replace("**", "").replace("`", "").replace("$", " ")
+    text = _ITALIC.sub(r"\1", text)
+    return text
+
+
+# ---- tokens ------------------------------------------------------------------------------
+
+_THOUSANDS = re.compile(r"\d{1,3}(?:(?P<sep>[,\u202f\u2009\u00a0 ])\d{3})(?:(?P=sep)\d{3})*"
+                        r"(?P<dec>\.\d+)?(?![\d])(?!,\d)")
+_ASCII_DIGITS = "0123456789"
+_DIGIT_RUN = re.compile(r"[\d.,\u202f\u2009\u00a0]+")
+_DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
+_EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
+_SUPER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_SCALE_WORD = re.compile(r"\s?(thousand|million|billion|bn|trillion)\b", re.I)
+_BYTES = re.compile(r"\s?(KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
+_SCALE = re.compile(r"[kKMBGT](?![A-Za-z0-9_])")
+_RATIO = re.compile(r"\s?[×x](?![A-Za-z0-9_])")
+_WORD = re.compile(r"[^\W\d_][\w]*(?:['’-][\w]+)*|_[\w]+")
+_OPS = [("**", "^"), ("==", "="), ("~=", "≈"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"),
+        ("->", "→"), ("⟶", "→"), ("⇒", "→"), ("≃", "≈"), ("≅", "≈"), ("+", "+"),
+        ("−", "-"), ("-", "-"), ("–", "–"), ("×", "×"), ("·", "×"), ("⋅", "×"), ("*", "×"),
+        ("/", "/"), ("÷", "/"), ("^", "^"), ("(", "("), (")", ")"), ("[", "("), ("]", ")"),
+        ("=", "="), ("≈", "≈"), ("~", "~"), ("≠", "≠"), ("<", "<"), (">", ">"), ("≤", "≤"),
+        ("≥", "≥"), ("→", "→"), (",", ","), (":", ":"), (";", ";"), ("%", "%")]
+
+
+def _digits_ok(s: str) -> bool:
+    return sum(c.isdigit() for c in s) <= MAX_DIGITS
+
+
+def _read_number(text: str, i: int):
+    """(Tok, end) for a number starting at i, or None."""
+    m = _THOUSANDS.match(text, i)
+    sep = m and m.group("sep")
+    if m and sep == " " and (text[i - 1:i].isdigit() or len(m.group()) > 12):
+        m = None
+    if m:
+        raw = m.group()
+        dec = m.group("dec") or ""
+        digits = re.sub(r"\D", "", raw[:len(raw) - len(dec)])
+        value, unit, plain = Fraction(int(digits)), Fraction(1), False
+        if dec:
+            value += Fraction(int(dec[1:]), 10 ** (len(dec) - 1))
+            unit = Fraction(1, 10 ** (len(dec) - 1))
+        end = m.end()
+    else:
+        m = _DECIMAL.match(text, i)
+        if not m:
+            return None
+        raw = m.group()
+        whole, _, dec = raw.partition(".")
+        value = Fraction(int((whole or "0") + dec)) / 10 ** len(dec)
+        unit, plain = Fraction(1, 10 ** len(dec)), True
+        end = m.end()
+    if not _digits_ok(raw):
+        return None
+    tok = Tok("NUM", raw, i, end, value, unit, plain)
+    if end < len(text) and text[end] in FRACTIONS:  # 2⅔
+        tok.value += FRACTIONS[text[end]]
+        tok.unit, tok.plain, end = Fraction(0), False, end + 1
+    e = _EXPONENT.match(text, end)
+    if e and abs(int(e.group(1))) <= MAX_POWER:
+        tok.value *= Fraction(10) ** int(e.group(1))
+        tok.unit *= Fraction(10) ** int(e.group(1))
+        end = e.end()
+    s = _SUPER.match(text, end)
+    if s:
+        p = int("".join(SUPERSCRIPTS[c] for c in s.group()))
+        if p > MAX_POWER:
+            return None
+        tok.value, tok.unit, tok.plain, tok.power = tok.value ** p, Fraction(0), False, True
+        end = s.end()
+    for pattern, table, kind in ((_BYTES, BYTE_UNITS, "bytes"), (_SCALE_WORD, None, "K")):
+        w = pattern.match(text, end)
+        if w:
+            factor = table[w.group(1)] if table else SCALE_WORDS[w.group(1).lower()]
+            tok.value *= factor
+            tok.unit *= factor
+            tok.plain, tok.scale, end = False, kind if kind == "bytes" else w.group(1), w.end()
+            break
+    else:
+        w = _SCALE.match(text, end)
+        if w:
+            factor = SCALES[w.group()]
+            tok.value *= factor
+            tok.unit *= factor
+            tok.plain, tok.scale, end = False, w.group(), w.end()
+    if text.startswith("%", end):
+        tok.value /= 100
+        tok.unit /= 100
+        tok.scale, end = "%", end + 1
+        tok.plain = tok.plain  # 33% is a literal of the claim language too
+    r = _RATIO.match(text, end)
+    if r and not re.match(r"\s*[\d(.]", text[r.end():]) and not re.match(
+            r"\s*[dDhH](?![A-Za-z])|\s*d_", text[r.end():]):
+        tok.ratio, end = True, r.end()
+    tok.end = end
+    tok.text = text[i:end]
+    return tok, end
+
+
+@lru_cache(maxsize=16384)
+def tokens(text: str) -> tuple:
+    """The tokens of `text` (cached: the detector, the context pass and the reader all
+    ask for the same unit; tokens are never changed after this returns)."""
+    return tuple(_tokens(text))
+
+
+def _tokens(text: str) -> list[Tok]:
+    out: list[Tok] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch in _ASCII_DIGITS or (ch == "." and text[i + 1:i + 2] in _ASCII_DIGITS
+                                   and i + 1 < n):
+            run = _DIGIT_RUN.match(text, i).end()
+            if not _digits_ok(text[i:run]):  # too long to be a quantity: skip it whole
+                out.append(Tok("OTHER", text[i:run], i, run))
+                i = run
+                continue
+            got = _read_number(text, i)
+            if got and not (i and (text[i - 1].isalpha() or text[i - 1] == "_")):
+                tok, i = got
+                out.append(tok)
+                continue
+            if got:  # a digit inside a name (L08, W1): part of the word
+                tok, j = got
+                out.append(Tok("WORD", text[i:j], i, j))
+                i = j
+                continue
+        if ch in FRACTIONS:
+            out.append(Tok("NUM", ch, i, i + 1, FRACTIONS[ch], Fraction(0)))
+            i += 1
+            continue
+        m = _WORD.match(text, i)
+        if m:
+            out.append(Tok("WORD", m.group(), i, m.end()))
+            i = m.end()
+            continue
+        for a, b in _OPS:
+            if text.startswith(a, i):
+                out.append(Tok("OP", b, i, i + len(a)))
+                i += len(a)
+                break
+        else:
+            out.append(Tok("OTHER", ch, i, i + 1))
+            i += 1
+    _mark_spacing(out, text)
+    _merge(out)
+    return out
+
+
+def _mark_spacing(toks, text):
+    for t in toks:
+        t.space_before = t.start > 0 and text[t.start - 1].isspace()
+        t.space_after = t.end < len(text) and text[t.end].isspace()
+
+
+def _merge(toks: list[Tok]):
+    """Scientific forms, ranges, `~` and words of approximation, number words."""
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        # 6.7 × 10⁹ / 6.7·10^9 / 6.7 * 10**9: one number with the mantissa's precision
+        if (t.kind == "NUM" and i + 2 < len(toks) and toks[i + 1].kind == "OP"
+                and toks[i + 1].text == "×" and toks[i + 2].kind == "NUM"
+                and toks[i + 2].text.startswith("10")):
+            ten = toks[i + 2]
+            power = None
+            if ten.power and ten.text[:2] == "10":
+                power = ten.value
+            elif (i + 4 < len(toks) and ten.text == "10" and toks[i + 3].text == "^"
+                  and toks[i + 4].kind == "NUM" and toks[i + 4].value.denominator == 1
+                  and 0 <= toks[i + 4].value <= MAX_POWER):
+                power = 10 ** int(toks[i + 4].value)
+                del toks[i + 3:i + 5]
+            if power is not None:
+                t.value *= power
+                t.unit *= power
+                t.plain = False
+                t.end = ten.end
+                t.text = t.text + "×" + ten.text
+                del toks[i + 1:i + 3]
+        # 2 x 32: a multiplication sign written as the letter x
+        if (t.kind == "WORD" and t.text == "x" and 0 < i < len(toks) - 1
+                and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"):
+            t.kind, t.text = "OP", "×"
+        # 1-2%, 10–15%: a range, not a subtraction
+        if (t.kind == "OP" and t.text in "-–" and 0 < i < len(toks) - 1
+                and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"
+                and (t.text == "–" or (not t.space_before and not t.space_after))):
+            t.kind = "RANGE"
+        i += 1
+    for i, t in enumerate(toks):
+        if t.kind == "NUM" and i:
+            prev = toks[i - 1]
+            if prev.kind == "OP" and prev.text == "~":
+                t.tilde = True
+            elif prev.kind == "WORD" and prev.lower in ("about", "approximately", "roughly",
+                                                        "around", "nearly", "almost", "circa",
+                                                        "ca", "approx", "some", "ungefär",
+                                                        "~"):
+                t.about = True
+
+
+def literal(x: Fraction) -> str:
+    """`x` in the claim language, exactly."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = x.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:  # a finite decimal
+        digits = 0
+        y = x
+        while y.denominator != 1:
+            y *= 10
+            digits += 1
+        sign = "-" if y < 0 else ""
+        s = str(abs(y.numerator)).rjust(digits + 1, "0")
+        return f"{sign}{s[:-digits]}.{s[-digits:]}"
+    return f"({x.numerator}/{x.denominator})"
+
+
+def number_words(text: str) -> list[tuple[int, Fraction]]:
+    """English fractions written in words ("two thirds of the parameters")."""
+    low = text.lower()
+    return [(m.start(), value) for word, value in NUMBER_WORDS.items()
+            for m in re.finditer(r"\b" + re.escape(word) + r"\b", low)]

@@ -1,0 +1,861 @@
+"""Reading a statement as claims of the claim language.
+
+`reading(text, context, header, cells)` returns a `Reading` — the claim parts the unit
+states and whether the scan is sure of the reading — or None when it cannot read the
+unit. Every part is a string for the claims engine, built from tokens (numbers written
+back as exact literals); nothing from the document is evaluated here.
+
+Sure readings (status `checked`):
+- arithmetic exactly as written, `3×32 = 96`, `8/3·4096 = 10922` (`=` is `==`, `≈` keeps
+  the precision stated on its right: `≈ 10,923` is ±0.5, `≈ 6.7B` is ±0.05B);
+- an expansion stated with a factor, `4096 → 16384` with `4×`;
+- a catalogue model with a field or its total (`Llama 2 7B has 32 layers`, `~69.5B
+  parameters`), including table rows whose header names the field or the model;
+- `N matrix multiplications` of a named variant; `X is E rounded up to a multiple of M`.
+
+Readings to confirm (status `suggested`): comparisons of variants in percent or as a
+ratio (parameters or compute; the widths come from the unit, else from the document, and
+"despite the parameter reduction" means at those reduced widths), "two thirds of the
+parameters", the 2N/6N FLOPs rules.
+"""
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ffnverify.claims.signatures import SIGNATURES
+from ffnverify.scan.detect import models
+from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
+
+VARIANTS = {"swiglu": "swiglu", "geglu": "geglu", "reglu": "reglu", "glu": "glu",
+            "bilinear": "bilinear", "relu": "relu", "gelu": "gelu", "silu": "silu",
+            "swish": "silu", "tanhglu": "tanhglu"}
+GATED = {"swiglu", "geglu", "reglu", "glu", "bilinear", "tanhglu"}
+PLAIN_WORDS = {"traditional", "standard", "vanilla", "classic", "classical", "plain",
+               "ordinary", "dense"}
+D_WORDS = {"d", "d_model", "dmodel", "dim", "hidden_size"}
+REDUCE = re.compile(r"reduc|fewer|less\b|smaller|saving|saves?\b|cuts?\b|lower|drop", re.I)
+INCREASE = re.compile(r"\bmore\b|larger|bigger|increase|\badds?\b|extra|higher|additional|"
+                      r"\bgrow", re.I)
+COMPUTE = re.compile(r"comput|flop|matmul|multiplication|\bcost|\bmacs?\b|throughput", re.I)
+PARAMS = re.compile(r"param|weights", re.I)
+EMPIRICAL = re.compile(r"accura|perplex|quality|perform|improv|speedup|faster|slower|"
+                       r"benchmark|score|loss\b|latenc|neurons? inactive|sparsity|"
+                       r"fine-?tun|downstream|tokens? for|training tokens", re.I)
+REDUCED_WIDTH = re.compile(r"despite (?:the |its )?(?:parameter|param)|same (?:parameter|param)|"
+                           r"(?:matched|equal|comparable|iso)[- ](?:parameter|param)|"
+                           r"parameter[- ](?:matched|parity)|at (?:the )?reduced", re.I)
+EQUAL_WIDTH = re.compile(r"(?:same|equal|identical|matched) (?:hidden |intermediate |ffn )?"
+                         r"(?:width|size|dimension|d_ff)|at equal width", re.I)
+
+FIELDS = [  # (pattern on lower-case text, claim function)
+    (r"(?:kv|key[- ]value)[- ]?heads?|query groups|kv groups", "kv_heads"),
+    (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)", "head_dim"),
+    (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
+     r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
+    (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
+     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b", "d_model"),
+    (r"active experts|experts per token|experts active", "active_experts"),
+    (r"\bexperts\b", "experts"),
+    (r"(?:attention |query )?\bheads\b", "heads"),
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b", "layers"),
+    (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
+    (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
+     r"positions)", "context"),
+    (r"\bparam(?:eter)?s\b|\bweights\b", "params_total"),
+]
+_FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
+NOT_TOTAL = re.compile(r"non[- ]embedding|trainable|active|per[- ]layer|ffn param|"
+                       r"attention param|embedding param|per token", re.I)
+
+
+@dataclass
+class Reading:
+    parts: list  # claim strings; the statement holds when all hold
+    sure: bool  # checked (True) or suggested (False)
+    notes: list = field(default_factory=list)
+    other: list = field(default_factory=list)  # other readings, decided and reported only
+
+
+@dataclass
+class Context:
+    """What a document states once and later statements lean on: the widths it gives a
+    gated and a plain FFN ("SwiGLU with 2.67·d", "ReLU with 4d")."""
+
+    gated: Fraction | None = None
+    plain: Fraction | None = None
+    gated_text: str = ""
+    plain_text: str = ""
+
+
+def available(func: str) -> bool:
+    return func in SIGNATURES
+
+
+# ---- small token helpers -------------------------------------------------------------
+
+def _num(t: Tok) -> str:
+    return literal(t.value)
+
+
+def _is_op(t, *ops):
+    return t is not None and t.kind == "OP" and t.text in ops
+
+
+def _word(t, *words):
+    return t is not None and t.kind == "WORD" and t.lower in words
+
+
+_VARIANT_HINT = re.compile(r"glu|lu\b|lu-|swish|bilinear", re.I)
+
+
+def _variant_of(t: Tok) -> str | None:
+    if t.kind != "WORD" or not _VARIANT_HINT.search(t.text):
+        return None
+    low = t.lower
+    for piece in re.split(r"[-']", low):
+        if piece in VARIANTS:
+            return VARIANTS[piece]
+    return None
+
+
+def _approx(lhs: str, t: Tok, op: str = "≈") -> str:
+    """`lhs ≈ t` with the precision t states (a literal when the language reads it the
+    same way, else approx(..., abs=half a unit))."""
+    if op != "≈":
+        return f"{lhs} {op} {_num(t)}"
+    if t.unit == 0:
+        return f"{lhs} == {_num(t)}"
+    if t.plain and t.scale in ("", "%"):
+        text = t.text.rstrip("×x ").replace(",", "")
+        if re.fullmatch(r"\d+(?:\.\d+)?%?", text):
+            return f"{lhs} ≈ {text}"
+    return f"approx({lhs}, {_num(t)}, abs={literal(t.unit / 2)})"
+
+
+# ---- arithmetic as written -------------------------------------------------------------
+
+_ARITH_OPS = {"+", "-", "×", "/", "^", "(", ")"}
+_COMPARE = {"=": "==", "≈": "≈", "≠": "!=", "<": "<", ">": ">", "≤": "<=", "≥": ">="}
+
+
+def _runs(toks):
+    run = []
+    for t in toks:
+        if t.kind == "NUM" and t.ratio and run:  # "≈ 2.67×": the run ends with it
+            run.append(t)
+            yield run
+            run = []
+            continue
+        ok = (t.kind == "NUM" and not t.ratio) or (
+            t.kind == "OP" and (t.text in _ARITH_OPS or t.text in _COMPARE or t.text == "~"))
+        if ok:
+            run.append(t)
+        else:
+            if run:
+                yield run
+            run = []
+    if run:
+        yield run
+
+
+def _expression(side) -> str | None:
+    """A side of a comparison as claim text, or None when it is not an expression."""
+    while side and _is_op(side[0], ")"):
+        side = side[1:]
+    while side and _is_op(side[-1], "("):
+        side = side[:-1]
+    depth = 0
+    for t in side:
+        depth += _is_op(t, "(") - _is_op(t, ")")
+        if depth < 0:
+            return None
+    if depth > 0:  # an unbalanced "(" opened before the run
+        while side and _is_op(side[0], "(") and depth > 0:
+            side, depth = side[1:], depth - 1
+        if depth:
+            return None
+    if not side:
+        return None
+    out, expect_operand = [], True
+    for t in side:
+        if t.kind == "NUM":
+            if not expect_operand:
+                return None
+            out.append(_num(t) if not t.power else f"({_num(t)})")
+            expect_operand = False
+        elif t.text == "(":
+            if not expect_operand:
+                out.append("*")
+            out.append("(")
+            expect_operand = True
+        elif t.text == ")":
+            if expect_operand:
+                return None
+            out.append(")")
+        elif t.text == "~":
+            if not expect_operand:
+                return None
+        else:
+            if expect_operand and t.text != "-":
+                return None
+            out.append({"×": "*", "^": "**"}.get(t.text, t.text))
+            expect_operand = True
+    if expect_operand:
+        return None
+    return " ".join(out).replace("( ", "(").replace(" )", ")")
+
+
+def _value(side) -> Fraction | None:
+    """The exact value of a side made of numbers and + - × / ^ ( ), computed on the
+    tokens (bounded powers); None if it is anything else."""
+    out, ops = [], []
+    prec = {"+": 1, "-": 1, "×": 2, "/": 2, "^": 3}
+
+    def apply():
+        op = ops.pop()
+        if len(out) < 2:
+            raise ValueError
+        b, a = out.pop(), out.pop()
+        if op == "+":
+            out.append(a + b)
+        elif op == "-":
+            out.append(a - b)
+        elif op == "×":
+            out.append(a * b)
+        elif op == "/":
+            if b == 0:
+                raise ValueError
+            out.append(a / b)
+        else:
+            if b.denominator != 1 or not 0 <= b <= 64 or abs(a) > 10**12:
+                raise ValueError
+            out.append(a ** int(b))
+
+    try:
+        for t in side:
+            if t.kind == "NUM":
+                out.append(t.value)
+            elif t.text == "(":
+                ops.append("(")
+            elif t.text == ")":
+                while ops and ops[-1] != "(":
+                    apply()
+                if not ops:
+                    return None
+                ops.pop()
+            elif t.text in prec:
+                while ops and ops[-1] != "(" and (prec[ops[-1]] > prec[t.text] or (
+                        prec[ops[-1]] == prec[t.text] and t.text != "^")):
+                    apply()
+                ops.append(t.text)
+            elif t.text != "~":
+                return None
+        while ops:
+            if ops[-1] == "(":
+                return None
+            apply()
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return out[0] if len(out) == 1 else None
+
+
+def _terminates(x: Fraction) -> bool:
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def arithmetic(toks) -> tuple[list, bool]:
+    """Claims for every comparison of numbers written out in the unit; and whether one
+    leans on a `~` number on its left (then it is only a reading)."""
+    parts, unsure = [], False
+    for run in _runs(toks):
+        sides, ops, cur = [], [], []
+        for t in run:
+            if t.kind == "OP" and t.text in _COMPARE:
+                sides.append(cur)
+                ops.append(t.text)
+                cur = []
+            else:
+                cur.append(t)
+        sides.append(cur)
+        if not ops:
+            continue
+        if not any(t.kind == "OP" and t.text in ("+", "-", "×", "/", "^") for s in sides
+                   for t in s) and not any(t.power for s in sides for t in s):
+            continue  # `d = 4` after a word, `32 = 32`: nothing computed
+        texts = [_expression(s) for s in sides]
+        for k, op in enumerate(ops):
+            left, right = texts[k], texts[k + 1]
+            if left is None or right is None:
+                continue
+            rhs_side = [t for t in sides[k + 1] if not _is_op(t, "~")]
+            if any(t.tilde for t in sides[k] if t.kind == "NUM"):
+                unsure = True
+            if any(t.scale == "bytes" for s in sides for t in s):
+                continue
+            approx = op == "≈" or any(_is_op(t, "~") for t in sides[k + 1][:1])
+            if op == "=" and len(rhs_side) == 1 and rhs_side[0].kind == "NUM" \
+                    and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
+                exact = _value(sides[k])
+                if exact is not None and not _terminates(exact):
+                    approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
+            if approx and len(rhs_side) == 1 and rhs_side[0].kind == "NUM":
+                parts.append(_approx(left, rhs_side[0]))
+            elif approx:
+                parts.append(f"{left} ≈ {right}")
+            else:
+                parts.append(f"{left} {_COMPARE[op]} {right}")
+    return parts, unsure
+
+
+# ---- expansions: 4096 → 16384 stated as 4× ----------------------------------------------
+
+def expansions(toks) -> list:
+    factors = [t for t in toks if t.kind == "NUM" and t.ratio]
+    parts = []
+    if not factors:
+        return parts
+    for i, t in enumerate(toks[:-2]):
+        arrow = _is_op(toks[i + 1], "→") or (_word(toks[i + 1], "to") and i and _word(
+            toks[i - 1], "maps", "map", "from", "expands", "widens", "grows", "projects"))
+        if t.kind == "NUM" and arrow and toks[i + 2].kind == "NUM":
+            a, b = t, toks[i + 2]
+            if a.value == 0 or b.value == 0:
+                continue
+            factor = min(factors, key=lambda f: abs(f.start - t.start))
+            big, small = (b, a) if b.value >= a.value else (a, b)
+            parts.append(_approx(f"{_num(big)} / {_num(small)}", factor,
+                                 "≈" if factor.tilde or not factor.value.denominator == 1
+                                 else "=="))
+            break
+    return [p.replace(" = ", " == ") for p in parts]
+
+
+# ---- widths and variants -------------------------------------------------------------
+
+def widths(toks) -> list[tuple[int, Fraction, str]]:
+    """(position, factor, text) of every width written as a multiple of d: 2.67D, 2.67·d,
+    8/3×d_model, 8d/3, 4d, 4×d_model."""
+    out = []
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.scale:
+            continue
+        j = i + 1
+        factor = t.value
+        text = t.text
+        if j + 1 < n and _is_op(toks[j], "/") and toks[j + 1].kind == "NUM" and toks[j + 1].value:
+            factor = factor / toks[j + 1].value
+            text += "/" + toks[j + 1].text
+            j += 2
+        if j < n and _is_op(toks[j], "×"):
+            j += 1
+        if j < n and toks[j].kind == "WORD" and toks[j].lower in D_WORDS:
+            if i and _is_op(toks[i - 1], "/"):
+                continue
+            if j + 2 < n and _is_op(toks[j + 1], "/") and toks[j + 2].kind == "NUM" \
+                    and toks[j + 2].value and factor == t.value:
+                factor /= toks[j + 2].value  # 8d/3
+            if j + 2 < n and _is_op(toks[j + 1], "×") and _word(toks[j + 2], "d"):
+                pass  # "2.67 × d × d" is a count, not a width; still read as 2.67·d
+            out.append((t.start, factor, text + "·d"))
+    return out
+
+
+_MENTIONS: dict = {}
+
+
+def _mentions(toks) -> list[tuple[int, str]]:
+    """(position, variant) of every variant the tokens name (memoised per token tuple)."""
+    key = id(toks)
+    hit = _MENTIONS.get(key)
+    if hit is not None and hit[0] is toks:
+        return hit[1]
+    if len(_MENTIONS) > 4096:
+        _MENTIONS.clear()
+    found = _find_mentions(toks)
+    _MENTIONS[key] = (toks, found)
+    return found
+
+
+def _find_mentions(toks) -> list[tuple[int, str]]:
+    out = []
+    for i, t in enumerate(toks):
+        v = _variant_of(t)
+        if v:
+            out.append((t.start, v))
+        elif t.kind == "WORD" and t.lower in PLAIN_WORDS | {"gated", "non-gated", "ungated"} \
+                and i + 1 < len(toks) and toks[i + 1].kind == "WORD" and toks[i + 1].lower in (
+                    "ffn", "ffns", "mlp", "mlps", "feed-forward", "block", "blocks"):
+            # any gated variant counts as SwiGLU does, any plain one as ReLU does
+            out.append((t.start, "swiglu" if t.lower == "gated" else "relu"))
+    dedup = []
+    for pos, v in out:
+        if not dedup or dedup[-1][1] != v:
+            dedup.append((pos, v))
+    return dedup
+
+
+def _assign(mentions, found_widths):
+    """Each variant mention's width: the nearest one written after it (before the next
+    mention), else none."""
+    out, used = [], set()
+    for k, (pos, v) in enumerate(mentions):
+        nxt = mentions[k + 1][0] if k + 1 < len(mentions) else 10**9
+        mine = [w for w in found_widths if pos < w[0] < nxt and w[0] not in used]
+        if not mine:  # "the matched width of 8/3·d ... SwiGLU": a width just before it
+            prev = mentions[k - 1][0] if k else -1
+            mine = [w for w in found_widths if prev < w[0] < pos and w[0] not in used][-1:]
+        if mine:
+            used.add(mine[0][0])
+        out.append((v, mine[0][1] if mine else None))
+    return out
+
+
+def _width_text(factor) -> str:
+    if factor is None:
+        return "h"
+    return f"{literal(factor)}*d" if factor != 1 else "d"
+
+
+def _pair(toks, text, context: Context, compute: bool):
+    """The two variants compared and their widths, or None."""
+    mentions = _mentions(toks)
+    if len(mentions) < 2:
+        return None
+    assigned = _assign(mentions[:2], widths(toks))
+    (a, wa), (b, wb) = assigned
+    if a == b:
+        return None
+    notes = []
+    equal = EQUAL_WIDTH.search(text)
+    reduced = REDUCED_WIDTH.search(text)
+    filled = []
+    for v, w in ((a, wa), (b, wb)):
+        if w is None and not equal:
+            ctx = context.gated if v in GATED else context.plain
+            if ctx is not None and (reduced or wa is not None or wb is not None or not compute):
+                w = ctx
+                notes.append(f"{v} at {literal(ctx)}·d as the document states it elsewhere")
+            elif reduced:
+                w = Fraction(8, 3) if v in GATED else Fraction(4)
+                notes.append(f"{v} at {literal(w)}·d (the matched-parameter width)")
+        filled.append(w)
+    wa, wb = filled
+    if (wa is None) != (wb is None):
+        return None
+    if wa is None:
+        if not equal:
+            return None  # no width stated, none said to be equal: no reading
+        notes.append("at equal width h")
+    return a, wa, b, wb, notes
+
+
+def comparisons(toks, text, context: Context) -> tuple[list, list, list]:
+    """Percent changes and ratios of parameters or compute between two variants (and the
+    equal-width reading of a compute ratio read at other widths)."""
+    parts, notes, other = [], [], []
+    compute = bool(COMPUTE.search(text))
+    params = bool(PARAMS.search(text)) or bool(REDUCE.search(text) and not compute)
+    quantity = "flops" if compute and not (params and not re.search(
+        r"compute|computation|flop", text, re.I)) else "params"
+    percents = [t for t in toks if t.kind == "NUM" and t.scale == "%"]
+    ratios = [t for t in toks if t.kind == "NUM" and t.ratio]
+    ranged = {id(toks[i + 1]) for i, t in enumerate(toks[:-1]) if t.kind == "RANGE"} | \
+        {id(toks[i - 1]) for i, t in enumerate(toks) if t.kind == "RANGE" and i}
+    for t in percents:
+        if id(t) in ranged:
+            continue
+        window = text[max(0, t.start - 40):t.end + 40]
+        if EMPIRICAL.search(text[t.end:t.end + 25]):
+            continue  # "1-2% accuracy", "3-5% improvement": measured, not counted
+        q = "flops" if COMPUTE.search(window) else "params" if (
+            PARAMS.search(window) or REDUCE.search(window)) else quantity
+        pair = _pair(toks, text, context, q == "flops")
+        if pair is None:
+            continue
+        a, wa, b, wb, why = pair
+        ratio = f"{q}({a}, d, {_width_text(wa)}) / {q}({b}, d, {_width_text(wb)})"
+        after = text[t.end:t.end + 40]
+        if INCREASE.search(after) or INCREASE.search(text[max(0, t.start - 30):t.start]):
+            parts.append(_approx(f"{ratio} - 1", t))
+        elif REDUCE.search(window):
+            parts.append(_approx(f"1 - {ratio}", t))
+        else:
+            continue
+        notes += why
+        break
+    for t in ratios:
+        if t.value in (0, 1) or parts:
+            continue
+        if re.search(r"\bnot\s+(?:~|about\s+)?$", text[max(0, t.start - 12):t.start]):
+            continue  # "not 1.5× apart": a denial, not a ratio
+        window = text[max(0, t.start - 60):t.end + 60]
+        q = "flops" if COMPUTE.search(window) else "params" if PARAMS.search(window) else None
+        if q is None:
+            continue
+        pair = _pair(toks, text, context, q == "flops")
+        if pair is None:
+            continue
+        a, wa, b, wb, why = pair
+        parts.append(_approx(f"{q}({a}, d, {_width_text(wa)}) / {q}({b}, d, {_width_text(wb)})",
+                             t))
+        if q == "flops" and (wa is not None or wb is not None):
+            other.append(_approx(f"flops({a}, d, h) / flops({b}, d, h)", t))
+        notes += why
+        break
+    return parts, notes, other
+
+
+def matmul_counts(toks) -> list:
+    """`3 matrix multiplications` (matrices, linear layers, projections) said of a named
+    variant, and an elided `vs 2 for ReLU` after it."""
+    parts = []
+    mentions = _mentions(toks)
+    if not mentions:
+        return parts
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or not t.plain or t.value.denominator != 1 or not 1 <= t.value <= 6:
+            continue
+        follow = " ".join(x.lower for x in toks[i + 1:i + 4] if x.kind == "WORD")
+        if not re.match(r"(?:weight )?(?:matrix multiplications|matmuls?|matrices|"
+                        r"linear layers|projections|weight matrices)", follow):
+            continue
+        before = [v for pos, v in mentions if pos < t.start]
+        variant = before[-1] if before else None
+        if variant:
+            parts.append(f"matmuls({variant}) == {_num(t)}")
+        for j in range(i + 1, min(n - 3, i + 8)):
+            if _word(toks[j], "vs", "versus", "against") and toks[j + 1].kind == "NUM" \
+                    and _word(toks[j + 2], "for", "in") and _variant_of(toks[j + 3]):
+                parts.append(f"matmuls({_variant_of(toks[j + 3])}) == {_num(toks[j + 1])}")
+                break
+    return list(dict.fromkeys(parts))
+
+
+def equalities(toks, text, context: Context) -> list:
+    """"SwiGLU at 8/3·d has the same parameters (FLOPs) as ReLU at 4·d": Q(A) == Q(B)."""
+    said = (r"(?:same|equal|identical|matching|matched)\s+(?:number of\s+|total\s+)?"
+            r"(?:parameters|params|weights|parameter count|flops|compute|cost)|"
+            r"(?:parameters|params|weights|flops|compute|cost)\b[^.;]{0,60}?\b(?:are|is|stay|"
+            r"remain)s?\s+(?:the\s+)?(?:same|equal|identical)|"
+            r"match(?:es)?\s+the\s+(?:parameters|parameter count|flops|compute)")
+    if not re.search(said, text, re.I) or re.search(
+            r"\bnot\b[^.]{0,20}\b(?:same|equal)", text, re.I):
+        return []
+    q = "flops" if COMPUTE.search(text) else "params" if PARAMS.search(text) else None
+    if q is None:
+        return []
+    pair = _pair(toks, text, context, q == "flops")
+    if pair is None or pair[1] is None:
+        return []
+    a, wa, b, wb, _ = pair
+    left, right = f"{q}({a}, d, {_width_text(wa)})", f"{q}({b}, d, {_width_text(wb)})"
+    if re.search(r"(?:essentially|about|roughly|nearly|almost|approximately|practically|"
+                 r"virtually)\s+(?:the\s+)?(?:same|equal)", text, re.I):
+        return [f"approx({left}, {right}, rel=0.01)"]  # "essentially the same": within 1%
+    return [f"{left} == {right}"]
+
+
+_FRACTION_OF = re.compile(
+    r"(?P<x>[\d.,]+)\s*(?:,\s*which\s+)?(?:is|are|=)\s+(?:exactly\s+|about\s+|roughly\s+)?"
+    r"(?P<f>\d+\s*/\s*\d+|two thirds|two-thirds|one third|a third|half)\s+of\s+"
+    r"(?:the\s+)?(?P<y>[\d.,]+)|"
+    r"(?P<f2>two thirds|two-thirds|one third|a third|half|\d+\s*/\s*\d+)\s+of\s+"
+    r"(?P<y2>[\d.,]+)\s+(?:is|are|=|gives)\s+(?:about\s+)?(?P<x2>[\d.,]+\d)", re.I)
+_WORD_FRACTIONS = {"two thirds": "2/3", "two-thirds": "2/3", "one third": "1/3",
+                   "a third": "1/3", "half": "1/2"}
+
+
+def fractions_of(text) -> list:
+    """"2048, which is 2/3 of 3072" and "two thirds of 16,384 is 10,922.67"."""
+    parts = []
+    for m in _FRACTION_OF.finditer(text):
+        x, f, y = (m.group("x"), m.group("f"), m.group("y")) if m.group("x") else (
+            m.group("x2"), m.group("f2"), m.group("y2"))
+        xs = [t for t in tokens(x) if t.kind == "NUM"]
+        ys = [t for t in tokens(y.rstrip(".,")) if t.kind == "NUM"]
+        if len(xs) != 1 or len(ys) != 1:
+            continue
+        frac = _WORD_FRACTIONS.get(f.lower(), f.replace(" ", ""))
+        lhs = f"{frac}*{_num(ys[0])}"
+        parts.append(_approx(lhs, xs[0]) if xs[0].value.denominator != 1
+                     else f"{lhs} == {_num(xs[0])}")
+    return parts
+
+
+_DTYPE_BYTES = {"bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2, "fp32": 4,
+                "float32": 4, "int8": 1, "fp8": 1}
+
+
+def weight_bytes(toks, text) -> list:
+    """"6.74 billion parameters in bf16 (2 bytes per parameter) take about 13.5 GB"."""
+    counts = [t for t in toks if t.kind == "NUM" and t.scale in ("B", "billion", "M", "million",
+                                                                 "bn", "K", "T", "trillion")]
+    sizes = [t for t in toks if t.kind == "NUM" and t.scale == "bytes"]
+    if len(counts) != 1 or len(sizes) != 1 or not PARAMS.search(text):
+        return []
+    m = re.search(r"(\d)\s*bytes? (?:per|a|each) (?:parameter|param|weight)", text, re.I)
+    per = int(m.group(1)) if m else next((b for k, b in _DTYPE_BYTES.items()
+                                          if re.search(rf"\b{k}\b", text, re.I)), None)
+    if per is None:
+        return []
+    return [_approx(f"{_num(counts[0])} * {per}", sizes[0])]
+
+
+def llama_width(text) -> list:
+    """"d = 4096 and the Llama width h = 11008": Meta's rule at that d."""
+    if not re.search(r"llama|meta'?s? (?:rule|width)|width rule", text, re.I):
+        return []
+    d = re.search(r"\bd(?:_model)?\s*=\s*([\d,]+\d)", text)
+    h = re.search(r"\b(?:h|d_ff|hidden)\s*=\s*([\d,]+\d)", text)
+    if not d or not h:
+        return []
+    return [f"width(llama, {d.group(1).replace(',', '')}) == {h.group(1).replace(',', '')}"]
+
+
+def count_formulas(toks, text) -> list:
+    """"a non-gated FFN has 2·d·h weights; a gated one has 3·d·h": params(v, d, h)."""
+    if not PARAMS.search(text):
+        return []
+    mentions = _mentions(toks)
+    parts = []
+    clauses = re.split(r";|, while |, whereas | but ", text)
+    offset = 0
+    for clause in clauses:
+        m = re.search(r"\b(\d+)\s*[·×*]?\s*d\s*[·×*]?\s*h\b", clause)
+        if m:
+            at = offset + m.start()
+            before = [v for pos, v in mentions if pos < at]
+            gated_one = re.search(r"(?<![-\w])gated\b", clause, re.I)
+            variant = before[-1] if before else None
+            if gated_one and (variant is None or variant not in GATED):
+                variant = "swiglu"
+            if variant:
+                parts.append(f"params({variant}, d, h) == {m.group(1)}*d*h")
+        offset += len(clause) + 1
+    return parts
+
+
+_ROUNDING = re.compile(
+    r"(?P<x>\d[\d,]*\d|\d)\s+(?:is|=|equals|comes from)\s+(?:just\s+|exactly\s+)?"
+    r"(?P<e>[\d\s/·×*().+-]+?)\s*,?\s*rounded up to (?:a|the next|the nearest) multiple of\s+"
+    r"(?P<m>\d+)", re.I)
+
+
+def rounding(toks, text) -> list:
+    """`X is E rounded up to a multiple of M`, E numbers and operators only."""
+    out = []
+    for m in _ROUNDING.finditer(text):
+        e = _expression(list(tokens(m.group("e"))))
+        xs = [t for t in tokens(m.group("x")) if t.kind == "NUM"]
+        if e is None or len(xs) != 1:
+            continue
+        out.append(f"round_up({e}, {m.group('m')}) == {_num(xs[0])}")
+    return out
+
+
+def thirds(text) -> list:
+    """"two thirds of the parameters" (per layer, d_ff = 4·d, full attention)."""
+    if not re.search(r"(?:ffn|mlp|feed[- ]?forward)", text, re.I) or not re.search(
+            r"of (?:the |all )?(?:parameters|params|weights)", text, re.I):
+        return []
+    said = [v for _, v in number_words(text)]
+    said += [Fraction(int(a), int(b)) for a, b in re.findall(r"\b(\d)\s*/\s*(\d)\b", text)]
+    for value in said:
+        if value in (Fraction(2, 3), Fraction(1, 2), Fraction(1, 3)):
+            share = "params(relu, d, 4*d) / (params(relu, d, 4*d) + 4*d**2)"
+            return [f"{share} == {literal(value)}"]
+    return []
+
+
+def flops_rules(text) -> list:
+    """The 2N (forward) / 6N (training) FLOPs-per-token rules, for the FFN block."""
+    m = re.search(r"\b([246])\s*[·×*]?\s*N\b|\b([246]) flops per (?:parameter|param)", text)
+    if not m or not re.search(r"flop|compute", text, re.I):
+        return []
+    k = int(m.group(1) or m.group(2))
+    passes = {2: "forward", 4: "backward", 6: "train"}
+    return [f"flops(swiglu, d, h, pass={passes[k]}) == {k}*params(swiglu, d, h)"]
+
+
+# ---- models --------------------------------------------------------------------------
+
+def _fields(text):
+    found = []
+    taken = []
+    for pattern, func in _FIELD_RES:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append((m.start(), m.end(), func))
+    return sorted(found)
+
+
+def _in_arithmetic(toks, i) -> bool:
+    """Whether number i is an operand or the result of arithmetic written out
+    ("64 / 8 = 8"): then it is not the value of a field."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈"):
+        return True
+    if i >= 2 and _is_op(toks[i - 1], "+", "-", "×", "/", "^", "=", "≈") and \
+            toks[i - 2].kind == "NUM":
+        return True
+    return False
+
+
+def _comparison_word(text_before: str) -> str:
+    low = text_before.lower()[-16:]
+    if re.search(r"(?:over|more than|above|at least|exceeds?)\s*~?$", low):
+        return ">"
+    if re.search(r"(?:under|less than|below|fewer than|at most)\s*~?$", low):
+        return "<"
+    return ""
+
+
+def model_claims(toks, text, names) -> tuple[list, list]:
+    """Claims for `model field number` statements; also the fields it could not check."""
+    parts, missing = [], []
+    fields = _fields(text)
+    nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
+            and t.scale not in ("%",) and not any(s <= t.start < e for s, e, _ in names)
+            and not _in_arithmetic(toks, i)]
+    used = set()
+    for fs, fe, func in fields:
+        before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
+        after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
+        cand = None
+        if before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]):
+            cand = before[-1]
+        elif after and not re.search(r"[,;]", text[fe:after[0].start]):
+            cand = after[0]
+        if cand is None:
+            continue
+        if func == "params_total" and NOT_TOTAL.search(text[max(0, fs - 20):fe]):
+            continue
+        owners = [n for n in names if n[0] <= fs] or names
+        model = owners[-1][2]
+        used.add(id(cand))
+        if not available(func):
+            missing.append(func)
+            continue
+        lhs = f"{func}({model})"
+        op = _comparison_word(text[:cand.start])
+        if op:
+            parts.append(f"{lhs} {op} {_num(cand)}")
+        elif cand.tilde or cand.about or cand.scale or (func == "params_total" and cand.value >= 10**6
+                                          and not cand.plain and cand.unit > 1):
+            parts.append(_approx(lhs, cand))
+        else:
+            parts.append(f"{lhs} == {_num(cand)}")
+    return parts, missing
+
+
+def _field_of(cell: str):
+    for pattern, func in _FIELD_RES:
+        if pattern.fullmatch(cell.strip().lower()) or pattern.search(cell.lower()):
+            return func
+    return None
+
+
+def row_claims(header, cells) -> tuple[list, list]:
+    """A table row: models per row (header names the fields) or fields per row (header
+    names the models)."""
+    parts, missing = [], []
+    row_model = next((models(c)[0][2] for c in cells if models(c)), None)
+    head_models = [(models(h)[0][2] if models(h) else None) for h in header]
+    pairs = []
+    if row_model:
+        for j, cell in enumerate(cells):
+            func = _field_of(header[j]) if j < len(header) else None
+            if func:
+                pairs.append((row_model, func, cell))
+    elif any(head_models):
+        func = _field_of(cells[0]) if cells else None
+        if func:
+            for j, cell in enumerate(cells[1:], start=1):
+                if j < len(head_models) and head_models[j]:
+                    pairs.append((head_models[j], func, cell))
+    for model, func, cell in pairs:
+        toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
+        if len(toks) != 1 or toks[0].scale == "%":
+            continue
+        if not available(func):
+            missing.append(func)
+            continue
+        t = toks[0]
+        lhs = f"{func}({model})"
+        if t.tilde or t.about or t.scale:
+            parts.append(_approx(lhs, t))
+        else:
+            parts.append(f"{lhs} == {_num(t)}")
+    return parts, missing
+
+
+# ---- the reading -----------------------------------------------------------------------
+
+def learn(text: str, context: Context):
+    """Record the widths a unit gives a gated and a plain FFN."""
+    text = normalise(text)
+    toks = tokens(text)
+    found = widths(toks)
+    if not found:
+        return
+    for v, w in _assign(_mentions(toks), found):
+        if w is None:
+            continue
+        if v in GATED and context.gated is None:
+            context.gated = w
+        elif v not in GATED and context.plain is None:
+            context.plain = w
+
+
+def reading(text: str, context: Context | None = None, header=(), cells=(),
+            subject: str | None = None) -> Reading | None:
+    """The claims `text` states. `subject`: the model the previous sentence of the same
+    paragraph named, which "It has 32 layers" speaks of (a reading to confirm)."""
+    context = context or Context()
+    clean = normalise(text)
+    toks = tokens(clean)
+    sure, unsure, notes = [], [], []
+    if cells:
+        parts, missing = row_claims(header, cells)
+        sure += parts
+        if missing:
+            notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
+    arith, leans = arithmetic(toks)
+    (unsure if leans else sure).extend(arith)
+    sure += expansions(toks)
+    names = models(clean)
+    if names and not cells:
+        parts, missing = model_claims(toks, clean, names)
+        sure += parts
+    elif subject and not cells:
+        parts, missing = model_claims(toks, clean, [(-1, -1, subject)])
+        unsure += parts
+        if parts:
+            notes.append(f"read as said of {subject}, named in the sentence before")
+        if missing:
+            notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
+    sure += matmul_counts(toks)
+    sure += rounding(toks, clean)
+    sure += fractions_of(clean)
+    unsure += equalities(toks, clean, context)
+    unsure += weight_bytes(toks, clean)
+    unsure += llama_width(clean)
+    unsure += count_formulas(toks, clean)
+    parts, why, other = comparisons(toks, clean, context)
+    unsure += parts
+    notes += why
+    unsure += thirds(clean)
+    unsure += flops_rules(clean)
+    parts = list(dict.fromkeys(sure + unsure))
+    if not parts:
+        return None
+    return Reading(parts, sure=not unsure, notes=notes, other=other)

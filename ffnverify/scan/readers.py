@@ -1,0 +1,518 @@
+"""Readers: one document → its prose blocks, each character with its source position.
+
+Markdown is parsed by markdown-it-py (CommonMark and tables), HTML by html.parser,
+reStructuredText by docutils (file insertion and raw output disabled: a document is
+untrusted), notebooks by nbformat (their Markdown cells, positions mapped back into the
+.ipynb file) and plain text by blank lines. What is not prose is left out: code blocks
+(fenced or indented code, `<pre>`, `<script>`, `<style>`, literal blocks, notebook code
+cells, plain-text lines shaped like program text), claim fences, front matter, raw HTML
+blocks and link targets. Inline code is kept in the text but marked (`Block.code`), so
+that units can blank it before detection.
+
+Each reader returns a `Doc`: its blocks (`blocks.Block`), the block groups that a claim
+fence right after them covers, and `where(offset) -> (line, col)`.
+"""
+
+import itertools
+import json
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from ffnverify.scan.blocks import Block, Source
+
+FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
+           ".rst": "rst", ".html": "html", ".htm": "html", ".ipynb": "ipynb"}
+
+
+@dataclass
+class Doc:
+    blocks: list
+    where: object  # offset -> (line, col)
+    covered_groups: set = field(default_factory=set)
+    problems: list = field(default_factory=list)  # [(line, col, message)]
+
+
+def read(text: str, fmt: str) -> Doc:
+    return {"markdown": read_markdown, "text": read_text, "rst": read_rst,
+            "html": read_html, "ipynb": read_ipynb}[fmt](text)
+
+
+def format_of(path) -> str | None:
+    return FORMATS.get(Path(path).suffix.lower())
+
+
+# ---- Markdown -------------------------------------------------------------------------
+
+_PARSER = None
+
+
+def _markdown_parser():
+    global _PARSER
+    if _PARSER is None:
+        from markdown_it import MarkdownIt
+
+        _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+    return _PARSER
+
+
+def _front_matter_lines(lines: list[str]) -> int:
+    """How many lines at the top are YAML (---) or TOML (+++) front matter."""
+    if not lines or lines[0].rstrip() not in ("---", "+++"):
+        return 0
+    fence = lines[0].rstrip()
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in (fence, "...") and (fence == "---" or lines[i].rstrip() == fence):
+            return i + 1
+    return 0
+
+
+def _line_starts(content: str, first_line: int, src: Source) -> list[int]:
+    """Source offset of the first character of each line of an inline token's content
+    (markdown-it strips container markers and indentation: the content line is a suffix of
+    its source line)."""
+    out = []
+    for j, cline in enumerate(content.split("\n")):
+        number = first_line + j
+        if number > len(src.starts):
+            out.append(len(src.text))
+            continue
+        sline = src.line_text(number)
+        base = src.starts[number - 1]
+        if cline and sline.endswith(cline):
+            out.append(base + len(sline) - len(cline))
+        elif cline.rstrip() and sline.rstrip().endswith(cline.rstrip()):
+            out.append(base + len(sline.rstrip()) - len(cline.rstrip()))
+        else:
+            k = sline.find(cline.strip()[:16]) if cline.strip() else -1
+            out.append(base + max(k, len(sline) - len(sline.lstrip())))
+    return out
+
+
+def _inline_block(tok, block: Block, src: Source, offset_of_line=None):
+    """Copy an inline token's visible text into `block`, with positions."""
+    content = tok.content
+    if offset_of_line is None:
+        starts = _line_starts(content, tok.map[0] + 1, src)
+    else:
+        starts = offset_of_line
+    cstarts = [0]
+    for i, ch in enumerate(content):
+        if ch == "\n":
+            cstarts.append(i + 1)
+
+    def pos(i):
+        from bisect import bisect_right
+
+        k = bisect_right(cstarts, i) - 1
+        return starts[min(k, len(starts) - 1)] + i - cstarts[k]
+
+    cursor = 0
+    skip = 0  # inside an autolink or image: its text is a link target, not prose
+    for child in tok.children or ():
+        kind = child.type
+        if kind in ("link_open",) and child.markup in ("autolink", "linkify"):
+            skip += 1
+            continue
+        if kind == "link_close" and skip:
+            skip -= 1
+            continue
+        if skip or kind in ("image", "html_inline"):
+            continue
+        if kind in ("softbreak", "hardbreak"):
+            nl = content.find("\n", cursor)
+            if nl != -1:
+                block.add(" ", pos(nl), contiguous=False)
+                cursor = nl + 1
+            else:
+                block.add(" ", pos(max(0, min(cursor, len(content) - 1))), contiguous=False)
+            continue
+        if kind in ("text", "code_inline") and child.content:
+            at = content.find(child.content, cursor)
+            if at == -1:
+                block.add(child.content, pos(max(0, min(cursor, len(content) - 1))),
+                          contiguous=False)
+            else:
+                # a text child never spans a line break, so the source run is contiguous
+                if kind == "code_inline":
+                    block.code.append((block.length, block.length + len(child.content)))
+                block.add(child.content, pos(at))
+                cursor = at + len(child.content)
+
+
+def read_markdown(text: str) -> Doc:
+    src = Source(text)
+    lines = text.split("\n")
+    skip = _front_matter_lines(lines)
+    body = "\n" * skip + "\n".join(lines[skip:]) if skip else text
+    tokens = _markdown_parser().parse(body)
+    blocks, covered = [], set()
+    ids = itertools.count(1)
+    stack, last_closed = [], {}
+    kinds = []  # the open block types
+    row = None
+    header: tuple = ()
+    for tok in tokens:
+        if tok.nesting == 1:
+            gid = next(ids)
+            stack.append(gid)
+            kinds.append(tok.type)
+            if tok.type == "tr_open":
+                row = {"cells": [], "line": tok.map[0] + 1, "cursor": 0,
+                       "group": tuple(stack), "head": "thead_open" in kinds}
+            elif tok.type == "table_open":
+                header = ()
+            continue
+        if tok.nesting == -1:
+            if stack:
+                last_closed[tok.level] = stack.pop()
+                kinds.pop()
+            if tok.type == "tr_close" and row is not None:
+                cells = tuple(c.text for c in row["cells"])
+                if row["head"]:
+                    header = cells
+                block = Block("row", row["group"], header=() if row["head"] else header,
+                              cells=cells)
+                for j, cell in enumerate(row["cells"]):
+                    if j and cell.length:
+                        block.add(" | ", cell.offset(0), contiguous=False)
+                    _copy(cell, block)
+                if block.length:
+                    blocks.append(block)
+                row = None
+            continue
+        if tok.type == "inline":
+            parent = kinds[-1] if kinds else ""
+            if parent in ("th_open", "td_open") and row is not None:
+                cell = Block("cell")
+                line = row["line"]
+                sline = src.line_text(line) if line <= len(src.starts) else ""
+                at = sline.find(tok.content, row["cursor"]) if tok.content else -1
+                if at == -1:
+                    at = row["cursor"]
+                else:
+                    row["cursor"] = at + len(tok.content)
+                _inline_block(tok, cell, src, [src.starts[line - 1] + at])
+                row["cells"].append(cell)
+                continue
+            kind = {"heading_open": "heading"}.get(parent, "para")
+            if "list_item_open" in kinds:
+                kind = "item"
+            block = Block(kind, tuple(stack))
+            _inline_block(tok, block, src)
+            if block.text.lstrip().startswith("$$"):
+                block.kind = "math"
+            if block.length:
+                blocks.append(block)
+            continue
+        gid = next(ids)  # a leaf block: fence, code block, raw HTML, rule
+        if tok.type == "fence" and tok.info.strip().split()[:1] == ["claim"]:
+            previous = last_closed.get(tok.level)
+            if previous is not None:
+                covered.add(previous)
+        last_closed[tok.level] = gid
+    return Doc(blocks, src.where, covered)
+
+
+# ---- plain text -----------------------------------------------------------------------
+
+_ENDS = ".:;!?"
+_CODE_LINE = re.compile(
+    r"^(?:def |class |import |from \S+ import |return\b|print\(|assert |@\w|#|>>> |\$ |"
+    r"for \w.* in .*:$|while .*:$|if .*:$|elif |else:|try:|except|with .*:$|"
+    r"[A-Za-z_][\w.]*(?:,[A-Za-z_][\w.]*)*[+\-*/]?=(?!=)\S|"
+    r"[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*[+\-*/]?=(?!=)\s*.*(?:\w\(|\[| or | and ))"
+    r"|self\.|\)\s*:$|^[\])}]+$|;\s*$|\w\([^()]*\)\s*$")
+
+
+def looks_like_code(line: str) -> bool:
+    """A line of program text pasted into a plain-text document (plain text has no code
+    markup, so its shape is all there is to go on)."""
+    return bool(_CODE_LINE.search(line.strip()))
+
+
+def read_text(text: str) -> Doc:
+    """Paragraphs are separated by blank lines; inside one, a line break ends a unit
+    unless the text visibly wraps (the line ends without punctuation and the next line
+    goes on in lower case)."""
+    src = Source(text)
+    blocks = []
+    group = itertools.count(1)
+    gid = next(group)
+    current = None
+    previous = ""
+    for number in range(1, len(src.starts) + 1):
+        line = src.line_text(number)
+        stripped = line.strip()
+        if not stripped:
+            current, previous = None, ""
+            gid = next(group)
+            continue
+        lead = len(line) - len(line.lstrip())
+        off = src.starts[number - 1] + lead
+        if looks_like_code(line):
+            current, previous = None, ""
+            continue
+        wraps = (current is not None and previous and previous[-1] not in _ENDS
+                 and (stripped[0].islower() or stripped[0].isdigit() or stripped[0] in "(,"))
+        if wraps:
+            current.add(" ", off - 1 if off else 0, contiguous=False)
+        else:
+            current = Block("line", (gid,))
+            blocks.append(current)
+        current.add(line.strip(), off)
+        previous = stripped
+    return Doc(blocks, src.where)
+
+
+# ---- HTML -----------------------------------------------------------------------------
+
+_BLOCK_TAGS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "blockquote",
+               "div", "section", "article", "caption", "figcaption", "tr", "table", "ul",
+               "ol", "body", "main", "header", "footer", "title", "br", "hr", "summary"}
+_SKIP_TAGS = {"script", "style", "pre", "template", "noscript", "svg", "head"}
+_CELL_TAGS = {"td", "th"}
+
+
+class _HTML(HTMLParser):
+    def __init__(self, src: Source):
+        super().__init__(convert_charrefs=False)
+        self.src = src
+        self.blocks = []
+        self.skip = 0
+        self.current = None  # the Block being filled
+        self.kind = "para"
+        self.row = None  # [cells] while inside <tr>
+        self.cell = None
+        self.header = ()
+        self.row_is_head = False
+        self.groups = itertools.count(1)
+
+    def _offset(self):
+        line, col = self.getpos()
+        return self.src.starts[line - 1] + col
+
+    def _flush(self):
+        if self.current is not None and self.current.text.strip():
+            self.blocks.append(self.current)
+        self.current = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in _SKIP_TAGS:
+            self.skip += 1
+            return
+        if tag == "tr":
+            self._flush()
+            self.row, self.row_is_head = [], False
+        elif tag in _CELL_TAGS and self.row is not None:
+            self.cell = Block("cell")
+            self.row_is_head = self.row_is_head or tag == "th"
+        elif tag == "table":
+            self._flush()
+            self.header = ()
+        elif tag in _BLOCK_TAGS:
+            self._flush()
+            self.kind = {"li": "item", "dd": "item", "dt": "item"}.get(
+                tag, "heading" if tag in ("h1", "h2", "h3", "h4", "h5", "h6", "title") else "para")
+
+    def handle_endtag(self, tag):
+        if tag in _SKIP_TAGS:
+            self.skip = max(0, self.skip - 1)
+            return
+        if tag in _CELL_TAGS and self.row is not None and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            cells = tuple(" ".join(c.text.split()) for c in self.row)
+            if self.row_is_head and not self.header:
+                self.header = cells
+                head = ()
+            else:
+                head = self.header
+            block = Block("row", (next(self.groups),), header=head, cells=cells)
+            for j, c in enumerate(self.row):
+                if j:
+                    block.add(" | ", c.offset(0) if c.length else 0, contiguous=False)
+                _copy(c, block)
+            if block.text.strip():
+                self.blocks.append(block)
+            self.row = None
+        elif tag in _BLOCK_TAGS:
+            self._flush()
+
+    def _target(self) -> Block:
+        if self.cell is not None:
+            return self.cell
+        if self.current is None:
+            self.current = Block(self.kind, (next(self.groups),))
+        return self.current
+
+    def handle_data(self, data):
+        if self.skip or (self.row is not None and self.cell is None):
+            return
+        self._target().add(data, self._offset())
+
+    def _char(self, ch):
+        if self.skip or (self.row is not None and self.cell is None):
+            return
+        self._target().add(ch, self._offset(), contiguous=False)
+
+    def handle_entityref(self, name):
+        from html import unescape
+
+        self._char(unescape(f"&{name};"))
+
+    def handle_charref(self, name):
+        from html import unescape
+
+        self._char(unescape(f"&#{name};"))
+
+
+def _copy(cell: Block, into: Block):
+    text = cell.text
+    for k, (start, off, length) in enumerate(cell.parts):
+        end = cell.parts[k + 1][0] if k + 1 < len(cell.parts) else cell.length
+        into.add(text[start:end], off, contiguous=length > 1 or end - start == 1)
+
+
+def read_html(text: str) -> Doc:
+    src = Source(text)
+    parser = _HTML(src)
+    parser.feed(text)
+    parser.close()
+    parser._flush()
+    return Doc(parser.blocks, src.where)
+
+
+# ---- reStructuredText -----------------------------------------------------------------
+
+_RST_SETTINGS = {"report_level": 5, "halt_level": 5, "file_insertion_enabled": False,
+                 "raw_enabled": False, "_disable_config": True, "warning_stream": False,
+                 "input_encoding": "unicode", "line_length_limit": 100_000}
+
+
+def read_rst(text: str) -> Doc:
+    import docutils.core
+    from docutils import nodes
+
+    src = Source(text)
+    doc = docutils.core.publish_doctree(text, settings_overrides=dict(_RST_SETTINGS))
+    blocks = []
+    cursor = 1  # the source line where the search for the next block starts
+    groups = itertools.count(1)
+    for node in doc.findall(lambda n: isinstance(n, (nodes.paragraph, nodes.title,
+                                                       nodes.math_block, nodes.row))):
+        if isinstance(node, nodes.row):
+            cells = tuple(" ".join(e.astext().split()) for e in node.children)
+            head = isinstance(node.parent, nodes.thead)
+            table = node.parent.parent
+            if head:
+                table["ffnverify_header"] = cells
+            block = Block("row", (next(groups),), header=() if head else
+                          table.get("ffnverify_header", ()), cells=cells)
+            for j, cell in enumerate(cells):
+                if not cell:
+                    continue
+                line, col, cursor = _find(src, cell, cursor, node.line)
+                if j:
+                    block.add(" | ", src.offset(line, col), contiguous=False)
+                block.add(cell, src.offset(line, col), contiguous=False)
+            if block.length:
+                blocks.append(block)
+            continue
+        if isinstance(node.parent, nodes.entry):
+            continue  # read with its row
+        if node.parent is not None and isinstance(node.parent, (nodes.comment,
+                                                                nodes.literal_block)):
+            continue
+        kind = "math" if isinstance(node, nodes.math_block) else \
+            "heading" if isinstance(node, nodes.title) else \
+            "item" if any(isinstance(a, nodes.list_item) for a in _ancestors(node)) else "para"
+        raw = node.astext() if kind == "math" else (node.rawsource or node.astext())
+        block = Block(kind, (next(groups),))
+        for piece in raw.split("\n"):
+            piece = piece.strip()
+            if not piece:
+                continue
+            line, col, cursor = _find(src, piece, cursor, node.line)
+            if block.length:
+                block.add(" ", src.offset(line, col), contiguous=False)
+            block.add(piece, src.offset(line, col))
+        if block.length:
+            blocks.append(block)
+    return Doc(blocks, src.where)
+
+
+def _ancestors(node):
+    while node.parent is not None:
+        node = node.parent
+        yield node
+
+
+def _find(src: Source, piece: str, cursor: int, hint) -> tuple[int, int, int]:
+    """(line, col, next cursor) of `piece` in the source, searched from the cursor line
+    (docutils' own line numbers are only hints: they point at a title's underline, or
+    are missing inside tables)."""
+    start = max(1, min(cursor, (hint or cursor) - 3))
+    for number in range(start, len(src.starts) + 1):
+        at = src.line_text(number).find(piece)
+        if at != -1:
+            return number, at + 1, number
+    return max(1, hint or cursor), 1, cursor
+
+
+# ---- notebooks -------------------------------------------------------------------------
+
+def read_ipynb(text: str) -> Doc:
+    """The Markdown cells, each read as Markdown; positions point into the .ipynb file
+    (the JSON line that holds each source line, and the column inside its string)."""
+    import nbformat
+
+    src = Source(text)
+    try:
+        nb = nbformat.reads(text, as_version=4)
+    except Exception as e:  # noqa: BLE001 — any malformed notebook is an input error
+        return Doc([], src.where, problems=[(1, 1, f"not a readable notebook: {e}"[:300])])
+    blocks, covered = [], set()
+    search_from = 0
+    for index, cell in enumerate(nb.cells):
+        if cell.get("cell_type") != "markdown":
+            continue
+        body = cell.get("source", "")
+        inner = read_markdown(body)
+        cell_src = Source(body)
+        # where each line of the cell sits in the file
+        line_at = []
+        for number in range(1, len(cell_src.starts) + 1):
+            line = cell_src.line_text(number)
+            encoded = json.dumps(line, ensure_ascii=False)[1:-1]
+            at = text.find(encoded, search_from) if line else -1
+            if at == -1:
+                line_at.append(None)
+            else:
+                line_at.append(at)
+                search_from = at + len(encoded)
+        base = index * 1_000_000
+
+        def to_file(offset, cell_src=cell_src, line_at=line_at):
+            line, col = cell_src.where(offset)
+            at = line_at[line - 1] if line - 1 < len(line_at) else None
+            if at is None:
+                known = [a for a in line_at[:line] if a is not None]
+                return known[-1] if known else 0
+            prefix = cell_src.line_text(line)[:col - 1]
+            return at + len(json.dumps(prefix, ensure_ascii=False)) - 2
+
+        for block in inner.blocks:
+            block.parts = [(start, to_file(off), length if _plain_json(block, start) else 1)
+                           for start, off, length in block.parts]
+            block.group = tuple(base + g for g in block.group)
+            blocks.append(block)
+        covered |= {base + g for g in inner.covered_groups}
+    return Doc(blocks, src.where, covered)
+
+
+def _plain_json(block: Block, start: int) -> bool:
+    """Whether a run of text is written unescaped in JSON (so it stays contiguous)."""
+    return '"' not in block.text[start:start + 200] and "\\" not in block.text[start:start + 200]

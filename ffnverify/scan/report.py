@@ -1,0 +1,236 @@
+"""Scan reports: text (file:line:col), JSON, SARIF 2.1.0, GitHub annotations and HTML.
+
+Each renderer takes the scan's JSON document (`scan.scan`) and returns a string. Document
+text is untrusted: in text and GitHub output every control character (C0, C1, DEL) and
+every bidirectional-override character is written as an escape (`\\x1b`, `\\u202e`), so
+nothing raw reaches a terminal or a CI log; JSON escapes them itself; HTML escapes markup.
+SARIF and GitHub output reuse the audit report's path and escaping helpers; the HTML page
+reuses the audit page's stylesheet, script and Content-Security-Policy.
+"""
+
+import hashlib
+import json
+import re
+from html import escape
+from pathlib import Path
+
+from ffnverify import __version__
+from ffnverify.claims.report import _artifact, _escape_data, _escape_property
+from ffnverify.claims.report_html import _CSS, _JS, _csp_hash
+
+COLOURS = {"covered": "36", "checked": "32", "suggested": "33", "unchecked": "2",
+           "false": "31"}
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+MAX_SHOWN = 160
+
+
+def safe(s) -> str:
+    """`s` with control and bidi characters escaped (one line, safe for any terminal)."""
+    s = "" if s is None else str(s)
+
+    def esc(m):
+        c = ord(m.group())
+        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+    return _UNSAFE.sub(esc, s)
+
+
+def _short(s: str, n: int = MAX_SHOWN) -> str:
+    return s if len(s) <= n else s[:n] + "…"
+
+
+def summary_line(summary: dict) -> str:
+    counts = ", ".join(f"{summary[s]} {s}" for s in ("covered", "checked", "suggested",
+                                                      "unchecked"))
+    return (f"{summary['total']} numeric statements: {counts}; {summary['false']} false; "
+            f"coverage {summary['coverage']:.0%} (covered + checked)")
+
+
+def _label(r: dict, colour: bool) -> str:
+    status = r["status"].upper()
+    verdict = f" {r['verdict']}" if r.get("verdict") else ""
+    text = status + verdict.upper()
+    if colour:
+        code = COLOURS["false"] if r.get("verdict") == "false" else COLOURS[r["status"]]
+        text = f"\x1b[{code}m{text}\x1b[0m"
+    return text
+
+
+def text(result: dict, colour: bool = False) -> str:
+    lines = []
+    for r in result["statements"]:
+        line = f"{safe(r['file'])}:{r['line']}:{r['col']}: {_label(r, colour)} " \
+               f"“{safe(_short(r['text']))}”"
+        if r.get("claim"):
+            mark = "reading" if r["status"] == "suggested" else "claim"
+            line += f"\n    {mark}: {safe(_short(r['claim'], 400))}"
+        if r.get("detail"):
+            line += f"\n    {safe(_short(r['detail'], 600))}"
+        lines.append(line)
+    for e in result.get("errors", []):
+        lines.append(f"{safe(e['file'])}:{e['line']}:{e['col']}: ERROR {safe(e['message'])}")
+    lines.append(summary_line(result["summary"]))
+    return "\n".join(lines) + "\n"
+
+
+def json_report(result: dict) -> str:
+    return json.dumps(result, indent=2, ensure_ascii=False) + "\n"
+
+
+RULES = {
+    "false": ("error", "a statement the scan checked exactly is false"),
+    "suggested-false": ("warning", "a reading of the statement (to confirm) is false"),
+    "unchecked": ("note", "a numeric statement that no claim checks"),
+    "input": ("error", "a document that cannot be read"),
+}
+
+
+def _kind(r: dict) -> str | None:
+    if r["verdict"] == "false":
+        return "false" if r["status"] == "checked" else "suggested-false"
+    if r["status"] == "unchecked":
+        return "unchecked"
+    return None
+
+
+def _fingerprint(*parts) -> str:
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()[:32]
+
+
+def _message(r: dict) -> str:
+    msg = r["text"][:300]
+    if r.get("claim"):
+        msg += f" — read as {r['claim'][:300]}: {r['verdict']}"
+    if r.get("detail"):
+        msg += f" ({r['detail'][:300]})"
+    return msg
+
+
+def sarif(result: dict) -> str:
+    rules = [{"id": f"ffnverify-scan/{k}", "name": f"statement-{k}",
+              "shortDescription": {"text": desc},
+              "defaultConfiguration": {"level": level}} for k, (level, desc) in RULES.items()]
+    index = {k: i for i, k in enumerate(RULES)}
+    results = []
+    items = [(r, _kind(r)) for r in result["statements"]]
+    items += [({"file": e["file"], "line": e["line"], "col": e["col"], "text": e["message"],
+                "status": "error", "claim": None, "verdict": None, "detail": ""}, "input")
+              for e in result.get("errors", [])]
+    for r, kind in items:
+        if kind is None:
+            continue
+        results.append({
+            "ruleId": f"ffnverify-scan/{kind}", "ruleIndex": index[kind],
+            "level": RULES[kind][0],
+            "message": {"text": _message(r)},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": _artifact(r["file"]),
+                "region": {"startLine": max(1, r["line"]), "startColumn": max(1, r["col"]),
+                           **({"endLine": r["end_line"]} if r.get("end_line") else {})},
+            }}],
+            "partialFingerprints": {"statementHash/v1": _fingerprint(r["file"], r["text"])},
+            "properties": {"status": r["status"], "verdict": r["verdict"],
+                           "claim": r["claim"]},
+        })
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "ffnverify-scan", "version": __version__,
+                                "informationUri": "https://pypi.org/project/ffnverify/",
+                                "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def github(result: dict) -> str:
+    """GitHub workflow commands: an annotation per false or unchecked statement."""
+    lines = []
+    for r in result["statements"]:
+        kind = _kind(r)
+        if kind is None:
+            continue
+        level = {"false": "error", "suggested-false": "warning", "unchecked": "notice"}[kind]
+        title = _escape_property(f"ffnverify scan: {kind}")
+        msg = _escape_data(safe(_message(r)))
+        lines.append(f"::{level} file={_escape_property(safe(r['file']))},line={r['line']},"
+                     f"col={r['col']},title={title}::{msg}")
+    for e in result.get("errors", []):
+        lines.append(f"::error file={_escape_property(safe(e['file']))},line={e['line']},"
+                     f"col={e['col']},title=ffnverify scan%3A input::"
+                     f"{_escape_data(safe(e['message']))}")
+    lines.append(summary_line(result["summary"]))
+    return "\n".join(lines) + "\n"
+
+
+def _e(value) -> str:
+    return "" if value is None else escape(str(value), quote=True)
+
+
+def html(result: dict, title: str = "ffnverify scan report") -> str:
+    """One self-contained page (no fetches; inline CSS and script allowed by hash)."""
+    s = result["summary"]
+    heads = ["total", "covered", "checked", "suggested", "unchecked", "false", "coverage"]
+    table = ('<table class="summary"><tr>' + "".join(f"<th>{h}</th>" for h in heads)
+             + "</tr><tr>" + "".join(f'<td data-key="{h}">{_e(s.get(h))}</td>' for h in heads)
+             + "</tr></table>")
+    rows = []
+    for i, r in enumerate(result["statements"], 1):
+        verdict = r.get("verdict") or ""
+        badge = {"true": "v-true", "false": "v-false"}.get(verdict, "v-skipped")
+        ok = "false" if verdict == "false" else "true"
+        mismatch = ' class="mismatch"' if verdict == "false" else ""
+        rows.append(
+            f'<tr data-verdict="{_e(r["status"])}" data-ok="{ok}"{mismatch}>'
+            f"<td>{i}</td><td>{_e(r['status'])}</td>"
+            f'<td><span class="verdict {badge}">{_e(verdict)}</span></td>'
+            f"<td><code>{_e(r['file'])}:{r['line']}:{r['col']}</code></td>"
+            f"<td>{_e(r['text'])}</td><td><code>{_e(r.get('claim'))}</code></td>"
+            f"<td><pre>{_e(r.get('detail'))}</pre></td></tr>")
+    present = [k for k in ("covered", "checked", "suggested", "unchecked") if s.get(k)]
+    buttons = [f'<button type="button" data-filter="all">all ({s["total"]})</button>']
+    buttons += [f'<button type="button" data-filter="{k}">{k} ({s[k]})</button>'
+                for k in present]
+    if s.get("false"):
+        buttons.append(f'<button type="button" data-filter="mismatch">false ({s["false"]})'
+                       "</button>")
+    errors = "".join(f"<li><code>{_e(e['file'])}:{e['line']}:{e['col']}</code> "
+                     f"{_e(e['message'])}</li>" for e in result.get("errors", []))
+    csp = (f"default-src 'none'; style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_JS)}; "
+           "base-uri 'none'; form-action 'none'")
+    columns = ["#", "status", "verdict", "source", "statement", "claim", "detail"]
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>{_e(title)}</h1>
+<p class="status">{_e(summary_line(s))}</p>
+{table}
+{f'<ul class="errors">{errors}</ul>' if errors else ''}
+<div class="filters" role="toolbar" aria-label="filter by status">{"".join(buttons)}<span class="shown" id="shown"></span></div>
+<table class="claims">
+<thead><tr>{"".join(f"<th>{c}</th>" for c in columns)}</tr></thead>
+<tbody>
+{chr(10).join(rows)}
+</tbody>
+</table>
+<script>{_JS}</script>
+</body>
+</html>
+"""
+
+
+RENDERERS = {"text": text, "json": lambda r, colour=False: json_report(r),
+             "sarif": lambda r, colour=False: sarif(r),
+             "github": lambda r, colour=False: github(r),
+             "html": lambda r, colour=False: html(r)}

@@ -1,0 +1,106 @@
+"""Units of text: the sentences of paragraphs and list items, table rows (with their
+header), headings and display math, each with the exact position of its first character.
+
+A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and a new
+sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
+initial), and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
+("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
+headings and display math are one unit each.
+"""
+
+import re
+from dataclasses import dataclass
+
+from ffnverify.scan.blocks import Block
+
+MAX_UNIT_CHARS = 2000  # a longer sentence is cut (it is read in pieces of this size)
+
+_ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "fig", "eq", "eqs", "approx", "cf", "resp", "no",
+                  "sec", "ch", "ref", "refs", "etc", "ca", "cca", "tab", "dept", "mr", "dr",
+                  "st", "jr", "inc", "ltd", "p", "pp", "vol", "ed", "eds", "ibid"}
+_SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
+_BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
+_RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
+_BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")
+
+
+@dataclass
+class Unit:
+    file: str
+    line: int
+    col: int
+    end_line: int
+    text: str
+    kind: str  # sentence | item | row | heading | math | line
+    header: tuple = ()
+    cells: tuple = ()
+    group: tuple = ()
+    offset: int = 0  # source offset of the first character
+    probe: str = ""  # the text with inline code blanked: what is detected and read
+
+
+def _cuts(text: str) -> list[int]:
+    cuts = set()
+    for m in _SENTENCE_END.finditer(text):
+        before = text[:m.start()]
+        word = re.search(r"([A-Za-z.]+)$", before)
+        if word:
+            w = word.group(1).lower().rstrip(".")
+            initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
+                       and (word.start() == 0 or text[word.start() - 1].isspace()))
+            if w in _ABBREVIATIONS or (initial and text[m.start()] == "."):
+                continue
+        cuts.add(m.end())
+    for m in _BULLET.finditer(text):
+        cuts.add(m.start() + 1)
+    for m in _RUN_IN.finditer(text):
+        cuts.add(m.end())
+    for m in _BOLD_START.finditer(text):  # a bold phrase opening a new sentence
+        if text.count("**", 0, m.start()) % 2 == 0 and re.search(r"[.!?:)\w]\s*$",
+                                                                text[:m.start()]):
+            cuts.add(m.end())
+    return sorted(cuts)
+
+
+def _strip_marker(segment: str) -> int:
+    """How many leading characters are a bullet marker and spaces."""
+    m = re.match(r"\s*(?:[-–•*](?!\*)\s+)?", segment)
+    return m.end() if m else 0
+
+
+def split(block: Block, file: str, where) -> list[Unit]:
+    """The units of one block."""
+    text = block.text
+    if block.kind in ("row", "heading", "math"):
+        pieces = [(0, len(text))]
+    else:
+        bounds = [0, *_cuts(text), len(text)]
+        pieces = list(zip(bounds, bounds[1:]))
+    kind = {"para": "sentence", "line": "sentence"}.get(block.kind, block.kind)
+    units = []
+    for start, end in pieces:
+        while end - start > MAX_UNIT_CHARS:
+            units.extend(_unit(block, file, where, text, start, start + MAX_UNIT_CHARS, kind))
+            start += MAX_UNIT_CHARS
+        units.extend(_unit(block, file, where, text, start, end, kind))
+    return units
+
+
+def _unit(block, file, where, text, start, end, kind):
+    seg = text[start:end]
+    lead = _strip_marker(seg)
+    body = seg[lead:].rstrip()
+    if not body.strip():
+        return []
+    first = start + lead
+    last = first + len(body) - 1
+    offset = block.offset(first)
+    line, col = where(offset)
+    end_line, _ = where(block.offset(last))
+    probe = body
+    for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
+        a, b = max(cs, first) - first, min(ce, first + len(body)) - first
+        if a < b:
+            probe = probe[:a] + " " * (b - a) + probe[b:]
+    return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
+                 block.group, offset, probe)]

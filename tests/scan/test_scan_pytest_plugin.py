@@ -1,0 +1,22 @@
+"""`pytest --ffnverify-scan`: one item per document, failing on a false checked
+statement (and, strict, on an unchecked one); off by default."""
+
+pytest_plugins = ["pytester"]
+
+GOOD = "Llama 2 7B has 32 layers and 3×32 = 96.\n"
+BAD = "Llama 2 7B has 40 layers.\n"
+UNREAD = "SwiGLU models need 10-15% fewer training tokens.\n"
+
+
+def test_scan_items(pytester):
+    pytester.makefile(".md", good=GOOD, bad=BAD)
+    pytester.makefile(".txt", notes=UNREAD)
+    off = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert "collected 0 items" in off.stdout.str()
+    on = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ffnverify-scan", "-rA")
+    on.assert_outcomes(passed=2, failed=1)
+    out = on.stdout.str()
+    assert "bad.md:1:1: checked false" in out and "layers(llama-2-7b) == 40" in out
+    strict = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ffnverify-scan",
+                                           "--ffnverify-scan-strict")
+    strict.assert_outcomes(passed=1, failed=2)

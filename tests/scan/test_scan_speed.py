@@ -1,0 +1,38 @@
+"""A fast guard on the scan's own work (reading, units, detection, readings; the claims
+engine excluded): 100 KB of dense Markdown in well under the 1 s per 100 KB that the
+1 MB benchmark (benchmarks/test_bench_scan.py, 10 s) allows. CPU time, so a loaded
+machine does not fail it."""
+
+import re
+import time
+from pathlib import Path
+
+from ffnverify.scan.read import Context, learn, reading
+from ffnverify.scan.scan import statements_of
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def dense_markdown(size: int) -> str:
+    base = (CORPUS / "glu_variants.md").read_text(encoding="utf-8") + \
+        (CORPUS / "llama_sizes.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+    out, n, i = [], 0, 0
+    while n < size:  # every copy's numbers differ, so no cache helps
+        chunk = re.sub(r"\b(\d{2,})\b", lambda m, i=i: str(int(m.group()) + i), base)
+        out.append(chunk)
+        n += len(chunk.encode())
+        i += 1
+    return "".join(out)
+
+
+def test_100_kb_of_markdown_is_read_fast():
+    text = dense_markdown(100_000)
+    start = time.process_time()
+    found, _, _ = statements_of(text, "markdown", "big.md")
+    context = Context()
+    for unit in found:
+        learn(unit.text, context)
+    readings = [reading(u.text, context, u.header, u.cells) for u in found]
+    spent = time.process_time() - start
+    assert len(found) > 500 and sum(r is not None for r in readings) > 300
+    assert spent < 3.0, f"{spent:.2f} s CPU for 100 KB"
