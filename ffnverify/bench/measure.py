@@ -177,8 +177,13 @@ def build_module(factory, variant, layout, d, h, bias, target=None):
     from ffnverify.testing import conformance
 
     case = conformance.Case(factory, variant, layout, bool(bias), d, h, 1, 0, "cpu", target)
-    module = conformance._build(case)  # the kit's own factory call and its error report
-    conformance.check_params(module, case)
+    try:
+        module = conformance._build(case)  # the kit's own factory call and its error report
+        conformance.check_params(module, case)
+    except conformance.ConformanceFailure as exc:  # not the variant's parameters
+        where = target or getattr(factory, "__qualname__", "the factory")
+        raise BenchError(f"{where} is not a {variant} FFN in layout {layout!r}:\n"
+                         f"{exc.report()}") from exc
     conformance.fill(module, case, np.random.default_rng(0))
     return module
 
@@ -361,13 +366,18 @@ def _cpu_peak(prof) -> int:
     return peak
 
 
-def _runner(target, variant, layout, n, d, h, bias, dtype, device):
+def make_runner(target, variant, layout, n, d, h, bias=False, dtype="float32", device="cpu"):
+    """The runner of one target and shape: `.passes()` -> {pass: (run, untimed set-up)},
+    `.gemm(gemms)` -> one round of plain GEMMs, `.memory()` -> (saved elements, peak extra)."""
     if target == "numpy":
         return _NumpyRunner(variant, d, h, n, bias, dtype, device)
-    factory = _torch_factory(variant) if target == "torch" else _load(target)
-    name = None if target in BUILTINS else target
-    module = build_module(factory, variant, "hf" if target == "torch" else layout, d, h, bias,
-                          name)
+    if callable(target):
+        factory, name = target, None
+    elif target == "torch":
+        factory, name, layout = _torch_factory(variant), None, "hf"
+    else:
+        factory, name = _load(target), target
+    module = build_module(factory, variant, layout, d, h, bias, name)
     return _TorchRunner(module, d, n, dtype, device)
 
 
@@ -397,11 +407,7 @@ def bench(target, variant, shapes, layout="hf", dtype="float32", device="cpu",
     for n, d, h in shapes:
         if min(n, d, h) < 1:
             raise BenchError(f"shape n={n} d={d} h={h}: every size must be >= 1")
-        if callable(target):
-            runner = _TorchRunner(build_module(target, variant, layout, d, h, bias), d, n,
-                                  dtype, device)
-        else:
-            runner = _runner(target, variant, layout, n, d, h, bias, dtype, device)
+        runner = make_runner(target, variant, layout, n, d, h, bias, dtype, device)
         timed, todo = _timer(device), runner.passes()
         lay = "x@W" if target == "numpy" else ("hf" if target == "torch" else layout)
         for p in passes:
