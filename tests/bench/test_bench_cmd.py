@@ -63,7 +63,7 @@ def test_llama_mlp_target_and_a_wrong_layout(capsys):
     assert "not a swiglu FFN in layout 'torchtune'" in capsys.readouterr().err
 
 
-USER_TEST = '''
+USER_TEST = """
 def test_fast_enough(ffn_bench):
     r = ffn_bench("numpy", "swiglu", (16, 8, 12), rounds=2, warmup=1)
     assert r.pass_ == "train" and r.ratio_to_gemm > 0
@@ -72,18 +72,30 @@ def test_fast_enough(ffn_bench):
 def test_too_slow(ffn_bench):
     r = ffn_bench("numpy", "relu", (16, 8, 12), pass_="forward", rounds=1, warmup=0)
     assert r.ratio_to_gemm >= 1e9
+"""
 
+WITH_PYTEST_BENCHMARK = """
 def test_with_pytest_benchmark(ffn_bench, benchmark):
     ffn_bench("numpy", "gelu", (16, 8, 12), rounds=2, warmup=0)
-'''
+"""
 
 
 def test_fixture_in_a_users_test(pytester):
     pytester.makepyfile(test_user=USER_TEST)
+    xml = pytester.path / "junit.xml"
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:benchmark",
+                                f"--junitxml={xml}")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*test_too_slow*", "*assert * >= 1000000000.0*"])
+    assert 'name="ffn_bench"' in xml.read_text()  # the figures reach the JUnit report
+
+
+def test_fixture_feeds_pytest_benchmark(pytester):
+    pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is not installed")
+    pytester.makepyfile(test_user=WITH_PYTEST_BENCHMARK)
     out = pytester.path / "bench.json"
     result = pytester.runpytest("-p", "no:cacheprovider", f"--benchmark-json={out}")
-    result.assert_outcomes(passed=2, failed=1)
-    result.stdout.fnmatch_lines(["*test_too_slow*", "*assert * >= 1000000000.0*"])
+    result.assert_outcomes(passed=1)
     (bench,) = json.loads(out.read_text())["benchmarks"]
     info = bench["extra_info"]
     assert info["flops"] == flops("gelu", 8, 12, 16, "train")
