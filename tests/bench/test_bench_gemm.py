@@ -51,9 +51,3 @@ def test_torch_operands_match_the_numpy_ones():
 def test_unknown_layout_is_rejected():
     with pytest.raises(ValueError, match="unknown layout"):
         gemm.pass_gemms("relu", 2, 3, 4, layout="W@x")
-
-
-def test_benchmarks_use_the_package_module():
-    from benchmarks import gemm_limit
-
-    assert gemm_limit.pass_gemms is gemm.pass_gemms
