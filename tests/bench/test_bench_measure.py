@@ -96,6 +96,24 @@ def test_torch_backend_saves_the_store_convention():
     assert m.peak_extra_bytes > 0
 
 
+# eager autograd differentiates these activations from their output: it keeps n·h less
+OUTPUT_SAVERS = {"relu", "glu", "reglu", "tanhglu"}
+
+
+@torch_only
+@pytest.mark.parametrize("variant", sorted(BACKEND_VARIANTS))
+def test_saved_tensor_hooks_count_what_eager_autograd_keeps(variant):
+    torch = pytest.importorskip("torch", reason="needs PyTorch")
+    from ffnverify.torch_ffn import FFN
+
+    x = torch.randn(N, D, requires_grad=True)
+    _, saved = measure.torch_saved_elements(FFN(variant, D, H), x)
+    less = N * H if variant in OUTPUT_SAVERS else 0
+    assert saved == _derived(variant, "store") - less
+    expect = {"relu": "recompute"}.get(variant, "neither" if less else "store")
+    assert measure.match_convention(variant, D, H, N, saved) == expect
+
+
 @torch_only
 def test_a_recompute_module_matches_recompute():
     pytest.importorskip("torch", reason="needs PyTorch")
