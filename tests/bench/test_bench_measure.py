@@ -174,3 +174,27 @@ def test_cuda_events_and_peak_memory():
         assert m.convention == "store"
         assert m.derived_bytes["store"] == m.derived_elements["store"] * measure.ITEMSIZE[dtype]
         assert m.peak_extra_bytes > 0
+
+
+@torch_only
+def test_cpu_peak_replays_the_allocator_events():
+    torch = pytest.importorskip("torch", reason="needs PyTorch")
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        a = torch.empty(1000, dtype=torch.float32)
+        b = torch.empty(250, dtype=torch.float64)
+        del a
+        c = torch.empty(200, dtype=torch.float32)
+    assert measure._cpu_peak(prof) == 4000 + 2000
+    del b, c
+
+
+@torch_only
+def test_bfloat16_counts_two_bytes_per_element():
+    pytest.importorskip("torch", reason="needs PyTorch")
+    (r,) = measure.bench("torch", "geglu", [(N, D, H)], dtype="bfloat16", passes=("train",),
+                         **FAST)
+    m = r.memory
+    assert m.convention == "store" and m.saved_elements == _derived("geglu", "store")
+    assert m.derived_bytes == {c: 2 * e for c, e in m.derived_elements.items()}
