@@ -90,8 +90,9 @@ def test_fixture_in_a_users_test(pytester):
     assert 'name="ffn_bench"' in xml.read_text()  # the figures reach the JUnit report
 
 
-def test_fixture_feeds_pytest_benchmark(pytester):
+def test_fixture_feeds_pytest_benchmark(pytester, monkeypatch):
     pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is not installed")
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # else it disables itself
     pytester.makepyfile(test_user=WITH_PYTEST_BENCHMARK)
     out = pytester.path / "bench.json"
     result = pytester.runpytest("-p", "no:cacheprovider", f"--benchmark-json={out}")
