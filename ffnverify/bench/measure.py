@@ -12,7 +12,9 @@ What each figure is:
 - `gemm_s`: the fastest round of exactly the weight GEMMs the pass needs
   (`ffnverify.bench.gemm.pass_gemms`), timed interleaved with the module's rounds, on the
   same device and dtype; `ratio_to_gemm` = gemm_s / the module's fastest round (1.0: the
-  module costs nothing but its GEMMs). The medians' ratio is reported beside it.
+  module costs nothing but its GEMMs). The medians' ratio is reported beside it. A torch
+  forward runs under torch.no_grad(); "train" is forward + backward with the input's
+  gradient, as the derived FLOPs count it.
   CPU rounds are timed with time.perf_counter, CUDA rounds with CUDA events.
 - `saved_elements` (forward+backward only): the elements of the tensors autograd keeps for
   the backward, counted by torch's saved-tensor hooks (for the NumPy backend: the arrays of
@@ -22,7 +24,8 @@ What each figure is:
 - `peak_extra_bytes`: the peak of live memory over one forward+backward above what was live
   before it (the input x is created inside), less the results that exist in any case (the
   output and the gradients). CUDA: torch.cuda.max_memory_allocated; CPU torch: the
-  profiler's allocator events, replayed; NumPy: tracemalloc. It includes the backward's
+  profiler's allocator events, replayed; NumPy: tracemalloc (every Python allocation of
+  the process, so it is coarse at small shapes). It includes the backward's
   transient buffers, so it is compared with, not equated to, the derived bytes.
 """
 
