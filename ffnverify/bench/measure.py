@@ -177,14 +177,23 @@ def _load(target):
 def build_module(factory, variant, layout, d, h, bias, target=None):
     """factory(d, h, bias), checked by the conformance kit (parameters against the
     derivation, every one read by the layout) and filled with its drawn weights (seed 0)."""
+    import torch
+
     from ffnverify.testing import conformance
 
+    where = target or getattr(factory, "__qualname__", "the factory")
+    try:
+        module = factory(d, h, bool(bias))
+    except Exception as exc:  # the factory is user code: report, do not crash
+        raise BenchError(f"{where}({d}, {h}, {bool(bias)}) raised {type(exc).__name__}: "
+                         f"{exc}") from exc
+    if not isinstance(module, torch.nn.Module):
+        raise BenchError(f"{where} returned {type(module).__name__}, not a torch.nn.Module")
+    module = module.eval().to("cpu", torch.float64)  # filled in float64, then cast
     case = conformance.Case(factory, variant, layout, bool(bias), d, h, 1, 0, "cpu", target)
     try:
-        module = conformance._build(case)  # the kit's own factory call and its error report
         conformance.check_params(module, case)
     except conformance.ConformanceFailure as exc:  # not the variant's parameters
-        where = target or getattr(factory, "__qualname__", "the factory")
         raise BenchError(f"{where} is not a {variant} FFN in layout {layout!r}:\n"
                          f"{exc.report()}") from exc
     conformance.fill(module, case, np.random.default_rng(0))

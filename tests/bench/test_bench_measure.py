@@ -139,6 +139,19 @@ def test_a_module_with_the_wrong_parameters_is_refused():
         measure.bench(RecomputeSwiGLU, "swiglu", [(N, D, H)], layout="nope", **FAST)
 
 
+@torch_only
+def test_a_factory_that_fails_is_a_bench_error():
+    pytest.importorskip("torch", reason="needs PyTorch")
+
+    def broken(d, h, bias):
+        raise RuntimeError("no weights today")
+
+    with pytest.raises(measure.BenchError, match="raised RuntimeError: no weights today"):
+        measure.bench(broken, "swiglu", [(N, D, H)], **FAST)
+    with pytest.raises(measure.BenchError, match="returned dict, not a torch.nn.Module"):
+        measure.bench(lambda d, h, bias: {}, "swiglu", [(N, D, H)], **FAST)
+
+
 @pytest.mark.hf
 @torch_only
 def test_llama_mlp():
