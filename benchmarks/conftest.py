@@ -12,8 +12,8 @@ import subprocess
 
 import numpy as np
 
-from benchmarks.gemm_limit import gemm_round
 from derivations.flops import flops
+from ffnverify.bench.gemm import gemm_round
 
 # name -> (n tokens, d, h); "llm" is a LLaMA-like width ratio 2.75 at d=1024
 SHAPES = {"llm": (2048, 1024, 2816), "small": (256, 256, 704)}

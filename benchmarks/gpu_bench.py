@@ -4,7 +4,7 @@
                                    [--reps 20] [--no-compile] [--json FILE]
 
 Run from the repository root (it imports derivations and ffnverify from there). For each
-variant: the pass's weight GEMMs alone (benchmarks.gemm_limit, nn.Linear layout) and the
+variant: the pass's weight GEMMs alone (ffnverify.bench.gemm, nn.Linear layout) and the
 FFN's forward+backward, eager and under torch.compile, timed with CUDA events (median and
 min of --reps after warm-up); ratio_to_gemm = GEMM time / FFN time (target >= 0.85), and
 the CUDA allocator's peak over the step against the derived activation memory (× 2 bytes).
@@ -39,7 +39,7 @@ def cuda_times(fn, reps, warmup=3):
 def gemm_times(gemms, reps):
     import torch
 
-    from benchmarks.gemm_limit import torch_operands
+    from ffnverify.bench.gemm import torch_operands
 
     ops = torch_operands(gemms, torch.bfloat16, "cuda")
     return cuda_times(lambda: [torch.mm(a, b) for a, b in ops], reps)
@@ -48,9 +48,9 @@ def gemm_times(gemms, reps):
 def bench_variant(variant, n, d, h, reps, compile_too):
     import torch
 
-    from benchmarks.gemm_limit import pass_gemms
     from derivations.flops import flops
     from derivations.memory import activation_memory
+    from ffnverify.bench.gemm import pass_gemms
     from ffnverify.torch_ffn import FFN
 
     dev, bf16 = "cuda", torch.bfloat16

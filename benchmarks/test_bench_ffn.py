@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from benchmarks.conftest import PASSES, ROUNDS, SHAPES, case_info, run_against_gemms
-from benchmarks.gemm_limit import numpy_operands, pass_gemms, torch_operands
 from ffnverify import numpy_ffn
+from ffnverify.bench.gemm import numpy_operands, pass_gemms, torch_operands
 
 VARIANTS = ("relu", "gelu", "swiglu")
 params = pytest.mark.parametrize

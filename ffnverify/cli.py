@@ -20,6 +20,7 @@ SUBCOMMANDS = [
     ("check-counter", "ffnverify.testing.counter_cmd", "check your params/FLOPs formula"),
     ("scan", "ffnverify.scan.scan_cmd", "find and check the numeric statements in documents"),
     ("completion", "ffnverify.completion_cmd", "print a shell completion script (bash, zsh, fish)"),
+    ("bench", "ffnverify.bench.bench_cmd", "time your FFN against the GEMM limit of its pass"),
 ]
 
 DESCRIPTION = "Exact, checkable numbers for transformer feed-forward (FFN) blocks."

@@ -1,6 +1,6 @@
 """The benchmarks' helper logic, and the memory model check, at small sizes (normal suite).
 
-- benchmarks.gemm_limit: the GEMMs of a pass are exactly the derived matmul FLOPs, with
+- ffnverify.bench.gemm (was benchmarks.gemm_limit): the GEMMs of a pass are exactly the derived matmul FLOPs, with
   the operand layouts each storage convention implies;
 - ffnverify.numpy_ffn's blocked, threaded, in-place code gives bit for bit the results of
   the plain expressions (a reference written here the plain way), in both cache modes;
@@ -20,11 +20,12 @@ import pytest
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # the repo root, for benchmarks/
 
 from benchmarks import conftest as bench_conf  # noqa: E402
-from benchmarks import gemm_limit, memory, plot, recompute_ffn  # noqa: E402
+from benchmarks import memory, plot, recompute_ffn  # noqa: E402
 from derivations.flops import flops  # noqa: E402
 from derivations.variants import VARIANTS  # noqa: E402
 from ffnverify import numpy_ffn  # noqa: E402
 from ffnverify.backend_variants import lookup  # noqa: E402
+from ffnverify.bench import gemm as gemm_limit  # noqa: E402
 from ffnverify.np_activations import ACTIVATIONS  # noqa: E402
 
 # ---------------------------------------------------------------- the GEMM limit
