@@ -1,10 +1,17 @@
-"""The claim language (SPEC §4), parsed by a whitelist grammar of its own.
+"""The claim language (SPEC §4, §4.2), parsed by a whitelist grammar of its own.
 
 Nothing here evaluates anything: text becomes a tree of the node classes below, or a
-`ClaimSyntaxError` with the 1-based column of the offending character. Numbers become
-exact `Fraction`s (`2.67` is 267/100, `33%` is 33/100, `1e4` is 10000) together with the
-unit of their last stated digit (for `≈`). Size limits are enforced while parsing:
-claim length, literal length, literal exponent and nesting depth.
+`ClaimSyntaxError` with the 1-based column of the offending character and a message that
+names the rule broken. Numbers become exact `Fraction`s together with the unit of their
+last stated digit, at their own scale (what `≈` reads, from `Num.unit` alone):
+
+    11008  11_008  11,008  11 008 (U+202F/U+2009)   2.67 (267/100)   33% (33/100)
+    1e4  704.7M (unit 10^5)  7B  32k  14 GB  13.5GiB  ½  2⅔ (8/3, unit 1/3)
+    10⁹ / 10**9 / 10^9 (unit 10^9)   6.7 × 10⁹ = 6.7·10^9 = 6.7*10**9 = 6.7e9 (unit 10^8)
+
+A comma is a thousands separator only outside a call's parentheses (the parser keeps
+`Lexer.call_depth`); inside, it separates arguments. Size limits are enforced while
+parsing: claim length, literal length, literal exponent and nesting depth.
 
 Grammar (lowest precedence first; `**` is right-associative and binds tighter than a
 unary minus on its left, as in Python):
@@ -13,16 +20,18 @@ unary minus on its left, as in Python):
     or      := and ("or" and)*
     and     := not ("and" not)*
     not     := "not" not | compare
-    compare := sum (("==" | "!=" | "<" | "<=" | ">" | ">=" | "≈" | "~=") sum)*
+    compare := sum (CMP "~"? sum)*     -- "== ~704.7M" reads as "≈ 704.7M"
     sum     := term (("+" | "-") term)*
-    term    := unary (("*" | "/") unary)*
+    term    := unary (("*" | "/" | "%") unary)*     -- "%" here is the remainder
     unary   := ("-" | "+") unary | power
-    power   := atom ("**" unary)?
+    power   := atom SUP | atom ("**" unary)?        -- SUP: ² ³ ⁻¹ ...; "^" is "**"
     atom    := NUMBER | NAME | NAME "(" args? ")" | "(" or ")" | STRING
     args    := arg ("," arg)* ;  arg := NAME "=" or | or | WORD
 
-WORD is a bare name such as `llama-2-7b`, read only where the function takes a name
-(signatures.takes_word). Unicode `≤ ≥ ≠ × · −` are accepted for `<= >= != * * -`.
+CMP is one of `== != < <= > >= ≈ ~=`. WORD is a bare name such as `llama-2-7b`, read only
+where the function takes a name (signatures.takes_word). Unicode `≤ ≥ ≠ × · −` are
+accepted for `<= >= != * * -`. A `%` straight after a number with no operand following
+is part of the number (a percentage); between two operands it is the remainder.
 """
 
 import re
@@ -161,7 +170,7 @@ class Token:
     text: str
     col: int  # 1-based
     value: object = None
-    end: int = 0  # 0-based index just after the token
+    end: int = 0  # 0-based index just after a NUM or SUP token
 
 
 def _is_digit(text, i):
@@ -232,7 +241,8 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
     if abs(exponent) > MAX_LITERAL_EXPONENT:
         raise ClaimSyntaxError(
             f"exponent {exponent} in {text[start:i]!r} is beyond ±{MAX_LITERAL_EXPONENT}", col)
-    unit = Fraction(10) ** (exponent - len(decimals.replace("_", "")))
+    power = exponent - len(decimals.replace("_", ""))
+    unit = Fraction(10**power) if power >= 0 else Fraction(1, 10**-power)
     value = int((whole + decimals).replace("_", "") or "0") * unit
     form = "e" if exp_text else ""
     if frac is not None:
@@ -267,7 +277,8 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
             raise ClaimSyntaxError(
                 f"{_BYTE_RULE}; did you mean {core} {_UNIT_SPELLING[spaced.group().lower()]}?",
                 j + 1)
-    value, unit = value * scale, unit * scale
+    if scale != 1:
+        value, unit = value * scale, unit * scale
     # a percentage: '%' after a number with no operand following (else: the remainder);
     # `7 % -3`, with a space before the '%', is the remainder by -3 (`33%-1` is 33% - 1)
     j = _SPACE.match(text, i).end()
@@ -340,6 +351,9 @@ def _letters_after(core: str, letters: str) -> str:
     if len(letters) == 1 and letters.upper() in SCALE:
         return (f"{_SCALE_RULE}, in capitals except k; did you mean {core}{letters.upper()}?"
                 f" (a product is written {core}*{letters})")
+    if letters in ("e", "E"):
+        return (f"an exponent needs its digits after {letters!r} ({core}{letters}3); a product "
+                f"is written {core}*{letters}")
     return f"unexpected {letters[0]!r} after the number {core!r} (write {core}*{letters}, " \
            f"not {core}{letters})"
 
@@ -373,10 +387,6 @@ class Lexer:
         self.call_depth = 0
 
     def next(self, word: bool = False) -> Token:
-        tok = self._next(word)
-        return tok if tok.end else Token(tok.kind, tok.text, tok.col, tok.value, self.pos)
-
-    def _next(self, word: bool) -> Token:
         text = self.text
         self.pos = _SPACE.match(text, self.pos).end()
         i = self.pos
@@ -437,7 +447,7 @@ class Parser:
 
     def advance(self, word: bool = False) -> Token:
         tok = self.tok
-        self.last_end = tok.end
+        self.last_end = self.lexer.pos  # where the token just consumed ends
         self.tok = self.lexer.next(word)
         return tok
 

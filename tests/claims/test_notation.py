@@ -177,6 +177,8 @@ def test_a_leading_tilde_after_equals_is_approximately():
     ("d % == 1", 3, ["'%' between two operands is the remainder"]),
     ("d % and 1", 3, ["'%' between two operands"]),
     ("x == 2d", 7, ["write 2*d, not 2d"]),
+    ("x == 2e", 7, ["an exponent needs its digits", "2e3", "2*e"]),
+    ("x == 2e+", 7, ["an exponent needs its digits"]),
 ])
 def test_every_notation_error_names_its_rule(text, col, fragments):
     with pytest.raises(ClaimSyntaxError) as e:
@@ -307,6 +309,14 @@ def test_remainder_is_pythons(a, b):
     ("(4*d/3) % 2 == 0", ("d % 3 == 0",), {"true", "unknown"}),
     ("(d/3) % 2 == 0", ("d % 3 == 0",), {"false"}),
     ("d % 2 == 1", ("d % 4 == 1",), {"true", "unknown"}),
+    ("2 - d % 3 > 0", (), {"false"}),
+    ("d % 3 - 1 >= 0", (), {"false"}),
+    ("(d*h + 1) % d == 1", (), {"false"}),
+    ("not d % 2 == 0", (), {"false"}),
+    ("3*floor(d/3) + d % 3 == d", (), {"true", "unknown"}),
+    ("d % 2 == 0 or d % 2 == 1", (), {"true", "unknown"}),
+    ("(d/2) % 1 == 1/2", ("d % 2 == 1",), {"true", "unknown"}),
+    ("(d/2) % 1 == 0", ("d % 2 == 1",), {"false"}),
 ])
 def test_remainder_claims_get_sound_verdicts(claim, assume, allowed):
     result = evaluate_claim(claim, assume)

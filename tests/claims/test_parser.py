@@ -154,6 +154,8 @@ def test_any_text_parses_or_raises_its_own_error(data):
     text = data.draw(st.one_of(
         st.text(max_size=200),
         st.text(alphabet="()+-*/=<>≈~%._,'\" 0123456789edhzn", max_size=200),
+        st.text(alphabet="()+-*/=<>≈~%._,'\" 0123456789dhnKkMBGTiB²³⁻½⅔×·−^\u202f\u2009",
+                max_size=60),
         CLAIMS.map(lambda c: c[: len(c) // 2]),  # truncated claims
     ), label="text")
     try:
