@@ -685,7 +685,7 @@ def _hint(tok: Token) -> str:
     if tok.kind == "NUM" and re.fullmatch("[0-9]{3}", tok.text):
         return (" (digit groups are separated by a comma outside a call's parentheses, an "
                 "underscore, or a narrow no-break or thin space: 134,217,728 or 134_217_728;"
-                " not by a plain space)")
+                " not by another space)")
     if tok.kind == "NUM":
         return " (two numbers in a row: a product is written with *)"
     return ""
