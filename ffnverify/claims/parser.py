@@ -336,7 +336,7 @@ def _check_call_comma(text, start, i, whole):
     j = i + 1
     while _is_digit(text, j):
         j += 1
-    if whole.isdigit() and len(whole) <= 3 and j - i - 1 == 3 and text[j:j + 1] not in (".",):
+    if whole.isdigit() and len(whole) <= 3 and j - i - 1 == 3:
         raise ClaimSyntaxError(
             f"inside a call's parentheses a comma separates arguments, so "
             f"{text[start:j]!r} would be {whole} and {text[i + 1:j]}; write "

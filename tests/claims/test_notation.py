@@ -163,6 +163,8 @@ def test_a_leading_tilde_after_equals_is_approximately():
     ("min(11,008) == 1", 7, ["a comma separates arguments", "11 and 008",
                              "11008 or 11_008"]),
     ("round_up(4,096) == 1", 11, ["a comma separates arguments"]),
+    ("min(1,000.5) == 1", 6, ["a comma separates arguments"]),
+    ("min(x=1,234) == 1", 8, ["a comma separates arguments"]),
     ("x == 2⅔⅔", 8, ["a mixed number has one fraction", "'2⅔⅔' has two"]),
     ("x == ⅔½", 7, ["a mixed number has one fraction"]),
     ("x == 2.5⅔", 9, ["a mixed number is a whole number followed by one fraction"]),
