@@ -160,6 +160,7 @@ VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4)
           "↉": (0, 3)}
 SUPERSCRIPTS = {"⁰": 0, "¹": 1, "²": 2, "³": 3, "⁴": 4, "⁵": 5, "⁶": 6, "⁷": 7, "⁸": 8, "⁹": 9}
 _SUP_MINUS = "⁻"
+_SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
 _SCALE_RULE = "scale suffixes are K or k (10^3), M (10^6), B or G (10^9) and T (10^12)"
 _BYTE_RULE = "byte units are KB MB GB TB (powers of 1000) and KiB MiB GiB TiB (powers of 1024)"
 
@@ -453,7 +454,8 @@ class Parser:
 
     def expect(self, text: str, what: str) -> Token:
         if self.tok.kind != "OP" or self.tok.text != text:
-            raise ClaimSyntaxError(f"expected {what}, found {_describe(self.tok)}", self.tok.col)
+            raise ClaimSyntaxError(f"expected {what}, found {_describe(self.tok)}"
+                                   f"{_hint(self.tok)}", self.tok.col)
         return self.advance()
 
     def is_op(self, *texts) -> bool:
@@ -682,6 +684,11 @@ def _hint(tok: Token) -> str:
                 "between groups of three digits with no space: 11,008)")
     if tok.kind == "OP" and tok.text == "~":
         return " ('~' alone is not a comparison: write ≈ or ~=, or x == ~704.7M)"
+    if tok.kind == "NAME" and tok.text == "x":
+        return " (a product is written ×, · or *, not the letter x: 6.7 × 10⁹)"
+    if tok.kind == "NAME" and tok.text.lower() in _SCALE_WORDS:
+        return (f" (a scale is written as a suffix straight after the number: "
+                f"{_SCALE_WORDS[tok.text.lower()]} for {tok.text.lower()}, as in 704.7M)")
     if tok.kind == "NUM" and re.fullmatch("[0-9]{3}", tok.text):
         return (" (digit groups are separated by a comma outside a call's parentheses, an "
                 "underscore, or a narrow no-break or thin space: 134,217,728 or 134_217_728;"

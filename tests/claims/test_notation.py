@@ -180,6 +180,10 @@ def test_a_leading_tilde_after_equals_is_approximately():
     ("d % == 1", 3, ["'%' between two operands is the remainder"]),
     ("d % and 1", 3, ["'%' between two operands"]),
     ("x == 2d", 7, ["write 2*d, not 2d"]),
+    ("x == 6.7 x 10^9", 10, ["a product is written ×, · or *, not the letter x"]),
+    ("x == 704.7 million", 12, ["a scale is written as a suffix", "M for million"]),
+    ("min(6.7 x 10, 1) == 1", 9, ["in the arguments of min()", "not the letter x"]),
+    ("(1 000) == 1", 4, ["to close the '('", "not by another space"]),
     ("x == 2e", 7, ["an exponent needs its digits", "2e3", "2*e"]),
     ("x == 2e+", 7, ["an exponent needs its digits"]),
 ])
