@@ -193,6 +193,10 @@ class Builder:
             if b == 0:
                 raise ClaimError("division by zero", node.col)
             out = a / b
+        elif node.op == "%":  # the remainder, with the sign of the divisor (as Python's)
+            if b == 0:
+                raise ClaimError("remainder by zero (d % 0)", node.col)
+            out = sp.Mod(a, b)
         else:
             if a == 0 and b.is_number and b.is_negative:
                 raise ClaimError("division by zero (0 to a negative power)", node.col)

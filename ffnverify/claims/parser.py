@@ -1,10 +1,17 @@
-"""The claim language (SPEC §4), parsed by a whitelist grammar of its own.
+"""The claim language (SPEC §4, §4.2), parsed by a whitelist grammar of its own.
 
 Nothing here evaluates anything: text becomes a tree of the node classes below, or a
-`ClaimSyntaxError` with the 1-based column of the offending character. Numbers become
-exact `Fraction`s (`2.67` is 267/100, `33%` is 33/100, `1e4` is 10000) together with the
-unit of their last stated digit (for `≈`). Size limits are enforced while parsing:
-claim length, literal length, literal exponent and nesting depth.
+`ClaimSyntaxError` with the 1-based column of the offending character and a message that
+names the rule broken. Numbers become exact `Fraction`s together with the unit of their
+last stated digit, at their own scale (what `≈` reads, from `Num.unit` alone):
+
+    11008  11_008  11,008  11 008 (U+202F/U+2009)   2.67 (267/100)   33% (33/100)
+    1e4  704.7M (unit 10^5)  7B  32k  14 GB  13.5GiB  ½  2⅔ (8/3, unit 1/3)
+    10⁹ / 10**9 / 10^9 (unit 10^9)   6.7 × 10⁹ = 6.7·10^9 = 6.7*10**9 = 6.7e9 (unit 10^8)
+
+A comma is a thousands separator only outside a call's parentheses (the parser keeps
+`Lexer.call_depth`); inside, it separates arguments. Size limits are enforced while
+parsing: claim length, literal length, literal exponent and nesting depth.
 
 Grammar (lowest precedence first; `**` is right-associative and binds tighter than a
 unary minus on its left, as in Python):
@@ -13,16 +20,18 @@ unary minus on its left, as in Python):
     or      := and ("or" and)*
     and     := not ("and" not)*
     not     := "not" not | compare
-    compare := sum (("==" | "!=" | "<" | "<=" | ">" | ">=" | "≈" | "~=") sum)*
+    compare := sum (CMP "~"? sum)*     -- "== ~704.7M" reads as "≈ 704.7M"
     sum     := term (("+" | "-") term)*
-    term    := unary (("*" | "/") unary)*
+    term    := unary (("*" | "/" | "%") unary)*     -- "%" here is the remainder
     unary   := ("-" | "+") unary | power
-    power   := atom ("**" unary)?
+    power   := atom SUP | atom ("**" unary)?        -- SUP: ² ³ ⁻¹ ...; "^" is "**"
     atom    := NUMBER | NAME | NAME "(" args? ")" | "(" or ")" | STRING
     args    := arg ("," arg)* ;  arg := NAME "=" or | or | WORD
 
-WORD is a bare name such as `llama-2-7b`, read only where the function takes a name
-(signatures.takes_word). Unicode `≤ ≥ ≠ × · −` are accepted for `<= >= != * * -`.
+CMP is one of `== != < <= > >= ≈ ~=`. WORD is a bare name such as `llama-2-7b`, read only
+where the function takes a name (signatures.takes_word). Unicode `≤ ≥ ≠ × · −` are
+accepted for `<= >= != * * -`. A `%` straight after a number with no operand following
+is part of the number (a percentage); between two operands it is the remainder.
 """
 
 import re
@@ -58,9 +67,11 @@ class ClaimSyntaxError(Exception):
 @dataclass(frozen=True)
 class Num:
     value: Fraction
-    unit: Fraction  # one unit in the last stated digit (1/100 for 33%, 1/10 for 2.7)
+    unit: Fraction  # one unit in the last stated digit (1/100 for 33%, 1/10 for 2.7,
+    #                 10^5 for 704.7M, 10^8 for 6.7 × 10⁹, 1/3 for 2⅔): what ≈ reads
     text: str
     col: int
+    form: str = ""  # "" plain, "e" 1e4, "percent", "suffix", "bytes", "fraction", "pow10", "sci"
 
 
 @dataclass(frozen=True)
@@ -122,56 +133,259 @@ class Not:
 
 # ---- lexer ---------------------------------------------------------------------------
 
-_DIGITS = "0123456789"  # ASCII only: '²' or '٣' are not numbers here
-_SPACE = re.compile(r"[ \t]*")
-_NUMBER = re.compile(r"(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][+-]?[0-9]+)?%?")
+_DIGITS = "0123456789"  # ASCII only: '٣' is not a number here; '²' is a power (below)
+_SPACES = " \t\u00a0\u202f\u2009"  # also no-break, narrow no-break and thin spaces
+_SPACE = re.compile(f"[{_SPACES}]*")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*(?=[ \t]*[,)])")
 _STRING = re.compile(r"\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'")
 _OPS = ["**", "==", "!=", "<=", ">=", "~=", "<", ">", "+", "-", "*", "/", "(", ")", ",", "="]
-_ALIASES = {"≈": "≈", "≤": "<=", "≥": ">=", "≠": "!=", "×": "*", "·": "*", "−": "-", "~=": "≈"}
+_ALIASES = {"≈": "≈", "≤": "<=", "≥": ">=", "≠": "!=", "×": "*", "·": "*", "−": "-", "~=": "≈",
+            "^": "**"}
+
+# numbers as people write them
+_RUN = re.compile(r"[0-9][0-9_]*")  # digits, with v1's underscores (11_008)
+_GROUP = re.compile(r"[0-9]+")
+_DECIMALS = re.compile(r"\.[0-9_]*")
+_EXPONENT = re.compile(r"[eE][+-]?[0-9]+")
+THOUSANDS = {",": "a comma", "\u202f": "a narrow no-break space", "\u2009": "a thin space"}
+SCALE = {"K": 3, "k": 3, "M": 6, "B": 9, "G": 9, "T": 12}  # suffix -> power of ten
+BYTE_UNITS = {"KB": 1000, "kB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4,
+              "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
+_BYTE_UNIT = re.compile(r"(?:[KMGT]i?B|kB)(?![A-Za-z0-9_])")
+_UNIT_SPELLING = {u.lower(): u for u in BYTE_UNITS if u != "kB"}
+VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5),
+          "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅐": (1, 7),
+          "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8), "⅑": (1, 9), "⅒": (1, 10),
+          "↉": (0, 3)}
+SUPERSCRIPTS = {"⁰": 0, "¹": 1, "²": 2, "³": 3, "⁴": 4, "⁵": 5, "⁶": 6, "⁷": 7, "⁸": 8, "⁹": 9}
+_SUP_MINUS = "⁻"
+_SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
+_SCALE_RULE = "scale suffixes are K or k (10^3), M (10^6), B or G (10^9) and T (10^12)"
+_BYTE_RULE = "byte units are KB MB GB TB (powers of 1000) and KiB MiB GiB TiB (powers of 1024)"
 
 
 @dataclass(frozen=True)
 class Token:
-    kind: str  # NUM NAME WORD STR OP EOF
+    kind: str  # NUM NAME WORD STR OP SUP EOF
     text: str
     col: int  # 1-based
     value: object = None
+    end: int = 0  # 0-based index just after a NUM or SUP token
 
 
-def _number(text: str, col: int) -> Token:
-    raw = text
-    percent = raw.endswith("%")
-    if percent:
-        raw = raw[:-1]
-    if "__" in raw or raw.endswith("_") or "_." in raw or "._" in raw or "_e" in raw.lower():
-        raise ClaimSyntaxError(f"misplaced underscore in number {text!r}", col)
-    raw = raw.replace("_", "")
-    mantissa, _, exp_text = raw.lower().partition("e")
-    whole, _, decimals = mantissa.partition(".")
-    digits = (whole + decimals).lstrip("0") or "0"
+def _is_digit(text, i):
+    return i < len(text) and text[i] in _DIGITS
+
+
+def _starts_operand(text: str, i: int) -> bool:
+    """Whether an operand (number, name, '(' or string) starts at text[i]: what tells the
+    remainder `d % 3` from the percentage `33%`."""
+    if i >= len(text):
+        return False
+    ch = text[i]
+    if ch in _DIGITS or ch in VULGAR or ch in "(\"'" or (ch == "." and _is_digit(text, i + 1)):
+        return True
+    m = _NAME.match(text, i)
+    return m is not None and m.group() not in KEYWORDS
+
+
+def _scan_number(text: str, i: int, in_call: bool) -> Token:
+    """One number literal at text[i] (a digit, '.digit' or a vulgar fraction): its exact
+    value and the unit of its last stated digit, at the scale of its suffix or unit."""
+    start, col, n = i, i + 1, len(text)
+    whole = decimals = exp_text = ""
+    dot = False
+    frac = None  # (numerator, denominator) of a vulgar fraction
+    if text[i] in VULGAR:
+        frac = VULGAR[text[i]]
+        i += 1
+    else:
+        m = _RUN.match(text, i)
+        if m:
+            whole, i = m.group(), m.end()
+        if whole and i < n and text[i] in THOUSANDS and _is_digit(text, i + 1):
+            if text[i] == "," and in_call:
+                _check_call_comma(text, start, i, whole)
+            else:
+                whole, i = _grouped(text, start, i, whole)
+        m = _DECIMALS.match(text, i)
+        if m:
+            dot, decimals, i = True, m.group()[1:], m.end()
+            if i < n and text[i] in THOUSANDS and _is_digit(text, i + 1) and not (
+                    text[i] == "," and in_call):
+                raise ClaimSyntaxError(
+                    f"thousands separators go only between groups of the whole part "
+                    f"({text[start:i]!r} is followed by {THOUSANDS[text[i]]} and digits)", i + 1)
+        m = _EXPONENT.match(text, i)
+        if m:
+            exp_text, i = m.group()[1:], m.end()
+        if i < n and text[i] in VULGAR:
+            if dot or exp_text or not whole or not whole.isdigit():
+                raise ClaimSyntaxError(
+                    f"a mixed number is a whole number followed by one fraction (2⅔); "
+                    f"{text[start:i + 1]!r} is not one", i + 1)
+            frac = VULGAR[text[i]]
+            i += 1
+    if i < n and text[i] in VULGAR:
+        raise ClaimSyntaxError(
+            f"a mixed number has one fraction (2⅔ is 8/3); {text[start:i + 1]!r} has two", i + 1)
+    raw = whole + ("." + decimals if dot else "")
+    if "__" in raw or raw.endswith("_") or "_." in raw or "._" in raw or (
+            exp_text and raw.endswith("_")):
+        raise ClaimSyntaxError(f"misplaced underscore in number {text[start:i]!r}", col)
+    digits = (whole + decimals).replace("_", "").lstrip("0") or "0"
     if len(digits) > MAX_LITERAL_DIGITS:
         raise ClaimSyntaxError(
             f"number literal has {len(digits)} digits; the limit is {MAX_LITERAL_DIGITS}", col)
     exponent = int(exp_text) if exp_text else 0
     if abs(exponent) > MAX_LITERAL_EXPONENT:
         raise ClaimSyntaxError(
-            f"exponent {exponent} in {text!r} is beyond ±{MAX_LITERAL_EXPONENT}", col)
-    scale = exponent - len(decimals)
-    unit = Fraction(10) ** scale
-    value = int(whole + decimals or "0") * unit
-    if percent:
-        value, unit = value / 100, unit / 100
-    return Token("NUM", text, col, (value, unit))
+            f"exponent {exponent} in {text[start:i]!r} is beyond ±{MAX_LITERAL_EXPONENT}", col)
+    power = exponent - len(decimals.replace("_", ""))
+    unit = Fraction(10**power) if power >= 0 else Fraction(1, 10**-power)
+    value = int((whole + decimals).replace("_", "") or "0") * unit
+    form = "e" if exp_text else ""
+    if frac is not None:
+        value += Fraction(*frac)
+        unit = Fraction(1, frac[1])  # stated to the nearest 1/denominator
+        form = "fraction"
+    core = text[start:i]
+    # a byte unit (with or without a space) or a scale suffix (straight after)
+    j = _SPACE.match(text, i).end()
+    m = _BYTE_UNIT.match(text, j)
+    word = _NAME.match(text, i)
+    if m:
+        scale, i, form = Fraction(BYTE_UNITS[m.group()]), m.end(), "bytes"
+    elif word and word.group() in SCALE:
+        if exp_text:
+            raise ClaimSyntaxError(
+                f"a number takes an exponent or a scale suffix, not both: {core}{word.group()}"
+                f" (write {core} or {core[:len(core) - len(exp_text) - 1]}{word.group()})",
+                i + 1)
+        scale, i, form = Fraction(10) ** SCALE[word.group()], word.end(), "suffix"
+    elif word:
+        raise ClaimSyntaxError(_letters_after(core, word.group()), i + 1)
+    else:
+        scale = Fraction(1)
+        spaced = _NAME.match(text, j) if j > i else None
+        if spaced and spaced.group() in SCALE:
+            s = spaced.group()
+            raise ClaimSyntaxError(
+                f"suffix `{s}` means 10^{SCALE[s]} and is written straight after the number;"
+                f" did you mean {core}{s}? (a product is written {core}*{s})", j + 1)
+        if spaced and spaced.group().lower() in _UNIT_SPELLING:
+            raise ClaimSyntaxError(
+                f"{_BYTE_RULE}; did you mean {core} {_UNIT_SPELLING[spaced.group().lower()]}?",
+                j + 1)
+    if scale != 1:
+        value, unit = value * scale, unit * scale
+    # a percentage: '%' after a number with no operand following (else: the remainder);
+    # `7 % -3`, with a space before the '%', is the remainder by -3 (`33%-1` is 33% - 1)
+    j = _SPACE.match(text, i).end()
+    after = _SPACE.match(text, j + 1).end()
+    if j < n and text[j] == "%" and not _starts_operand(text, after) and not (
+            j > i and after < n and text[after] in "-+−" and
+            _starts_operand(text, after + 1)):
+        if form in ("suffix", "bytes"):
+            raise ClaimSyntaxError(
+                f"a percentage takes no scale suffix or byte unit ({text[start:j + 1]!r}); "
+                "'%' between two operands is the remainder", j + 1)
+        value, unit, i = value / 100, unit / 100, j + 1
+        form = "percent"
+    if i < n:
+        ch = text[i]
+        if ch in _DIGITS or ch in "._" or (ch.isalnum() and ch not in SUPERSCRIPTS):
+            raise ClaimSyntaxError(f"unexpected {ch!r} after the number {text[start:i]!r}", i + 1)
+    return Token("NUM", text[start:i], col, (value, unit, form), i)
+
+
+def _grouped(text, start, i, first):
+    """The digits of `1,234,567` (or with narrow/thin spaces), checked group by group."""
+    sep = text[i]
+    rule = (f"thousands separators ({THOUSANDS[sep]}) group the digits in threes, as in "
+            f"{'134,217,728' if sep == ',' else '134' + sep + '217' + sep + '728'}")
+    groups = [first]
+    cols = [start + 1]
+    while i < len(text) and text[i] == sep and _is_digit(text, i + 1):
+        m = _GROUP.match(text, i + 1)
+        groups.append(m.group())
+        cols.append(i + 2)
+        i = m.end()
+    literal = text[start:i]
+    if "_" in first or (i < len(text) and text[i] == "_"):
+        raise ClaimSyntaxError(f"{rule}; {literal!r} mixes them with underscores", start + 1)
+    for other in THOUSANDS:
+        if other != sep and i < len(text) and text[i] == other and _is_digit(text, i + 1):
+            raise ClaimSyntaxError(f"{rule}; {literal!r} is followed by a different "
+                                   f"separator ({THOUSANDS[other]})", i + 1)
+    if len(first) > 3:
+        raise ClaimSyntaxError(f"{rule}; the first group of {literal!r} has {len(first)} "
+                               "digits (at most 3)", start + 1)
+    for g, c in zip(groups[1:], cols[1:]):
+        if len(g) != 3:
+            hint = " (the decimal point is '.')" if sep == "," and len(groups) == 2 and \
+                len(g) < 3 else ""
+            raise ClaimSyntaxError(f"{rule}; {literal!r} has a group of {len(g)} digit"
+                                   f"{'s' if len(g) != 1 else ''}{hint}", c)
+    return "".join(groups), i
+
+
+def _check_call_comma(text, start, i, whole):
+    """Inside a call a comma separates arguments; `f(11,008)` would silently be f(11, 8),
+    so a comma that looks like a thousands separator there is refused."""
+    j = i + 1
+    while _is_digit(text, j):
+        j += 1
+    if whole.isdigit() and len(whole) <= 3 and j - i - 1 == 3:
+        raise ClaimSyntaxError(
+            f"inside a call's parentheses a comma separates arguments, so "
+            f"{text[start:j]!r} would be {whole} and {text[i + 1:j]}; write "
+            f"{whole}{text[i + 1:j]} or {whole}_{text[i + 1:j]} for one number, or put a "
+            "space after the comma for two arguments", i + 1)
+
+
+def _letters_after(core: str, letters: str) -> str:
+    """The message for letters straight after a number that are not a suffix or unit."""
+    if letters.lower() in _UNIT_SPELLING:
+        return f"{_BYTE_RULE}; did you mean {core}{_UNIT_SPELLING[letters.lower()]}?"
+    if len(letters) == 1 and letters.upper() in SCALE:
+        return (f"{_SCALE_RULE}, in capitals except k; did you mean {core}{letters.upper()}?"
+                f" (a product is written {core}*{letters})")
+    if letters in ("e", "E"):
+        return (f"an exponent needs its digits after {letters!r} ({core}{letters}3); a product "
+                f"is written {core}*{letters}")
+    return f"unexpected {letters[0]!r} after the number {core!r} (write {core}*{letters}, " \
+           f"not {core}{letters})"
+
+
+def _scan_superscript(text: str, i: int) -> Token:
+    """`²`, `¹⁰`, `⁻³`: a power whose exponent is written in superscript digits."""
+    start, col = i, i + 1
+    negative = text[i] == _SUP_MINUS
+    if negative:
+        i += 1
+    j = i
+    while j < len(text) and text[j] in SUPERSCRIPTS:
+        j += 1
+    if j == i:
+        raise ClaimSyntaxError("a superscript minus (⁻) is followed by superscript digits "
+                               "(10⁻³)", col)
+    if j - i > MAX_LITERAL_DIGITS:
+        raise ClaimSyntaxError(f"superscript exponent has {j - i} digits; the limit is "
+                               f"{MAX_LITERAL_DIGITS}", col)
+    value = int("".join(str(SUPERSCRIPTS[c]) for c in text[i:j]))
+    return Token("SUP", text[start:j], col, -value if negative else value, j)
 
 
 class Lexer:
-    """Scans tokens on demand, so the parser can ask for a bare WORD where names go."""
+    """Scans tokens on demand, so the parser can ask for a bare WORD where names go.
+    `call_depth` (kept by the parser) tells whether a comma separates arguments."""
 
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
+        self.call_depth = 0
 
     def next(self, word: bool = False) -> Token:
         text = self.text
@@ -186,15 +400,17 @@ class Lexer:
                 self.pos = m.end()
                 return Token("WORD", m.group(), col, m.group())
         ch = text[i]
-        if ch in _DIGITS or (ch == "." and text[i + 1:i + 2] in _DIGITS and i + 1 < len(text)):
-            m = _NUMBER.match(text, i)
-            end = m.end()
-            if end < len(text) and (text[end].isalnum() or text[end] in "_."):
-                raise ClaimSyntaxError(
-                    f"unexpected {text[end]!r} after the number {m.group()!r}"
-                    " (write 2*d, not 2d)", end + 1)
-            self.pos = end
-            return _number(m.group(), col)
+        if ch in _DIGITS or ch in VULGAR or (ch == "." and _is_digit(text, i + 1)):
+            tok = _scan_number(text, i, self.call_depth > 0)
+            self.pos = tok.end
+            return tok
+        if ch in SUPERSCRIPTS or ch == _SUP_MINUS:
+            tok = _scan_superscript(text, i)
+            self.pos = tok.end
+            return tok
+        if ch == "⅟":
+            raise ClaimSyntaxError("⅟ (fraction numerator one) is not a whole fraction; "
+                                   "write 1/n", col)
         if ch.isalpha() or ch == "_":
             m = _NAME.match(text, i)
             if m is None:  # a non-ASCII letter
@@ -214,8 +430,9 @@ class Lexer:
         if ch in _ALIASES:
             self.pos = i + 1
             return Token("OP", _ALIASES[ch], col)
-        if ch == "%":
-            raise ClaimSyntaxError("'%' only follows a number (33% is 33/100)", col)
+        if ch in "%~":  # the remainder; '~' before a number on the right of == (≈)
+            self.pos = i + 1
+            return Token("OP", ch, col)
         raise ClaimSyntaxError(f"unexpected character {ch!r}", col)
 
 
@@ -226,16 +443,19 @@ class Parser:
     def __init__(self, text: str):
         self.lexer = Lexer(text)
         self.depth = 0
+        self.last_end = 0
         self.tok = self.lexer.next()
 
     def advance(self, word: bool = False) -> Token:
         tok = self.tok
+        self.last_end = self.lexer.pos  # where the token just consumed ends
         self.tok = self.lexer.next(word)
         return tok
 
     def expect(self, text: str, what: str) -> Token:
         if self.tok.kind != "OP" or self.tok.text != text:
-            raise ClaimSyntaxError(f"expected {what}, found {_describe(self.tok)}", self.tok.col)
+            raise ClaimSyntaxError(f"expected {what}, found {_describe(self.tok)}"
+                                   f"{_hint(self.tok)}", self.tok.col)
         return self.advance()
 
     def is_op(self, *texts) -> bool:
@@ -249,7 +469,8 @@ class Parser:
         if self.is_op("="):
             raise ClaimSyntaxError("unexpected '='; to compare, write '=='", self.tok.col)
         if self.tok.kind != "EOF":
-            raise ClaimSyntaxError(f"unexpected {_describe(self.tok)}", self.tok.col)
+            raise ClaimSyntaxError(f"unexpected {_describe(self.tok)}{_hint(self.tok)}",
+                                   self.tok.col)
         return node
 
     def parse_or(self):
@@ -280,7 +501,19 @@ class Parser:
         operands = [self.parse_sum()]
         ops = []
         while self.tok.kind == "OP" and self.tok.text in COMPARE_OPS:
-            ops.append(self.advance().text)
+            op = self.advance().text
+            if self.is_op("~"):  # `== ~704.7M` reads as `≈ 704.7M`
+                tilde = self.advance()
+                if op not in ("==", "≈"):
+                    raise ClaimSyntaxError(
+                        f"a leading '~' before a number turns == into ≈ (x == ~704.7M); "
+                        f"after {op!r} it has no meaning", tilde.col)
+                if not (self.tok.kind == "NUM" or self.is_op("-", "+")):
+                    raise ClaimSyntaxError(
+                        f"a leading '~' reads as ≈ only before a number (x == ~704.7M), "
+                        f"not before {_describe(self.tok)}", self.tok.col)
+                op = "≈"
+            ops.append(op)
             operands.append(self.parse_sum())
         return operands[0] if not ops else Compare(tuple(operands), tuple(ops), col)
 
@@ -293,10 +526,32 @@ class Parser:
 
     def parse_term(self):
         node = self.parse_unary()
-        while self.is_op("*", "/"):
+        while self.is_op("*", "/", "%"):
             tok = self.advance()
-            node = BinOp(tok.text, node, self.parse_unary(), tok.col)
+            if tok.text == "%" and (self.tok.kind == "NAME" and self.tok.text in KEYWORDS or
+                                    not (self.tok.kind in ("NUM", "NAME", "STR")
+                                         or self.is_op("(", "-", "+"))):
+                raise ClaimSyntaxError(
+                    "'%' between two operands is the remainder (d % 3) and after a number "
+                    f"a percentage (33%); here it is followed by {_describe(self.tok)}",
+                    tok.col)
+            right = self.parse_unary()
+            folded = self._scientific(node, right) if tok.text == "*" else None
+            node = folded or BinOp(tok.text, node, right, tok.col)
         return node
+
+    def _scientific(self, left, right):
+        """`6.7 × 10⁹`, `6.7*10**9`: one literal stated to a unit of the mantissa's last
+        digit times the power (as 6.7e9 is), or None when the product is not that form."""
+        sign = None
+        if isinstance(left, Unary) and isinstance(left.operand, Num):
+            sign, left = left, left.operand
+        if not (isinstance(left, Num) and left.form == "" and isinstance(right, Num)
+                and right.form == "pow10"):
+            return None
+        text = self.lexer.text[left.col - 1:self.last_end]
+        num = Num(left.value * right.value, left.unit * right.value, text, left.col, "sci")
+        return num if sign is None else Unary(sign.op, num, sign.col)
 
     def _enter(self, col):
         self.depth += 1
@@ -315,17 +570,43 @@ class Parser:
 
     def parse_power(self):
         node = self.parse_atom()
+        if self.tok.kind == "SUP":  # 4096², d³, 10⁻³
+            tok = self.advance()
+            exponent = Num(Fraction(tok.value), Fraction(1), tok.text, tok.col)
+            if self.is_op("**") or self.tok.kind == "SUP":
+                raise ClaimSyntaxError(
+                    f"a superscript power ({tok.text}) cannot take another power after it; "
+                    "use parentheses", self.tok.col)
+            return self._pow10(node, exponent) or BinOp("**", node, exponent, tok.col)
         if self.is_op("**"):
             tok = self.advance()
-            node = BinOp("**", node, self.parse_unary(), tok.col)
+            exponent = self.parse_unary()
+            node = self._pow10(node, exponent) or BinOp("**", node, exponent, tok.col)
         return node
+
+    def _pow10(self, base, exponent):
+        """`10⁹`, `10**9`, `10^-3` as one literal stated, like 1e9, to a unit of 10^k."""
+        if not (isinstance(base, Num) and base.form == "" and base.text == "10"):
+            return None
+        sign = 1
+        if isinstance(exponent, Unary) and isinstance(exponent.operand, Num):
+            sign, exponent = (-1 if exponent.op == "-" else 1), exponent.operand
+        if not (isinstance(exponent, Num) and exponent.form == "" and
+                exponent.value.denominator == 1 and exponent.unit == 1):
+            return None
+        k = sign * int(exponent.value)
+        if abs(k) > MAX_LITERAL_EXPONENT:
+            return None
+        value = Fraction(10) ** k
+        return Num(value, value, self.lexer.text[base.col - 1:self.last_end], base.col,
+                   "pow10")
 
     def parse_atom(self):
         tok = self.tok
         if tok.kind == "NUM":
             self.advance()
-            value, unit = tok.value
-            return Num(value, unit, tok.text, tok.col)
+            value, unit, form = tok.value
+            return Num(value, unit, tok.text, tok.col, form)
         if tok.kind == "NAME":
             if tok.text in KEYWORDS:
                 raise ClaimSyntaxError(f"unexpected keyword {tok.text!r}", tok.col)
@@ -343,13 +624,21 @@ class Parser:
             self.depth -= 1
             self.expect(")", f"')' to close the '(' at col {tok.col}")
             return node
+        if tok.kind == "SUP":
+            raise ClaimSyntaxError(f"a superscript power ({tok.text}) follows a number, name "
+                                   "or ')' (4096², d³)", tok.col)
+        if self.is_op("~"):
+            raise ClaimSyntaxError("a leading '~' reads as ≈ only right after == (x == "
+                                   "~704.7M); a ≈ b is written ≈ or ~=", tok.col)
         raise ClaimSyntaxError(f"expected a number, name or '(', found {_describe(tok)}", tok.col)
 
     def parse_call(self, name_tok):
         func = name_tok.text
         self._enter(name_tok.col)
         args, kwargs = [], []
-        # the token after "(" may be a bare word such as llama-2-7b
+        # the token after "(" may be a bare word such as llama-2-7b; inside the call's
+        # parentheses a comma separates arguments (never thousands)
+        self.lexer.call_depth += 1
         self.advance(word=takes_word(func, 0, None))
         if not self.is_op(")"):
             while True:
@@ -368,6 +657,7 @@ class Parser:
                 if not self.is_op(","):
                     break
                 self.advance(word=takes_word(func, len(args), None))
+        self.lexer.call_depth -= 1
         self.expect(")", f"',' or ')' in the arguments of {func}()")
         self.depth -= 1
         return Call(func, tuple(args), tuple(kwargs), name_tok.col)
@@ -387,6 +677,27 @@ class Parser:
 
 def _describe(tok: Token) -> str:
     return "the end of the claim" if tok.kind == "EOF" else repr(tok.text)
+
+
+def _hint(tok: Token) -> str:
+    """The notation rule behind a stray token, where one applies."""
+    if tok.kind == "OP" and tok.text == ",":
+        return (" (outside a call's parentheses a comma is only a thousands separator, "
+                "between groups of three digits with no space: 11,008)")
+    if tok.kind == "OP" and tok.text == "~":
+        return " ('~' alone is not a comparison: write ≈ or ~=, or x == ~704.7M)"
+    if tok.kind == "NAME" and tok.text == "x":
+        return " (a product is written ×, · or *, not the letter x: 6.7 × 10⁹)"
+    if tok.kind == "NAME" and tok.text.lower() in _SCALE_WORDS:
+        return (f" (a scale is written as a suffix straight after the number: "
+                f"{_SCALE_WORDS[tok.text.lower()]} for {tok.text.lower()}, as in 704.7M)")
+    if tok.kind == "NUM" and re.fullmatch("[0-9]{3}", tok.text):
+        return (" (digit groups are separated by a comma outside a call's parentheses, an "
+                "underscore, or a narrow no-break or thin space: 134,217,728 or 134_217_728;"
+                " not by another space)")
+    if tok.kind == "NUM":
+        return " (two numbers in a row: a product is written with *)"
+    return ""
 
 
 def parse(text: str):
