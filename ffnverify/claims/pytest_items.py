@@ -21,6 +21,7 @@ import pytest
 
 from ffnverify.claims import audit, files
 from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine
+from ffnverify.claims.printable import visible
 
 _ENGINES: dict[float, Engine] = {}
 
@@ -43,9 +44,10 @@ def engine(config) -> Engine:
 def pytest_collect_file(file_path, parent):
     if file_path.suffix not in (".md", ".toml"):
         return None
+    data = files.read_bounded(file_path)  # never blocks on a FIFO, never reads a huge file
     try:
-        text = file_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = data.decode("utf-8") if isinstance(data, bytes) else None
+    except UnicodeDecodeError:
         text = None
     if text is not None:
         if file_path.suffix == ".md" and not files.has_claim_fence(text):
@@ -120,14 +122,14 @@ class ClaimItem(pytest.Item):
 def failure_report(r: dict) -> str:
     """What a failing claim item prints: the claim, its verdict against the expectation,
     the exact values compared, and the counterexample (or what else the evaluator said)."""
-    lines = [f"{r['file']}:{r['line']}:{r['col']}: {r['verdict'].upper()} {r['expr']}",
+    lines = [f"{visible(r['file'])}:{r['line']}:{r['col']}: {r['verdict'].upper()} {visible(r['expr'])}",
              f"  verdict:        {r['verdict']}, expected {r['expect']}"]
     if r["value"]:
-        lines.append(f"  values:         {r['value']}")
+        lines.append(f"  values:         {visible(r['value'])}")
     detail = r["detail"]
     found = re.match(r"counterexample (?P<point>[^:]*): (?P<values>.*)", detail or "")
     if found:
-        lines.append(f"  counterexample: {found['point']} (there: {found['values']})")
+        lines.append(f"  counterexample: {visible(found['point'])} (there: {visible(found['values'])})")
     elif detail:
-        lines.append(f"  detail:         {detail}")
+        lines.append(f"  detail:         {visible(detail)}")
     return "\n".join(lines)

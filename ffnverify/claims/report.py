@@ -122,7 +122,6 @@ def sarif(result: dict) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "ffnverify", "version": __version__,
-                                "informationUri": "https://pypi.org/project/ffnverify/",
                                 "rules": rules}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
             "columnKind": "unicodeCodePoints",

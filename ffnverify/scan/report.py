@@ -10,29 +10,17 @@ reuses the audit page's stylesheet, script and Content-Security-Policy.
 
 import hashlib
 import json
-import re
 from html import escape
 from pathlib import Path
 
 from ffnverify import __version__
+from ffnverify.claims.printable import visible as safe
 from ffnverify.claims.report import _artifact, _escape_data, _escape_property
 from ffnverify.claims.report_html import _CSS, _JS, _csp_hash
 
 COLOURS = {"covered": "36", "checked": "32", "suggested": "33", "unchecked": "2",
            "false": "31"}
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MAX_SHOWN = 160
-
-
-def safe(s) -> str:
-    """`s` with control and bidi characters escaped (one line, safe for any terminal)."""
-    s = "" if s is None else str(s)
-
-    def esc(m):
-        c = ord(m.group())
-        return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
-
-    return _UNSAFE.sub(esc, s)
 
 
 def _short(s: str, n: int = MAX_SHOWN) -> str:
@@ -137,7 +125,6 @@ def sarif(result: dict) -> str:
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "ffnverify-scan", "version": __version__,
-                                "informationUri": "https://pypi.org/project/ffnverify/",
                                 "rules": rules}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
             "columnKind": "unicodeCodePoints",
