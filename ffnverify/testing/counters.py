@@ -684,7 +684,7 @@ def _describe_call(fn, mapping, fixed, ratio):
 
 
 def _fmt_point(p):
-    keys = ["d", "h", "n", "bias"]
+    keys = ["d", "h", "n", "batch", "seq", "bias"]
     return ", ".join(f"{k}={_num(p[k])}" for k in keys if k in p)
 
 

@@ -107,10 +107,11 @@ def _with(point, **changes):
     return p
 
 
+@lru_cache(maxsize=256)
 def _ratio(a, b):
     """a / b as a constant, or None."""
     try:
-        r = sp.simplify(a / b)
+        r = sp.cancel(a / b)
     except ZeroDivisionError:
         return None
     return r if r.is_number else None
@@ -419,11 +420,11 @@ def _int64_overflow(t, V):
 
 def _repriced_family():
     out = []
-    for act in (None, 1, 0):
+    for act in (None, 1):
         for gate in (False, True):
             for bias in (False, True):
-                if act is None and not gate and not bias:
-                    continue
+                if act is None and not gate:
+                    continue  # the bias adds alone: that is missing_bias
                 key = "+".join(k for k, on in (
                     ("activation_one_flop", act == 1), ("activation_not_counted", act == 0),
                     ("gate_not_counted", gate), ("bias_adds_not_counted", bias)) if on)
@@ -670,6 +671,26 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
             fits.append(Fit("constant_factor", fit[1] + (" (up to float round-off)"
                                                          if rounded else ""), fit[0]))
     return fits
+
+
+def _without_idle_parts(fits, points):
+    """Drop a combination whose extra part changes nothing at these points (e.g. bias adds
+    not counted, where bias is false throughout): the simpler fit already says it."""
+    out = []
+    for f in fits:
+        parts = set(f.key.split("+"))
+        idle = any(set(g.key.split("+")) < parts and all(
+            _safe(f.expected, p) == _safe(g.expected, p) for p in points) for g in fits)
+        if not idle:
+            out.append(f)
+    return out
+
+
+def _safe(e, p):
+    try:
+        return e(p)
+    except (ZeroDivisionError, ValueError, KeyError):
+        return None
 
 
 def _round_off(target, exact_mismatch):
