@@ -480,7 +480,7 @@ def _error_text(e):
 
 
 def _call_repr(fn, kwargs):
-    name = getattr(fn, "__qualname__", repr(fn))
+    name = getattr(fn, "__name__", None) or repr(fn)
     return f"{name}({', '.join(f'{k}={_num(v)}' for k, v in kwargs.items())})"
 
 

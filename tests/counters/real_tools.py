@@ -223,7 +223,7 @@ def _slug(name):
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cached_check(tool, variant, rank, bias, mul="python"):
     """check() with the default settings, once per process (the table and the tests share it)."""
     return check(tool, variant, rank, bias, mul)

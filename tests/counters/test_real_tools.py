@@ -65,7 +65,8 @@ def test_recovery_stays_inside_max_dim_on_a_real_tool():
     seen = []
 
     def spy(d, h, batch, seq):
-        seen.append((d, h, batch, seq))
+        if all(isinstance(v, int) for v in (d, h, batch, seq)):  # not the symbolic call
+            seen.append((d, h, batch, seq))
         return R.count("torchinfo", "relu", d, h, batch, seq)
 
     from ffnverify.testing.counters import check_counter
