@@ -44,6 +44,8 @@ class Tool:
     convention: tuple = ()  # (key, value) pairs for check_counter
 
     def installed(self) -> bool:
+        if self.name == "ultralytics-thop":
+            return _ultralytics_thop() is not None
         return importlib.util.find_spec(self.module.split(".")[0]) is not None and \
             _importable(self.module)
 
@@ -64,6 +66,8 @@ TOOLS = [
          "module hooks ÷ batch, plus patched F.* activations", "macs"),
     Tool("ptflops (aten)", "ptflops", "MACs", "aten mm/addmm, the bias add as 1 MAC", "macs"),
     Tool("thop", "thop", "MACs", "nn.Linear hooks: in_features per output element", "macs"),
+    Tool("ultralytics-thop", "thop", "MACs",
+         "nn.Linear hooks: in_features per output element", "macs"),
     Tool("torchinfo", "torchinfo", "mult-adds",
          "parameters x the first (batch) dimension of the output", "macs"),
     Tool("calflops", "calflops", "FLOPs",
@@ -89,7 +93,7 @@ def expected(tool: str, variant: str, bias: bool, rank: int) -> str:
         return "exact"
     if tool in ("fvcore", "torchtnt"):
         return "macs_vs_flops"
-    if tool == "thop":
+    if tool in ("thop", "ultralytics-thop"):
         return "exact"
     if tool == "ptflops (aten)":
         return "bias_term" if bias else "exact"
@@ -185,6 +189,8 @@ def _count(tool, m, x):
     if tool == "thop":
         from thop import profile
         return profile(m, inputs=(x,), verbose=False)[0]
+    if tool == "ultralytics-thop":
+        return _ultralytics_thop().profile(m, inputs=(x,), verbose=False)[0]
     if tool == "torchinfo":
         from torchinfo import summary
         return summary(m, input_data=x, verbose=0).total_mult_adds
@@ -203,6 +209,36 @@ def _count(tool, m, x):
             m(x)
         return sum(f.flop_counts[""].values())
     raise KeyError(tool)
+
+
+ULTRALYTICS_THOP = "FFNVERIFY_ULTRALYTICS_THOP"  # a folder holding ultralytics-thop's `thop`
+
+
+@functools.cache
+def _ultralytics_thop():
+    """ultralytics-thop, installed with `pip install --target` into the folder named by
+    $FFNVERIFY_ULTRALYTICS_THOP, since it installs the same `thop` package as thop does.
+    Imported under its own sys.modules entries, then the original thop put back."""
+    import os
+
+    folder = os.environ.get(ULTRALYTICS_THOP)
+    if not folder or not (Path(folder) / "thop" / "__init__.py").is_file():
+        return None
+    ours = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "thop" or
+            k.startswith("thop.")}
+    sys.path.insert(0, folder)
+    try:
+        import thop as module
+    except Exception:  # noqa: BLE001 - not importable: not installed
+        module = None
+    finally:
+        sys.path.remove(folder)
+        for k in [k for k in sys.modules if k == "thop" or k.startswith("thop.")]:
+            del sys.modules[k]
+        sys.modules.update(ours)
+    if module is None or not str(getattr(module, "__version__", "")).startswith("2"):
+        return None
+    return module
 
 
 def counter(tool, variant, rank, bias, mul="python"):
