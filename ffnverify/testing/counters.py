@@ -316,9 +316,16 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
         if state["error"] is not None:
             result.ok, result.error = False, _error_text(state["error"])
             return finish()
-        evidence = [complete(*q, b) for b in biases
-                    for q in _PROBES + _spread(EVIDENCE_POINTS, max_dim, seed)]
+        # alternate the bias flags and mix probes with spread shapes, so that a small budget
+        # still sees both; keep a third of what is left for the confirming points
+        shapes = [q for pair in zip(_PROBES, _spread(len(_PROBES), max_dim, seed)) for q in pair]
+        shapes += _spread(EVIDENCE_POINTS, max_dim, (seed or 0) + 1)
+        evidence = [complete(*q, biases[i % len(biases)]) for i, q in enumerate(shapes)]
+        evidence += [complete(*q, biases[(i + 1) % len(biases)]) for i, q in enumerate(shapes)]
+        keep = state["budget"] // 3
         for q in evidence:
+            if state["budget"] <= keep:
+                break
             try:
                 evaluate(q, strict=False, phase="evidence")
             except _UserError:

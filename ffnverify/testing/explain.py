@@ -514,15 +514,18 @@ _VALID = {"width_ignored": lambda c: c > 0, "bias_term": lambda c: c != 0,
           "constant_factor": lambda c: c not in (0, 1)}
 
 
-def _solve_constant(build, p):
-    """c such that build(c)(p) == p['yours'], where build(c) is affine in c; or None."""
-    try:
-        e0, e1 = build(Fraction(0))(p), build(Fraction(1))(p)
-    except (ZeroDivisionError, ValueError, KeyError):
-        return None
-    if e1 == e0:
-        return None
-    return (p["yours"] - e0) / (e1 - e0)
+def _solve_constant(build, points):
+    """c such that build(c)(p) == p['yours'] at the first of `points` where c matters
+    (build(c) is affine in c); or None."""
+    f0, f1 = build(Fraction(0)), build(Fraction(1))
+    for p in points:
+        try:
+            e0, e1 = f0(p), f1(p)
+        except (ZeroDivisionError, ValueError, KeyError):
+            return None
+        if e1 != e0:
+            return (p["yours"] - e0) / (e1 - e0)
+    return None
 
 
 def _compose(inner_make, V):
@@ -546,7 +549,7 @@ class _Candidate:
     rank: int  # lower is simpler
 
 
-def _candidates(target, first, singles_only):
+def _candidates(target, first, singles_only):  # first: the first disagreeing points
     """Every explanation (and, unless singles_only, every pair) as a candidate."""
     out = []
 
@@ -557,7 +560,7 @@ def _candidates(target, first, singles_only):
                 inner = _compose(lambda t, W: fit(t, W, c), _base)
                 made = wrap(target, inner)
             return made[0] if made is not None else (lambda p: V(target, p))
-        c = _solve_constant(build, first) if first is not None else None
+        c = _solve_constant(build, first) if first else None
         if c is None or not _VALID[key.split("+")[0]](c):
             return
         if wrap is None:
@@ -595,15 +598,16 @@ def _candidates(target, first, singles_only):
             out.append(_Candidate(f"{outer}+{inner}", made[0], f"{made[1]}; and {inner_text}",
                                   2000 + i + j))
         for j, (key, fit) in enumerate(FITTED[:-1]):
-            # fitted inside: e.g. a bias term, then the sequence dimension dropped
-            fitted(key, fit, _base, prefix_key=f"{outer}+", rank=3000 + i + j,
-                   wrap=outer_make)
-            # fitted outside: e.g. MACs vs FLOPs, then a bias term on top
+            # fitted outside, so the constant is in your unit: e.g. MACs vs FLOPs, then a
+            # bias term on top
             inner_V = _compose(outer_make, _base)
             alone = outer_make(target, _base)
             if alone is not None:
                 fitted(f"{key}+{outer}", fit, inner_V, rank=3000 + i + j,
                        prefix_title=f"{alone[1]}; and ")
+            # fitted inside: e.g. a bias term, then the sequence dimension dropped
+            fitted(key, fit, _base, prefix_key=f"{outer}+", rank=3000 + i + j,
+                   wrap=outer_make)
     return out
 
 
@@ -653,8 +657,9 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
 
     first = mismatched[0]
     fits = []
+    some = mismatched  # the constant is solved at the first one where it matters
     for singles_only in (True, False):
-        for cand in sorted(_candidates(target, first, singles_only), key=lambda c: c.rank):
+        for cand in sorted(_candidates(target, some, singles_only), key=lambda c: c.rank):
             if not singles_only and cand.rank < 2000:
                 continue  # the singles did not fit in the first round
             if (rounded := fits_all(cand.expected)) is not None:
