@@ -140,3 +140,18 @@ def test_progress_from_the_command_line(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert rc == 0, captured.out
     assert "check-counter: searching:" in captured.err
+
+
+def test_cli_timeout_is_an_error_verdict(tmp_path, monkeypatch, capsys):
+    (tmp_path / "hang_counter.py").write_text(
+        "import time\ndef f(d, h, n):\n    if d > 2:\n        time.sleep(30)\n    return 2*n*d*h\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    rc = main(["check-counter", "hang_counter:f", "--quantity", "macs", "--variant", "relu",
+               "--max-examples", "20", "--max-dim", "8", "--timeout", "0.3",
+               "--format", "json"])
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert rc == 2 and data["ok"] is False
+    assert "ran past the 0.3 s timeout in the call f(d=" in data["error"]
