@@ -6,7 +6,13 @@ flag), converts each result exactly (a float becomes the rational it stores) and
 exactly with `derivations.params.params` / `derivations.flops.flops` / `macs` under the
 SPEC §3 conventions. On a disagreement the result carries the first (shrunk)
 counterexample, the user's formula recovered in closed form next to ours
-(`closed_form.recover`), and the named explanations that fit (`explain.explain`).
+(`closed_form.recover`), and the named explanations that fit (`explain.explain`),
+confirmed on extra points where they differ.
+
+A counter that runs real tensors is bounded: every call, recovery included, stays inside
+max_dim; each call may have a timeout; an exception, a MemoryError, a timeout or a
+non-number is an `error` verdict naming the call; and max_examples also bounds the calls
+made after a failure.
 """
 
 from __future__ import annotations

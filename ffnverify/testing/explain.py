@@ -7,9 +7,16 @@ the transformed derivation exactly at every point we evaluated, and the transfor
 actually changes the count somewhere (so a harmless transformation, like swapping d and h
 in a formula symmetric in them, never "explains" anything).
 
-A few explanations carry one constant fitted at the first disagreeing point (the width the
-function silently assumes, the FLOPs it charges per bias parameter); they are then checked
-at every other point like the rest.
+A few explanations carry one constant fitted at the first disagreeing point where it
+matters (the width the function silently assumes, the FLOPs it charges per bias
+parameter); they are then checked at every other point like the rest.
+
+Each explanation transforms a count function, so two compose: where no single one fits,
+every pair is tried (MACs and a bias term, the sequence dimension dropped and a bias term,
+backward as 2x forward over a repriced forward), simplest first. `discriminating` picks
+the extra points where the fitting explanations (and the derivation) predict different
+values; the caller evaluates the function there and explains again, so an explanation
+that fitted only by a numeric coincidence at the drawn shapes drops out.
 
 Where the user's function computed in floating point, "equal" means within k units of
 roundoff (u = 2⁻⁵³, k = FLOAT_OPS roundings, each at most u relative, adding to first
