@@ -51,11 +51,25 @@ class Tool:
 
 
 def _importable(module):
+    return _import_error(module) is None
+
+
+@functools.cache
+def _import_error(module):
+    """Why `module` does not import (None when it does); tried once per process, so a
+    half-imported package is never retried."""
     try:
         __import__(module)
-    except Exception:  # noqa: BLE001 - a tool that fails to import is not installed
-        return False
-    return True
+    except Exception as e:  # noqa: BLE001 - a tool that fails to import is not installed
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def import_error(tool):
+    t = BY_NAME[tool]
+    if t.name == "ultralytics-thop":
+        return f"no ultralytics-thop folder in ${ULTRALYTICS_THOP}"
+    return _import_error(t.module)
 
 
 TOOLS = [

@@ -7,6 +7,7 @@ off each tool's documented or measured behaviour; the committed table in docs/co
 must be what the tools give.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -22,7 +23,10 @@ CELLS = [(t.name, v, b, r) for t in R.TOOLS for v in R.VARIANTS for b in (False,
 
 def _need(tool):
     if not R.BY_NAME[tool].installed():
-        pytest.skip(f"{tool} is not installed (the counters tox env installs it)")
+        why = f"{tool} is not installed or does not import"
+        if os.environ.get("FFNVERIFY_REQUIRE_COUNTERS"):  # the counters tox env
+            pytest.fail(f"{why}: {R.import_error(tool)}")
+        pytest.skip(f"{why} (the counters tox env installs it)")
 
 
 @pytest.mark.parametrize("tool, variant, bias, rank", CELLS,
@@ -78,6 +82,8 @@ def test_recovery_stays_inside_max_dim_on_a_real_tool():
 
 def test_committed_table_is_what_the_tools_give():
     missing = [t.name for t in R.TOOLS if not t.installed()]
+    if missing and os.environ.get("FFNVERIFY_REQUIRE_COUNTERS"):
+        pytest.fail(f"not installed or not importable: {', '.join(missing)}")
     if missing:
         pytest.skip(f"not installed: {', '.join(missing)} (the counters tox env has them all)")
     assert R.committed() == R.table(R.rows()), (
