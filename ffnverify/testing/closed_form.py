@@ -20,6 +20,7 @@ becomes the rational it stores, so round-off stays visible.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -160,22 +161,41 @@ def _solve(rows, rhs):
     return [row[-1] for row in a]
 
 
-def _check_points(names):
-    """Deterministic points off the lattice: every name gets a different value."""
+def _check_points(names, max_value=None, allowed=None):
+    """Deterministic points off the lattice: every name gets a different value, all at most
+    max_value, and (where `allowed` is given) only points it accepts."""
     m = len(names)
     vals = _CHECK_VALUES
-    return [tuple(vals[(i + j * 3) % len(vals)] for j in range(m)) for i in range(len(vals))]
+    points = [tuple(vals[(i + j * 3) % len(vals)] for j in range(m)) for i in range(len(vals))]
+    if max_value is None and allowed is None:
+        return points
+    top = max_value or max(vals)
+    ok = [p for p in points if max(p) <= top and (allowed is None or allowed(dict(zip(names, p))))]
+    rng = random.Random(len(names) * 1009 + top)
+    tries = 0
+    while len(ok) < len(vals) and tries < 10_000:  # fill up with seeded points in range
+        tries += 1
+        p = tuple(rng.randint(1, top) for _ in range(m))
+        if p in ok or (allowed is not None and not allowed(dict(zip(names, p)))):
+            continue
+        ok.append(p)
+    return ok
 
 
-def recover(call, names, degree=DEFAULT_DEGREE, tolerance=None) -> ClosedForm:
+def recover(call, names, degree=DEFAULT_DEGREE, tolerance=None, max_value=None,
+            allowed=None) -> ClosedForm:
     """Recover `call`'s closed form in the variables `names` (e.g. ("d", "h", "n")).
 
     `call(values)` takes {name: int | Fraction | sympy.Symbol} and returns the user's raw
     result. `tolerance(exact_value) -> Fraction` is the allowed absolute difference when the
-    function computes in floating point (None: exact only).
+    function computes in floating point (None: exact only). No numeric call has a value above
+    `max_value` (where given), nor a point that `allowed(values)` rejects.
     """
     names = tuple(names)
-    checks = [dict(zip(names, p)) for p in _check_points(names)]
+    if max_value is not None and 1 + degree > max_value:
+        return ClosedForm(None, "none", f"not recovered: interpolating degree {degree} needs "
+                          f"values up to {1 + degree}, above the limit {max_value}")
+    checks = [dict(zip(names, p)) for p in _check_points(names, max_value, allowed)]
     numeric = {}
 
     def value(point):

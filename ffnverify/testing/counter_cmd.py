@@ -3,9 +3,11 @@
     ffnverify check-counter package.module:function --quantity flops --variant swiglu \\
         --pass train --args "d=hidden_size,h=ffn_hidden_size,n=tokens" --fixed "swiglu=true"
 
+Progress goes to stderr once a run takes longer than 1.5 s (--no-progress to silence it).
 Exit 0: the formula agrees with the derivation on every drawn shape; 1: it disagrees (the
 report shows a counterexample, both closed forms and the explanations that fit); 2: an error
-(the target cannot be imported, bad usage, or the function raised).
+(the target cannot be imported, bad usage, or the function raised, returned no number,
+ran out of memory or past --timeout).
 """
 
 import importlib
@@ -41,12 +43,24 @@ def add_arguments(p):
     p.add_argument("--h-per-d", default=None, metavar="RATIO",
                    help="hidden width as a multiple of d (e.g. 4 or 8/3) when your function "
                         "takes none, or must get that rational width")
-    p.add_argument("--max-examples", type=int, default=200)
-    p.add_argument("--max-dim", type=int, default=MAX_DIM)
+    p.add_argument("--max-examples", type=int, default=200,
+                   help="shapes drawn (default 200); also the most calls made after a "
+                        "failure (shrinking, recovery, testing the explanations)")
+    p.add_argument("--max-dim", type=int, default=MAX_DIM,
+                   help=f"largest d, h and token count of any call, recovery included "
+                        f"(default {MAX_DIM}); keep it small for a counter that runs tensors")
     p.add_argument("--degree", type=int, default=3,
                    help="degree bound for recovering your closed form by interpolation")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed (default: derandomized, the same draws every run)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="time allowed per call of your function (default 60; 0: no limit); "
+                        "a call past it is an error")
+    p.add_argument("--tokens-multiple-of", type=int, default=None, metavar="K",
+                   help="draw only token counts n that are multiples of K (e.g. 2)")
+    p.add_argument("--no-progress", action="store_true",
+                   help="never print progress (by default it goes to stderr once a run "
+                        "takes longer than 1.5 s)")
     p.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -59,7 +73,9 @@ def run(args) -> int:
             fn, args.quantity, args.variant, args=mapping, fixed=fixed,
             pass_=args.pass_, count=args.count, input_grad=args.input_grad == "true",
             bias=args.bias == "true", h_per_d=args.h_per_d, max_examples=args.max_examples,
-            max_dim=args.max_dim, degree=args.degree, seed=args.seed)
+            max_dim=args.max_dim, degree=args.degree, seed=args.seed,
+            timeout=args.timeout or None, tokens_multiple_of=args.tokens_multiple_of,
+            progress=None if args.no_progress else Progress(sys.stderr))
     except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
         print(f"ffnverify check-counter: error: {e}", file=sys.stderr)
         return 2
@@ -70,6 +86,36 @@ def run(args) -> int:
     if result.error:
         return 2
     return 0 if result.ok else 1
+
+
+class Progress:
+    """Progress on stderr for a run that takes longer than `after` seconds: one line
+    rewritten in place on a terminal, a plain line every `every_plain` seconds elsewhere."""
+
+    PHASES = {"search": "searching", "probes": "fixed probes", "recovering": "recovering your "
+              "closed form", "evidence": "testing the explanations",
+              "confirming": "confirming the explanations"}
+
+    def __init__(self, stream, after=1.5, every=0.5, every_plain=10.0):
+        self.stream, self.after = stream, after
+        self.tty = hasattr(stream, "isatty") and stream.isatty()
+        self.every = every if self.tty else every_plain
+        self.last = None
+        self.shown = False
+
+    def __call__(self, phase, calls, seconds):
+        if phase == "done":
+            if self.shown and self.tty:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+            return
+        if seconds < self.after or (self.last is not None and seconds - self.last < self.every):
+            return
+        self.last, self.shown = seconds, True
+        text = (f"check-counter: {self.PHASES.get(phase, phase)}: {calls} "
+                f"call{'s' if calls != 1 else ''}, {seconds:.1f} s")
+        self.stream.write(f"\r\x1b[K{text}" if self.tty else text + "\n")
+        self.stream.flush()
 
 
 def load(target: str):

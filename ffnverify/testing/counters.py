@@ -6,13 +6,23 @@ flag), converts each result exactly (a float becomes the rational it stores) and
 exactly with `derivations.params.params` / `derivations.flops.flops` / `macs` under the
 SPEC §3 conventions. On a disagreement the result carries the first (shrunk)
 counterexample, the user's formula recovered in closed form next to ours
-(`closed_form.recover`), and the named explanations that fit (`explain.explain`).
+(`closed_form.recover`), and the named explanations that fit (`explain.explain`),
+confirmed on extra points where they differ.
+
+A counter that runs real tensors is bounded: every call, recovery included, stays inside
+max_dim; each call may have a timeout; an exception, a MemoryError, a timeout or a
+non-number is an `error` verdict naming the call; and max_examples also bounds the calls
+made after a failure.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 import random
+import signal
+import threading
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -32,15 +42,25 @@ from ffnverify.testing.closed_form import (
     recover,
     to_fraction,
 )
-from ffnverify.testing.explain import FLOAT_OPS, QUANTITIES, Fit, Target, close, explain
+from ffnverify.testing.explain import (
+    FLOAT_OPS,
+    QUANTITIES,
+    Fit,
+    Target,
+    close,
+    discriminating,
+    explain,
+)
 
-SYMBOLS = ("d", "h", "n", "bias", "gated", "variant")
+SYMBOLS = ("d", "h", "n", "bias", "gated", "variant", "batch", "seq")
 MAX_DIM = 2**20
 EVIDENCE_POINTS = 40  # extra shapes evaluated after a failure, to test the explanations
+CONFIRM_ROUNDS = 3  # rounds of points chosen where the fitting explanations differ
 # Fixed probes run after Hypothesis: tiny shapes, real model shapes, and large odd ones where
-# a float product no longer holds every integer.
-_PROBES = [(1, 1, 1), (2, 3, 5), (3, 8, 1), (4096, 11008, 2048), (5120, 13824, 1),
-           (8191, 21_845, 4095), (999_983, 1_000_003, 524_287)]
+# a float product no longer holds every integer. (d, h, tokens, seq): seq is used only where
+# the tokens are a batch x seq split (tokens is then the batch).
+_PROBES = [(1, 1, 1, 1), (2, 3, 5, 3), (3, 8, 1, 4), (4096, 11008, 2048, 1), (5120, 13824, 1, 7),
+           (8191, 21_845, 4095, 2), (999_983, 1_000_003, 524_287, 5)]
 
 
 class _Mismatch(Exception):
@@ -50,9 +70,14 @@ class _Mismatch(Exception):
 
 
 class _UserError(Exception):
-    def __init__(self, point, error):
-        super().__init__(f"{type(error).__name__}: {error}")
-        self.point, self.error = point, error
+    def __init__(self, point, error, call_text=""):
+        super().__init__(f"{type(error).__name__}: {error}" if not isinstance(error, str)
+                         else error)
+        self.point, self.error, self.call_text = point, error, call_text
+
+
+class CallTimeout(Exception):
+    """A call of the user's function ran past the per-call timeout."""
 
 
 @dataclass
@@ -69,6 +94,8 @@ class CounterResult:
     explanations: list[Fit] = field(default_factory=list)
     error: str | None = None
     how: str = ""  # how the points were drawn
+    calls: int = 0  # calls of the user's function, all phases
+    seconds: float = 0.0
 
     def __bool__(self):
         return self.ok
@@ -84,6 +111,7 @@ class CounterResult:
         return {
             "ok": self.ok, "error": self.error, "target": self.target.describe(),
             "function": self.call, "checked": self.checked, "how": self.how,
+            "calls": self.calls,
             "counterexample": None if c is None else {
                 k: (_num(v) if not isinstance(v, bool) else v) for k, v in c.items()},
             "yours": None if self.yours is None or self.yours.expr is None
@@ -125,18 +153,26 @@ class CounterResult:
 def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None, *,
                   pass_=None, count=None, input_grad=None, bias=False, h_per_d=None,
                   max_examples=200, max_dim=MAX_DIM, degree=DEFAULT_DEGREE, seed=None,
-                  float_ops=FLOAT_OPS) -> CounterResult:
+                  float_ops=FLOAT_OPS, timeout=None, tokens_multiple_of=None,
+                  progress=None) -> CounterResult:
     """Check the user's counting function `fn` against the derivation.
 
-    quantity: "params", "flops" or "macs". variant: an SPEC §2 name.
+    quantity: "params", "flops" or "macs". variant: one of the FFN variant names.
     args: {our symbol: your parameter name} for d, h, n, bias, gated (receives the variant's
-      gatedness) and variant (receives its name); a "d=NAME,h=NAME" string works too. By
-      default every one of our symbols that is also a parameter name of `fn` is mapped.
+      gatedness), variant (receives its name), and batch and seq where the function takes
+      the tokens as a batch x seq split (n = batch·seq); a "d=NAME,h=NAME" string works too.
+      By default every one of our symbols that is also a parameter name of `fn` is mapped.
     fixed: {your parameter name: value} for the function's other arguments.
-    convention: {"pass": ..., "count": ..., "input_grad": ...} (SPEC §3), or give pass_,
-      count, input_grad directly. bias: the bias flag when `fn` takes none.
+    convention: {"pass": ..., "count": ..., "input_grad": ...}, or give pass_, count,
+      input_grad directly. bias: the bias flag when `fn` takes none.
     h_per_d: when `fn` takes no hidden width or must be given a rational one, h = h_per_d·d
       exactly (e.g. "8/3"); the function receives a Fraction where h is not an integer.
+    max_examples: Hypothesis examples, and also the most calls made after a failure
+      (shrinking, closed-form recovery and the points that test the explanations).
+    max_dim: the largest d, h and token count (n, or batch·seq) of any call, recovery included.
+    timeout: seconds allowed per call (None: no limit); a call past it is an error verdict.
+    tokens_multiple_of: draw only token counts that are multiples of this (e.g. 2).
+    progress: called as progress(phase, calls, seconds) after each call.
     """
     conv = _convention(convention, pass_, count, input_grad)
     if quantity not in QUANTITIES:
@@ -151,10 +187,22 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
     if "h" not in mapping and ratio is None:
         raise ValueError("your function takes no hidden width: map h in args, or give "
                          "h_per_d (the width it assumes, e.g. 4 or '8/3')")
+    split = "batch" in mapping or "seq" in mapping
+    step = int(tokens_multiple_of or 1)
+    if step < 1:
+        raise ValueError("tokens_multiple_of must be a positive integer")
+    if split and step != 1:
+        raise ValueError("give either a batch x seq split or tokens_multiple_of, not both")
+    if max_dim < 4:
+        raise ValueError("max_dim must be at least 4")
+    if max_examples < 1:
+        raise ValueError("max_examples must be at least 1")
+    tokens_drawn = "n" in mapping or split
     gated = variants.get(variant).gated
+    call_text = _describe_call(fn, mapping, fixed, ratio)
+    clock = _Clock(progress)
 
-    def call(values):
-        """Call the user's function at {d, h, n, bias} (numbers or SymPy symbols)."""
+    def kwargs_of(values):
         kwargs = dict(fixed)
         for sym, name in mapping.items():
             if sym == "gated":
@@ -163,94 +211,313 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
                 kwargs[name] = variant
             else:
                 kwargs[name] = _arg(values[sym])
-        return fn(**kwargs)
+        return kwargs
 
-    def complete(d, h, n, b):
+    def call(values):
+        """Call the user's function at {d, h, n, bias, ...} (numbers or SymPy symbols)."""
+        kwargs = kwargs_of(values)
+        clock.calls += 1
+        try:
+            return _timed(fn, kwargs, timeout)
+        finally:
+            clock.tick()
+
+    def complete(d, h, t1, t2, b):
+        """A point from drawn values: t1 (tokens, or the batch), t2 (the sequence length)."""
+        d, h = min(d, max_dim), min(h, max_dim)
         if ratio is not None:
             h = ratio * d
-        return {"d": d, "h": h, "n": n if "n" in mapping else 1, "bias": b}
+        if split:
+            batch = min(t1, max_dim) if "batch" in mapping else 1
+            seq = min(t2, max(1, max_dim // batch)) if "seq" in mapping else 1
+            return {"d": d, "h": h, "n": batch * seq, "bias": b, "batch": batch, "seq": seq}
+        n = min(t1, max(1, max_dim // step)) * step if tokens_drawn else 1
+        return {"d": d, "h": h, "n": n, "bias": b}
 
     seen = []
+    cache = {}
+    state = {"error": None, "failed": False, "budget": max_examples}
 
-    def evaluate(point, strict=True):
-        try:
-            raw = call(point)
-            yours = to_fraction(raw)
-        except Exception as e:  # noqa: BLE001 - report whatever the user's code raised
-            raise _UserError(point, e) from e
-        rec = dict(point, yours=yours, float=is_float(raw), derived=target.value(point))
-        if rec["float"]:
-            rec["raw"] = repr(float(raw))
-        seen.append(rec)
-        if strict and not close(yours, rec["derived"], False):
+    def evaluate(point, strict=True, phase="search"):
+        key = _key(point)
+        clock.phase = phase
+        if state["error"] is not None:  # one error is enough: never call again
+            raise state["error"]
+        if key not in cache:
+            if state["failed"]:
+                # the post-failure budget; shrinking may spend half of it
+                if state["budget"] <= (max_examples // 2 if phase == "search" else 0):
+                    return None  # over the budget: not evaluated
+                state["budget"] -= 1
+            try:
+                raw = call(point)
+                if raw is None:
+                    raise NotANumber("returned None, not a count")
+                yours = to_fraction(raw)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as e:  # noqa: BLE001 - report whatever the user's code raised
+                err = _UserError(point, e, _call_repr(fn, kwargs_of(point)))
+                state["error"] = err
+                raise err from None
+            rec = dict(point, yours=yours, float=is_float(raw), derived=target.value(point))
+            if rec["float"]:
+                rec["raw"] = repr(float(raw))
+            cache[key] = rec
+            seen.append(rec)
+        rec = cache[key]
+        if strict and not close(rec["yours"], rec["derived"], False):
+            state["failed"] = True
             raise _Mismatch(rec)
         return rec
 
     bias_drawn = "bias" in mapping
+    biases = (False, True) if bias_drawn else (bool(bias),)
     failure, how = _search(evaluate, complete, bias_drawn, bool(bias), max_examples, max_dim,
-                           seed)
+                           seed, split, state)
     if failure is None:
-        for dv, hv, nv in _PROBES:
-            for b in ((False, True) if bias_drawn else (bool(bias),)):
+        clock.phase = "probes"
+        for dv, hv, nv, sv in _PROBES:
+            for b in biases:
                 try:
-                    evaluate(complete(min(dv, max_dim), min(hv, max_dim), min(nv, max_dim), b))
+                    evaluate(complete(dv, hv, nv, sv, b), phase="probes")
                 except (_Mismatch, _UserError) as e:
                     failure = failure or e
-        how += f"; then {len(_PROBES) * (2 if bias_drawn else 1)} fixed probes"
+                if isinstance(failure, _UserError):
+                    break
+        how += f"; then {len(_PROBES) * len(biases)} fixed probes"
+    how += _constraints_text(split, mapping, step)
 
-    call_text = _describe_call(fn, mapping, fixed, ratio)
     result = CounterResult(ok=failure is None, target=target, call=call_text, checked=len(seen),
                            how=how)
     flags_bias = bool(bias)
-    if isinstance(failure, _UserError):
-        result.error = (f"your function raised {failure} at {_fmt_point(failure.point)}")
+
+    def finish():
+        result.checked, result.calls, result.seconds = len(seen), clock.calls, clock.elapsed()
+        clock.done()
         return result
+
+    if isinstance(failure, _UserError):
+        result.ok = False
+        result.error = _error_text(failure)
+        return finish()
     if isinstance(failure, _Mismatch):
         result.counterexample = failure.point
         flags_bias = failure.point["bias"]
-        # more evidence for the explanations than the few points before the first failure
-        for b in ((False, True) if bias_drawn else (bool(bias),)):
-            for dv, hv, nv in _PROBES + _spread(EVIDENCE_POINTS, max_dim, seed):
-                try:
-                    evaluate(complete(min(dv, max_dim), min(hv, max_dim), min(nv, max_dim), b),
-                             strict=False)
-                except _UserError:
-                    pass
-        result.how += f"; then {len(seen) - result.checked} more points for the explanations"
-    names = ["d"] + (["h"] if ratio is None else []) + (["n"] if "n" in mapping else [])
+        state["budget"] = max(state["budget"], 0)
+    names = (["d"] + (["h"] if ratio is None else [])
+             + ([s for s in ("batch", "seq") if s in mapping] if split
+                else (["n"] if "n" in mapping else [])))
+
+    if failure is not None:
+        # the user's closed form first (it needs a fixed number of calls), then more points
+        lattice = _recovery_calls(len(names), degree)
+        if lattice <= state["budget"]:
+            result.yours = _recover(evaluate, call, complete, names, flags_bias, degree,
+                                    float_ops, max_dim, step, split, ratio)
+        else:
+            result.yours = ClosedForm(None, "none", f"not recovered: that takes {lattice} calls "
+                                      f"of your function, more than the {state['budget']} "
+                                      "left of --max-examples after the failure")
+        if state["error"] is not None:
+            result.ok, result.error = False, _error_text(state["error"])
+            return finish()
+        # alternate the bias flags and mix probes with spread shapes, so that a small budget
+        # still sees both; keep a third of what is left for the confirming points
+        shapes = [q for pair in zip(_PROBES, _spread(len(_PROBES), max_dim, seed)) for q in pair]
+        shapes += _spread(EVIDENCE_POINTS, max_dim, (seed or 0) + 1)
+        evidence = [complete(*q, biases[i % len(biases)]) for i, q in enumerate(shapes)]
+        evidence += [complete(*q, biases[(i + 1) % len(biases)]) for i, q in enumerate(shapes)]
+        keep = state["budget"] // 3
+        for q in evidence:
+            if state["budget"] <= keep:
+                break
+            try:
+                evaluate(q, strict=False, phase="evidence")
+            except _UserError:
+                break
+        if state["error"] is None:
+            result.explanations = _confirmed(target, seen, evaluate, complete, biases, max_dim,
+                                             seed, float_ops)
+        if state["error"] is not None:
+            result.ok, result.error = False, _error_text(state["error"])
+            return finish()
+        result.how += (f"; then {len(seen) - result.checked} more points for the closed form "
+                       "and the explanations")
+    derived = target.expr(flags_bias)
+    if ratio is not None:
+        derived = sp.expand(derived.subs(H, sp.Rational(ratio.numerator, ratio.denominator) * D))
+    if split:
+        derived = sp.expand(derived.subs(N, BATCH * SEQ))
+        if "seq" not in mapping:
+            derived = derived.subs(SEQ, 1)
+        if "batch" not in mapping:
+            derived = derived.subs(BATCH, 1)
+    elif "n" not in mapping:
+        derived = derived.subs(N, 1)
+    result.derived = derived
+    return finish()
+
+
+BATCH = sp.Symbol("batch", positive=True, integer=True)
+SEQ = sp.Symbol("seq", positive=True, integer=True)
+
+
+def _confirmed(target, seen, evaluate, complete, biases, max_dim, seed, float_ops):
+    """The explanations that fit, confirmed on extra points chosen where they differ."""
+    fits = explain(target, seen[-2000:], float_ops)
+    keys = {_key(p) for p in seen}
+    for round_ in range(CONFIRM_ROUNDS):
+        pool = [complete(*q, b) for b in biases
+                for q in _spread(60, max_dim, (seed or 0) + 101 + round_)]
+        extra = discriminating(fits, target, pool, keys)
+        if not extra:
+            break
+        evaluated = 0
+        for q in extra:
+            if evaluate(q, strict=False, phase="confirming") is not None:
+                evaluated += 1
+        if not evaluated:
+            break
+        fits = explain(target, seen[-2000:], float_ops)
+    return fits
+
+
+def _recovery_calls(m, k):
+    """Numeric calls of one recovery: the lattice plus the confirming points."""
+    return math.comb(m + k, k) + 8
+
+
+def _recover(evaluate, call, complete, names, flags_bias, degree, float_ops, max_dim, step,
+             split, ratio):
+    """The user's closed form, with every numeric call inside max_dim and the token
+    constraints, and each one counted against the post-failure budget."""
 
     def call_closed(values):
-        return call(complete(values["d"], values.get("h"), values.get("n", 1), flags_bias))
+        d, h = values["d"], values.get("h", 1)
+        if any(isinstance(v, sp.Basic) for v in values.values()):  # the symbolic call
+            batch, seq = values.get("batch", 1), values.get("seq", 1)
+            n = batch * seq if split else step * values.get("n", 1)
+            p = {"d": d, "h": ratio * d if ratio is not None else h, "n": n, "bias": flags_bias,
+                 "batch": batch, "seq": seq}
+            return call(p)
+        if split:
+            p = complete(d, h, values.get("batch", 1), values.get("seq", 1), flags_bias)
+        else:
+            p = complete(d, h, values.get("n", 1), 1, flags_bias)
+        rec = evaluate(p, strict=False, phase="recovering")
+        if rec is None:
+            raise _Budget()
+        return float(rec["yours"]) if rec["float"] else rec["yours"]
 
     def tolerance(exact):
         return float_ops * Fraction(1, 2**53) * abs(exact)
 
+    def allowed(values):
+        return values.get("batch", 1) * values.get("seq", 1) <= max_dim
+
     try:
-        result.yours = recover(call_closed, names, degree=degree, tolerance=tolerance)
+        form = recover(call_closed, names, degree=degree, tolerance=tolerance,
+                       max_value=max_dim if step == 1 else max(4, max_dim // step),
+                       allowed=allowed if split else None)
+    except _Budget:
+        return ClosedForm(None, "none", "not recovered: the --max-examples calls are used up")
+    except _UserError:
+        return ClosedForm(None, "none", "not recovered: your function raised")
     except (NotANumber, ZeroDivisionError, ArithmeticError) as e:
-        result.yours = ClosedForm(None, "none", f"could not recover it: {e}")
-    except Exception as e:  # noqa: BLE001 - the user's code raised on a lattice point
-        result.yours = ClosedForm(None, "none", f"your function raised {type(e).__name__}: {e}")
-    derived = target.expr(flags_bias)
-    if ratio is not None:
-        derived = sp.expand(derived.subs(H, sp.Rational(ratio.numerator, ratio.denominator) * D))
-    if "n" not in mapping:
-        derived = derived.subs(N, 1)
-    result.derived = derived
-    if not result.ok:
-        result.explanations = explain(target, seen[-2000:], float_ops)
-    result.checked = len(seen)
-    return result
+        return ClosedForm(None, "none", f"could not recover it: {e}")
+    if step != 1 and form.expr is not None:
+        form.expr = sp.expand(form.expr.subs(N, N / step))
+    return form
+
+
+class _Budget(Exception):
+    pass
+
+
+class _Clock:
+    """Counts calls and reports progress."""
+
+    def __init__(self, progress):
+        self.progress, self.calls, self.phase = progress, 0, "search"
+        self.start = time.monotonic()
+
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def tick(self):
+        if self.progress is not None:
+            self.progress(self.phase, self.calls, self.elapsed())
+
+    def done(self):
+        if self.progress is not None:
+            self.progress("done", self.calls, self.elapsed())
+
+
+def _timed(fn, kwargs, timeout):
+    """fn(**kwargs), raising CallTimeout past `timeout` seconds."""
+    if not timeout:
+        return fn(**kwargs)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def alarm(signum, frame):
+            raise CallTimeout(f"the call ran past the {timeout:g} s timeout")
+
+        old = signal.signal(signal.SIGALRM, alarm)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return fn(**kwargs)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    box = {}
+
+    def work():
+        try:
+            box["value"] = fn(**kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller
+            box["error"] = e
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise CallTimeout(f"the call ran past the {timeout:g} s timeout (left running in a "
+                          "background thread)")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _error_text(e):
+    return f"your function raised {e} in the call {e.call_text}"
+
+
+def _call_repr(fn, kwargs):
+    name = getattr(fn, "__name__", None) or repr(fn)
+    return f"{name}({', '.join(f'{k}={_num(v)}' for k, v in kwargs.items())})"
+
+
+def _constraints_text(split, mapping, step):
+    if split:
+        parts = [s for s in ("batch", "seq") if s in mapping]
+        return f"; tokens n = {' x '.join(parts)}"
+    if step != 1:
+        return f"; token counts multiples of {step}"
+    return ""
+
+
+def _key(p):
+    return tuple(p.get(k) for k in ("d", "h", "n", "bias", "batch", "seq"))
 
 
 # --- drawing --------------------------------------------------------------------------------
 
 
-def _search(evaluate, complete, bias_drawn, bias, max_examples, max_dim, seed):
+def _search(evaluate, complete, bias_drawn, bias, max_examples, max_dim, seed, split, state):
     """Run Hypothesis over the shapes; return (first failure or None, description)."""
     try:
         import hypothesis
-        from hypothesis import HealthCheck, Verbosity, given, settings
+        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
         from hypothesis import seed as hyp_seed
         from hypothesis import strategies as st
     except ImportError:
@@ -261,39 +528,59 @@ def _search(evaluate, complete, bias_drawn, bias, max_examples, max_dim, seed):
                                           max_dim, seed, "inside a Hypothesis test")
 
     dims = st.integers(1, max_dim)
+    first = {}
 
     @settings(max_examples=max_examples, deadline=None, database=None,
               derandomize=seed is None, verbosity=Verbosity.quiet, print_blob=False,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.explicit, Phase.generate, Phase.shrink])
     @given(st.data())
     def run(data):
         d = data.draw(dims, label="d")
         h = data.draw(dims, label="h")
-        n = data.draw(dims, label="n")
+        n = data.draw(dims, label="batch" if split else "n")
+        s = data.draw(dims, label="seq") if split else 1
         b = data.draw(st.booleans(), label="bias") if bias_drawn else bias
-        evaluate(complete(d, h, n, b))
+        try:
+            evaluate(complete(d, h, n, s, b))
+        except _Mismatch as e:
+            first.setdefault("mismatch", e)
+            raise
 
     if seed is not None:
         run = hyp_seed(seed)(run)
     how = (f"Hypothesis, {max_examples} examples{' (derandomized)' if seed is None else ''}, "
-           f"d, h, n in 1..{max_dim}{', bias drawn' if bias_drawn else ''}")
+           f"d, h, {'batch, seq' if split else 'n'} in 1..{max_dim}"
+           f"{', bias drawn' if bias_drawn else ''}")
     try:
         run()
     except (_Mismatch, _UserError) as e:
-        return e, how
+        return (state["error"] or e), how
     except BaseExceptionGroup as group:  # several distinct failures: report a mismatch first
         found = [e for e in _leaves(group) if isinstance(e, (_Mismatch, _UserError))]
+        if state["error"] is not None:
+            return state["error"], how
         if not found:
+            if "mismatch" in first:
+                return first["mismatch"], how
             raise
         return sorted(found, key=lambda e: isinstance(e, _UserError))[0], how
+    except Exception:  # a Hypothesis error (e.g. flaky): the user's failure is what we saw
+        if state["error"] is not None:
+            return state["error"], how
+        if "mismatch" in first:
+            return first["mismatch"], how
+        raise
+    if state["error"] is not None:
+        return state["error"], how
     return None, how
 
 
 def _spread(count, max_dim, seed):
-    """`count` seeded pseudo-random shapes, mixing small, model-sized and large values."""
+    """`count` seeded pseudo-random shapes (d, h, tokens, seq), small, model-sized and large."""
     rng = random.Random(seed or 0)
     tops = (16, 4096, max_dim)
-    return [tuple(rng.randint(1, min(rng.choice(tops), max_dim)) for _ in range(3))
+    return [tuple(rng.randint(1, min(rng.choice(tops), max_dim)) for _ in range(4))
             for _ in range(count)]
 
 
@@ -302,10 +589,10 @@ def _search_without_hypothesis(evaluate, complete, bias_drawn, bias, max_example
     """Seeded pseudo-random shapes (no shrinking) where Hypothesis cannot run."""
     rng = random.Random(seed or 0)
     how = f"{why}: {max_examples} seeded random draws, d, h, n in 1..{max_dim}"
-    for d, h, n in _spread(max_examples, max_dim, seed):
+    for d, h, n, s in _spread(max_examples, max_dim, seed):
         b = rng.random() < 0.5 if bias_drawn else bias
         try:
-            evaluate(complete(d, h, n, b))
+            evaluate(complete(d, h, n, s, b))
         except (_Mismatch, _UserError) as e:
             return e, how
     return None, how
@@ -410,7 +697,7 @@ def _describe_call(fn, mapping, fixed, ratio):
 
 
 def _fmt_point(p):
-    keys = ["d", "h", "n", "bias"]
+    keys = ["d", "h", "n", "batch", "seq", "bias"]
     return ", ".join(f"{k}={_num(p[k])}" for k in keys if k in p)
 
 

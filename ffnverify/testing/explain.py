@@ -7,9 +7,16 @@ the transformed derivation exactly at every point we evaluated, and the transfor
 actually changes the count somewhere (so a harmless transformation, like swapping d and h
 in a formula symmetric in them, never "explains" anything).
 
-A few explanations carry one constant fitted at the first disagreeing point (the width the
-function silently assumes, the FLOPs it charges per bias parameter); they are then checked
-at every other point like the rest.
+A few explanations carry one constant fitted at the first disagreeing point where it
+matters (the width the function silently assumes, the FLOPs it charges per bias
+parameter); they are then checked at every other point like the rest.
+
+Each explanation transforms a count function, so two compose: where no single one fits,
+every pair is tried (MACs and a bias term, the sequence dimension dropped and a bias term,
+backward as 2x forward over a repriced forward), simplest first. `discriminating` picks
+the extra points where the fitting explanations (and the derivation) predict different
+values; the caller evaluates the function there and explains again, so an explanation
+that fitted only by a numeric coincidence at the drawn shapes drops out.
 
 Where the user's function computed in floating point, "equal" means within k units of
 roundoff (u = 2⁻⁵³, k = FLOAT_OPS roundings, each at most u relative, adding to first
@@ -19,14 +26,14 @@ order): the bound of a formula of up to k floating-point operations.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
 import sympy as sp
 
 from derivations import variants
-from derivations.flops import flops, macs
+from derivations.flops import BIAS_COST, ELEMENTWISE_COST, GATE_MULTIPLY_COST, flops, macs
 from derivations.params import params
 from derivations.symbols import d as D
 from derivations.symbols import h as H
@@ -88,6 +95,7 @@ class Fit:
 
     key: str
     title: str
+    expected: object = field(default=None, repr=False, compare=False)  # point -> Fraction
 
     def __str__(self):
         return self.title
@@ -106,27 +114,36 @@ def _with(point, **changes):
     return p
 
 
+@lru_cache(maxsize=256)
 def _ratio(a, b):
     """a / b as a constant, or None."""
     try:
-        r = sp.simplify(a / b)
+        r = sp.cancel(a / b)
     except ZeroDivisionError:
         return None
     return r if r.is_number else None
 
 
-# --- the explanations: (key, applies(target) -> bool, expected(target, point) -> Fraction,
-#     title(target) -> str) ---------------------------------------------------------------
+# --- the explanations ----------------------------------------------------------------------
+#
+# An explanation is make(t, V) -> (expected(point) -> Fraction, title) or None where it does
+# not apply to target t. V(target, point) is the count it transforms: the derivation itself
+# (`_base`), or another explanation's transformed count when two are combined. A fitted
+# explanation is make(t, V, c) with one constant c, affine in c, solved for at one point.
 
 
-def _macs_flops(t):
+def _base(t, p):
+    return t.value(p)
+
+
+def _macs_flops(t, V):
     if t.quantity == "flops":
-        return (lambda p: t.value(p) / 2,
+        return (lambda p: V(t, p) / 2,
                 "factor 2 (MACs vs FLOPs): your function counts multiply-accumulates, ours "
                 "counts 2 FLOPs per multiply-add (as FlopCounterMode does); derived / yours = 2 "
-                "(fvcore, thop and torchinfo report MACs under the name FLOPs)")
+                "(a MAC count reported under the name FLOPs)")
     if t.quantity == "macs":
-        return (lambda p: t.value(p) * 2,
+        return (lambda p: V(t, p) * 2,
                 "factor 2 (FLOPs vs MACs): your function counts FLOPs (2 per multiply-add) "
                 "where multiply-accumulates were asked; yours / derived = 2")
     return None
@@ -146,99 +163,242 @@ def _counterpart(t, to):
     return replace(t, variant=other) if other else None
 
 
-def _gated_as_ungated(t):
+def _gated_as_ungated(t, V):
     other = _counterpart(t, "ungated")
     if other is None:
         return None
     r = _ratio(t.expr(False), other.expr(False))
     ratio = f"; derived / yours = {r}" if r is not None else ""
-    return (other.value,
+    return (lambda p: V(other, p),
             f"{t.variant} counted as ungated: your function counts two projections where "
             f"{t.variant} has three (gate, up, down){ratio}")
 
 
-def _ungated_as_gated(t):
+def _ungated_as_gated(t, V):
     other = _counterpart(t, "gated")
     if other is None:
         return None
     r = _ratio(other.expr(False), t.expr(False))
     ratio = f"; yours / derived = {r}" if r is not None else ""
-    return (other.value,
+    return (lambda p: V(other, p),
             f"{t.variant} counted as gated: your function counts three projections where "
             f"{t.variant} has two{ratio}")
 
 
-def _missing_bias(t):
-    return (lambda p: t.value(_with(p, bias=False)),
-            "a missing bias term: where bias=true your value is ours without the biases")
+def _missing_bias(t, V):
+    what = ("the bias adds are not counted" if t.quantity != "params"
+            else "your value is ours without the biases")
+    return (lambda p: V(t, _with(p, bias=False)),
+            f"a missing bias term: where bias=true {what}")
 
 
-def _extra_bias(t):
-    return (lambda p: t.value(_with(p, bias=True)),
+def _extra_bias(t, V):
+    return (lambda p: V(t, _with(p, bias=True)),
             "an extra bias term: where bias=false your value still counts biases")
 
 
-def _input_grad(t):
+def _input_grad(t, V):
     if t.quantity == "params" or t.pass_ == "forward":
         return None
     other = replace(t, input_grad=not t.input_grad)
     if t.input_grad:
-        return (other.value, "a missing input-gradient term: your backward pass leaves out the "
-                "matmul that gives dL/dx (what FlopCounterMode measures when x does not "
-                "require grad)")
-    return (other.value, "an extra input-gradient term: your backward pass counts dL/dx, "
-            "which input_grad=false leaves out")
+        return (lambda p: V(other, p), "a missing input-gradient term: your backward pass "
+                "leaves out the matmul that gives dL/dx (what FlopCounterMode measures when x "
+                "does not require grad)")
+    return (lambda p: V(other, p), "an extra input-gradient term: your backward pass counts "
+            "dL/dx, which input_grad=false leaves out")
 
 
 def _other_pass(q):
-    def make(t):
+    def make(t, V):
         if t.quantity == "params" or t.pass_ == q:
             return None
-        return (replace(t, pass_=q).value,
+        other = replace(t, pass_=q)
+        return (lambda p: V(other, p),
                 f"a different pass: your function counts the {q} pass, not the {t.pass_} pass")
 
     return make
 
 
-def _other_count(t):
+def _other_count(t, V):
     if t.quantity == "params":
         return None
     if t.count == "all":
-        return (replace(t, count="matmul").value,
+        other = replace(t, count="matmul")
+        return (lambda p: V(other, p),
                 "matmuls only: your function leaves out the elementwise work (bias adds, "
                 "activation, gating product) that count=all includes")
-    return (replace(t, count="all").value,
+    other = replace(t, count="all")
+    return (lambda p: V(other, p),
             "elementwise work counted: your function adds bias adds, the activation and the "
             "gating product, which count=matmul leaves out")
 
 
-def _recompute(t):
+def _recompute(t, V):
     if t.quantity == "params" or t.pass_ != "train":
         return None
     fwd = replace(t, pass_="forward")
-    return (lambda p: t.value(p) + fwd.value(p),
+    return (lambda p: V(t, p) + V(fwd, p),
             "activation recomputation counted: yours = ours + one more forward pass "
             "(Megatron's 4x and the cookbook's checkpoint-activations default)")
 
 
+def _backward_as_twice_forward(t, V):
+    """calflops' include_backPropagation: the whole forward count, elementwise work included,
+    times 1 + compute_bp_factor (2)."""
+    if t.quantity == "params" or t.pass_ == "forward":
+        return None
+    fwd = replace(t, pass_="forward", input_grad=True)
+    k = 2 if t.pass_ == "backward" else 3
+    return (lambda p: k * V(fwd, p),
+            f"backward as 2x forward, elementwise work included: yours = {k} x the forward "
+            "count (calflops' include_backPropagation), where the derivation prices the "
+            "backward of each elementwise step on its own")
+
+
+def _unit(t):
+    return Fraction(1) if t.quantity == "flops" else Fraction(1, 2)
+
+
+def _elements(t, p):
+    """(activation elements, gating-product elements, bias-add elements) at p."""
+    v = variants.get(t.variant)
+    n, h = Fraction(p["n"]), Fraction(p["h"])
+    bias = (_bias_params(t.variant, p) * n) if p.get("bias") else Fraction(0)
+    return n * h, (n * h if v.gated else Fraction(0)), bias
+
+
+_ACT_TEXT = {1: "the activation priced at 1 FLOP per element (ours: {ours})",
+             0: "the activation not counted (ours: {ours} FLOPs per element)"}
+
+
+def _repriced(act, gate, bias):
+    """count=all, forward: the elementwise work priced as many profilers price it."""
+    def make(t, V):
+        if t.quantity == "params" or t.count != "all" or t.pass_ != "forward":
+            return None
+        v = variants.get(t.variant)
+        act_ours = ELEMENTWISE_COST[v.activation][0]
+        if (act is not None and act == act_ours) or (gate and not v.gated):
+            return None
+        d_act = 0 if act is None else act - act_ours
+        d_gate = -GATE_MULTIPLY_COST[0] if gate else 0
+        unit = _unit(t)
+
+        def expected(p):
+            a, g, b = _elements(t, p)
+            return V(t, p) + unit * (d_act * a + d_gate * g - (BIAS_COST[0] * b if bias else 0))
+
+        parts = []
+        if act is not None:
+            parts.append(_ACT_TEXT[act].format(ours=act_ours))
+        if gate:
+            parts.append("the gating product a*b not counted (a profiler that patches "
+                         "torch.mul misses Python's * on tensors)")
+        if bias:
+            parts.append("the bias adds not counted")
+        return expected, "elementwise work priced differently: " + "; ".join(parts)
+
+    return make
+
+
+def _activation_added(act, gate):
+    """count=matmul, and your function adds elementwise work at 1 per element."""
+
+    def make(t, V):
+        if t.quantity == "params" or t.count != "matmul" or t.pass_ != "forward":
+            return None
+        if gate and not variants.get(t.variant).gated:
+            return None
+
+        def expected(p):
+            a, g, _ = _elements(t, p)
+            return V(t, p) + act * a + (g if gate else 0)
+
+        parts = []
+        if act:
+            parts.append("the activation at 1 per element" if act == 1 else
+                         f"the activation {act} times at 1 per element (e.g. a module hook "
+                         "and a patched functional both firing)")
+        if gate:
+            parts.append("the gating product at 1 per element")
+        return expected, "elementwise work added to the matmuls: " + " and ".join(parts)
+
+    return make
+
+
+def _token_dims(p):
+    return p.get("batch") is not None and p.get("seq") is not None
+
+
+def _seq_dropped(t, V):
+    if t.quantity == "params":
+        return None
+
+    def expected(p):
+        if not _token_dims(p):
+            raise ValueError("no batch x seq split")
+        return V(t, _with(p, n=p["batch"]))
+
+    return (expected, "token dimension dropped: your value is ours for n = batch tokens, "
+            "not batch x seq (the sequence dimension of a (batch, seq, d) input is lost, as "
+            "torchinfo multiplies by the batch size only)")
+
+
+def _per_sample(t, V):
+    if t.quantity == "params":
+        return None
+
+    def expected(p):
+        if not _token_dims(p):
+            raise ValueError("no batch x seq split")
+        return V(t, p) / Fraction(p["batch"])
+
+    return expected, "per-sample averaging: your value is ours divided by the batch size"
+
+
+def _per_sample_double_activation(module_hooked):
+    """The ptflops pytorch backend: module counts ÷ batch, functional activations not."""
+
+    def make(t, V):
+        if t.quantity == "params" or t.count != "matmul" or t.pass_ != "forward":
+            return None
+
+        def expected(p):
+            if not _token_dims(p):
+                raise ValueError("no batch x seq split")
+            a, _, b = _elements(t, p)
+            return (V(t, p) + b + (a if module_hooked else 0)) / Fraction(p["batch"]) + a
+
+        hooked = ("the activation module's own count (1 per element) and the bias adds are "
+                  "divided by the batch size with the matmuls" if module_hooked else
+                  "the bias adds are divided by the batch size with the matmuls")
+        return expected, ("per-sample averaging plus a double-counted activation: module "
+                          f"counts are averaged per sample ({hooked}), while the patched "
+                          "functional activation adds 1 per element, not divided (the ptflops "
+                          "pytorch backend)")
+
+    return make
+
+
 def _shift(name, delta):
-    def make(t):
-        return (lambda p: t.value(_with(p, **{name: p[name] + delta})),
+    def make(t, V):
+        return (lambda p: V(t, _with(p, **{name: p[name] + delta})),
                 f"an off-by-one width: your value is ours at {name}{delta:+d} "
                 f"(the {'hidden' if name == 'h' else 'model'} width is off by one)")
 
     return make
 
 
-def _swapped(t):
-    return (lambda p: t.value(_with(p, d=p["h"], h=p["d"])),
+def _swapped(t, V):
+    return (lambda p: V(t, _with(p, d=p["h"], h=p["d"])),
             "swapped d and h: your value is ours with the model width d and the hidden width "
             "h exchanged")
 
 
 def _truncated_width(rounding, how):
-    def make(t):
-        return (lambda p: t.value(_with(p, h=Fraction(rounding(Fraction(p["h"]))))),
+    def make(t, V):
+        return (lambda p: V(t, _with(p, h=Fraction(rounding(Fraction(p["h"]))))),
                 f"integer truncation of the width: the derivation's hidden width h is "
                 f"rational (e.g. 8/3·d) and your function uses {how}(h) (e.g. int(8*d/3))")
 
@@ -246,17 +406,17 @@ def _truncated_width(rounding, how):
 
 
 def _truncated_result(rounding, how):
-    def make(t):
-        return (lambda p: Fraction(rounding(t.value(p))),
+    def make(t, V):
+        return (lambda p: Fraction(rounding(V(t, p))),
                 f"integer truncation of the result: the exact count is rational here and your "
                 f"function returns {how} of it (e.g. // where / is needed)")
 
     return make
 
 
-def _int64_overflow(t):
+def _int64_overflow(t, V):
     def wrap(p):
-        v = t.value(p)
+        v = V(t, p)
         if v.denominator != 1:
             return v
         return Fraction((v.numerator + 2**63) % 2**64 - 2**63)
@@ -265,6 +425,21 @@ def _int64_overflow(t):
             "NumPy or torch int64 arithmetic wraps past 2^63 - 1")
 
 
+def _repriced_family():
+    out = []
+    for act in (None, 1):
+        for gate in (False, True):
+            for bias in (False, True):
+                if act is None and not gate:
+                    continue  # the bias adds alone: that is missing_bias
+                key = "+".join(k for k, on in (
+                    ("activation_one_flop", act == 1), ("activation_not_counted", act == 0),
+                    ("gate_not_counted", gate), ("bias_adds_not_counted", bias)) if on)
+                out.append((key, _repriced(act, gate, bias), len(key.split("+"))))
+    return [(k, m) for k, m, _ in sorted(out, key=lambda e: e[2])]
+
+
+# (key, make). Order is rank among single explanations; AFFINE ones also combine in pairs.
 NAMED = [
     ("macs_vs_flops", _macs_flops),
     ("gated_as_ungated", _gated_as_ungated),
@@ -276,7 +451,16 @@ NAMED = [
     ("pass_backward", _other_pass("backward")),
     ("pass_train", _other_pass("train")),
     ("recompute", _recompute),
+    ("backward_as_2x_forward", _backward_as_twice_forward),
     ("count", _other_count),
+    *_repriced_family(),
+    ("activation_added", _activation_added(1, False)),
+    ("activation_and_gate_added", _activation_added(1, True)),
+    ("activation_added_twice", _activation_added(2, False)),
+    ("seq_dropped", _seq_dropped),
+    ("per_sample", _per_sample),
+    ("per_sample_double_activation", _per_sample_double_activation(True)),
+    ("per_sample_functional_activation", _per_sample_double_activation(False)),
     ("off_by_one_h-1", _shift("h", -1)),
     ("off_by_one_h+1", _shift("h", +1)),
     ("off_by_one_d-1", _shift("d", -1)),
@@ -289,27 +473,14 @@ NAMED = [
     ("truncated_result_round", _truncated_result(round, "round")),
     ("int64_overflow", _int64_overflow),
 ]
+_NOT_AFFINE = {"truncated_width_floor", "truncated_width_ceil", "truncated_width_round",
+               "truncated_result_floor", "truncated_result_round", "int64_overflow",
+               "off_by_one_h-1", "off_by_one_h+1", "off_by_one_d-1", "off_by_one_d+1",
+               "swapped_d_h", "extra_bias"}
+COMBINABLE = [(k, m) for k, m in NAMED if k not in _NOT_AFFINE]
 
 
-# --- fitted explanations: one constant from the first disagreeing point -----------------
-
-
-def _fit_width(t, p):
-    """The h that makes our (linear-in-h) count equal yours at p, as a multiple of d."""
-    v0 = t.value(_with(p, h=0))
-    slope = t.value(_with(p, h=1)) - v0
-    if slope == 0:
-        return None
-    c = (p["yours"] - v0) / slope / Fraction(p["d"])
-    if c <= 0:
-        return None
-
-    def title(c=c):
-        note = " (the GPT default 4·d)" if c == 4 else ""
-        return (f"the hidden width is ignored: your value is ours at h = {c}·d{note} "
-                "whatever h is passed")
-
-    return (lambda q: t.value(_with(q, h=c * Fraction(q["d"])))), title()
+# --- fitted explanations: one constant c, solved for at the first disagreeing point ---------
 
 
 def _bias_params(variant, p):
@@ -319,43 +490,154 @@ def _bias_params(variant, p):
     return on(p) - off(p)
 
 
-def _fit_bias_term(t, p):
-    if not p.get("bias"):
-        return None
-    with_b, without_b = t.value(p), t.value(_with(p, bias=False))
-    scale = _bias_params(t.variant, p) * (1 if t.quantity == "params" else Fraction(p["n"]))
-    c = (p["yours"] - with_b) / scale
-    if p["yours"] == without_b or c == 0:
-        return None
+def _fit_width(t, V, c):
+    note = " (the GPT default 4·d)" if c == 4 else ""
+    return (lambda q: V(t, _with(q, h=c * Fraction(q["d"])))), (
+        f"the hidden width is ignored: your value is ours at h = {c}·d{note} whatever h is "
+        "passed")
+
+
+def _fit_bias_term(t, V, c):
+    tokens = 1 if t.quantity == "params" else None
 
     def expected(q):
         if not q.get("bias"):
-            return t.value(q)
-        return t.value(q) + c * _bias_params(t.variant, q) * (1 if t.quantity == "params" else Fraction(q["n"]))
+            return V(t, q)
+        return V(t, q) + c * _bias_params(t.variant, q) * (tokens or Fraction(q["n"]))
 
     per = "per bias parameter" + ("" if t.quantity == "params" else " per token")
     return expected, (f"a different bias term: yours = ours {'+' if c > 0 else '-'} {abs(c)} "
-                      f"{per} (e.g. a 6N rule whose N includes the biases, which are adds, "
-                      "not matmul FLOPs)")
+                      f"{per} (e.g. a 6N rule whose N includes the biases, or a bias add "
+                      "counted as a multiply-accumulate)")
 
 
-def _fit_factor(t, p):
-    derived = t.value(p)
-    if derived == 0 or p["yours"] == 0:
-        return None
-    c = p["yours"] / derived
-    return (lambda q: c * t.value(q)), f"off by a constant factor: derived / yours = {1 / c}"
+def _fit_factor(t, V, c):
+    return (lambda q: c * V(t, q)), f"off by a constant factor: derived / yours = {1 / c}"
 
 
 FITTED = [("width_ignored", _fit_width), ("bias_term", _fit_bias_term),
           ("constant_factor", _fit_factor)]
+_VALID = {"width_ignored": lambda c: c > 0, "bias_term": lambda c: c != 0,
+          "constant_factor": lambda c: c not in (0, 1)}
+
+
+def _solve_constant(build, points):
+    """c such that build(c)(p) == p['yours'] at the first of `points` where c matters
+    (build(c) is affine in c); or None."""
+    f0, f1 = build(Fraction(0)), build(Fraction(1))
+    for p in points:
+        try:
+            e0, e1 = f0(p), f1(p)
+        except (ZeroDivisionError, ValueError, KeyError):
+            return None
+        if e1 != e0:
+            return (p["yours"] - e0) / (e1 - e0)
+    return None
+
+
+def _compose(inner_make, V):
+    """V transformed by `inner_make` wherever it applies (a cache per target)."""
+    cache = {}
+
+    def W(t, p):
+        if t not in cache:
+            cache[t] = inner_make(t, V)
+        made = cache[t]
+        return made[0](p) if made is not None else V(t, p)
+
+    return W
+
+
+@dataclass
+class _Candidate:
+    key: str
+    expected: object
+    title: str
+    rank: int  # lower is simpler
+
+
+def _candidates(target, first, singles_only):  # first: the first disagreeing points
+    """Every explanation (and, unless singles_only, every pair) as a candidate."""
+    out = []
+
+    def fitted(key, fit, V, prefix_key="", prefix_title="", rank=0, wrap=None):
+        def build(c):
+            made = fit(target, V, c) if wrap is None else None
+            if wrap is not None:
+                inner = _compose(lambda t, W: fit(t, W, c), _base)
+                made = wrap(target, inner)
+            return made[0] if made is not None else (lambda p: V(target, p))
+        c = _solve_constant(build, first) if first else None
+        if c is None or not _VALID[key.split("+")[0]](c):
+            return
+        if wrap is None:
+            made = fit(target, V, c)
+        else:
+            made = wrap(target, _compose(lambda t, W: fit(t, W, c), _base))
+            inner_title = fit(target, _base, c)
+            if made is None or inner_title is None:
+                return
+            made = (made[0], f"{made[1]}; and {inner_title[1]}")
+        if made is not None:
+            out.append(_Candidate(prefix_key + key, made[0], prefix_title + made[1], rank))
+
+    for i, (key, make) in enumerate(NAMED):
+        made = make(target, _base)
+        if made is not None:
+            out.append(_Candidate(key, made[0], made[1], i))
+    for j, (key, fit) in enumerate(FITTED[:-1]):
+        fitted(key, fit, _base, rank=1000 + j)
+    if singles_only:
+        return out
+    for i, (outer, outer_make) in enumerate(COMBINABLE):
+        for j, (inner, inner_make) in enumerate(COMBINABLE):
+            if outer == inner:
+                continue
+            inner_alone = inner_make(target, _base)
+            V = _compose(inner_make, _base)
+            made = outer_make(target, V)
+            if made is None:
+                continue
+            inner_text = inner_alone[1] if inner_alone is not None else _applied_title(
+                inner_make, target)
+            if inner_text is None:
+                continue
+            out.append(_Candidate(f"{outer}+{inner}", made[0], f"{made[1]}; and {inner_text}",
+                                  2000 + i + j))
+        for j, (key, fit) in enumerate(FITTED[:-1]):
+            # fitted outside, so the constant is in your unit: e.g. MACs vs FLOPs, then a
+            # bias term on top
+            inner_V = _compose(outer_make, _base)
+            alone = outer_make(target, _base)
+            if alone is not None:
+                fitted(f"{key}+{outer}", fit, inner_V, rank=3000 + i + j,
+                       prefix_title=f"{alone[1]}; and ")
+            # fitted inside: e.g. a bias term, then the sequence dimension dropped
+            fitted(key, fit, _base, prefix_key=f"{outer}+", rank=3000 + i + j,
+                   wrap=outer_make)
+    return out
+
+
+def _applied_title(make, target):
+    """The title of an explanation that applies only to a related target (e.g. the forward
+    count inside a training count)."""
+    for t in (replace(target, pass_="forward", input_grad=True),
+              replace(target, count="all"), replace(target, pass_="forward", count="all",
+                                                     input_grad=True)):
+        made = make(t, _base)
+        if made is not None:
+            return made[1]
+    return None
 
 
 def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
-    """The explanations that fit every point in `points`.
+    """The explanations that fit every point in `points`, simplest first.
 
-    Each point is {d, h, n, bias, yours (Fraction), float (bool)}. Returns [] when the
-    points all agree with the derivation or nothing fits.
+    Each point is {d, h, n, bias, yours (Fraction), float (bool)} and, where the tokens are a
+    batch x seq split, batch and seq. Single explanations come first; only where none fits
+    are pairs of explanations tried, ranked by how simply they fit. A constant factor is
+    offered only where nothing more specific fits. Returns [] when the points all agree with
+    the derivation or nothing fits.
     """
     derived = [target.value(p) for p in points]
     mismatched = [p for p, v in zip(points, derived)
@@ -363,7 +645,8 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
     exact_mismatch = [p for p, v in zip(points, derived) if p["yours"] != v]
     if not exact_mismatch:
         return []
-    fits = []
+    if not mismatched:  # every difference is within float round-off
+        return [_round_off(target, exact_mismatch)]
 
     def fits_all(expected):
         """None if it does not fit; else whether float round-off was needed for the fit."""
@@ -371,7 +654,7 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
         for p, v in zip(points, derived):
             try:
                 e = expected(p)
-            except (ZeroDivisionError, ValueError):
+            except (ZeroDivisionError, ValueError, KeyError):
                 return None
             if not close(p["yours"], e, p.get("float", False), float_ops):
                 return None
@@ -379,38 +662,97 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
             rounded = rounded or p["yours"] != e
         return rounded if changes else None
 
-    def add(key, title, rounded):
-        fits.append(Fit(key, title + (" (up to float round-off)" if rounded else "")))
-
-    for key, make in NAMED if mismatched else ():
-        made = make(target)
-        if made is not None and (rounded := fits_all(made[0])) is not None:
-            add(key, made[1], rounded)
-    if mismatched:
-        first = mismatched[0]
-        for key, fit in FITTED:
-            if key == "bias_term" and any(f.key == "missing_bias" for f in fits):
-                continue
-            if key == "constant_factor" and fits:
-                continue
-            made = fit(target, first)
-            if made is not None and (rounded := fits_all(made[0])) is not None:
-                add(key, made[1], rounded)
-    else:  # every difference is within float round-off
-        def rel(p):
-            return abs(p["yours"] - target.value(p)) / abs(target.value(p))
-
-        ulps = max(rel(p) for p in exact_mismatch) / UNIT_ROUNDOFF
-        smallest = min(exact_mismatch, key=lambda p: abs(target.value(p)))
-        exact = target.value(smallest)
-        where = (", above 2^53, beyond which floats skip integers"
-                 if abs(exact) > EXACT_FLOAT_LIMIT else "")
-        fits.append(Fit("float_round_off",
-                        "float round-off: your function computes in floating point and differs "
-                        f"from the exact count by rounding only (relative error at most "
-                        f"{float(ulps):.3g}·u, u = 2^-53); the smallest count that differs is "
-                        f"{exact} at {_fmt(smallest)}{where}"))
+    first = mismatched[0]
+    fits = []
+    some = mismatched  # the constant is solved at the first one where it matters
+    for singles_only in (True, False):
+        for cand in sorted(_candidates(target, some, singles_only), key=lambda c: c.rank):
+            if not singles_only and cand.rank < 2000:
+                continue  # the singles did not fit in the first round
+            if (rounded := fits_all(cand.expected)) is not None:
+                if any(f.key == cand.key for f in fits):
+                    continue
+                fits.append(Fit(cand.key, cand.title + (" (up to float round-off)"
+                                                        if rounded else ""), cand.expected))
+        if fits:
+            break
+    c = first["yours"] / target.value(first) if target.value(first) else Fraction(0)
+    if not fits and _VALID["constant_factor"](c):
+        fit = _fit_factor(target, _base, c)
+        if (rounded := fits_all(fit[0])) is not None:
+            fits.append(Fit("constant_factor", fit[1] + (" (up to float round-off)"
+                                                         if rounded else ""), fit[0]))
     return fits
+
+
+def _without_idle_parts(fits, points):
+    """Drop a combination whose extra part changes nothing at these points (e.g. bias adds
+    not counted, where bias is false throughout): the simpler fit already says it."""
+    out = []
+    for f in fits:
+        parts = set(f.key.split("+"))
+        idle = any(set(g.key.split("+")) < parts and all(
+            _safe(f.expected, p) == _safe(g.expected, p) for p in points) for g in fits)
+        if not idle:
+            out.append(f)
+    return out
+
+
+def _safe(e, p):
+    try:
+        return e(p)
+    except (ZeroDivisionError, ValueError, KeyError):
+        return None
+
+
+def _round_off(target, exact_mismatch):
+    def rel(p):
+        return abs(p["yours"] - target.value(p)) / abs(target.value(p))
+
+    ulps = max(rel(p) for p in exact_mismatch) / UNIT_ROUNDOFF
+    smallest = min(exact_mismatch, key=lambda p: abs(target.value(p)))
+    exact = target.value(smallest)
+    where = (", above 2^53, beyond which floats skip integers"
+             if abs(exact) > EXACT_FLOAT_LIMIT else "")
+    return Fit("float_round_off",
+               "float round-off: your function computes in floating point and differs "
+               f"from the exact count by rounding only (relative error at most "
+               f"{float(ulps):.3g}·u, u = 2^-53); the smallest count that differs is "
+               f"{exact} at {_fmt(smallest)}{where}")
+
+
+def discriminating(fits, target, candidates, seen, limit=8):
+    """Points among `candidates` (dicts without 'yours') where two of `fits`, or a fit and
+    the derivation, predict different values: evaluating the function there tells a real
+    explanation from one that fits only by coincidence at the points drawn so far."""
+    predictors = [f.expected for f in fits if f.expected is not None] + [target.value]
+    table = []
+    for q in candidates:
+        if _point_key(q) in seen:
+            continue
+        row = []
+        for e in predictors:
+            try:
+                row.append(e(q))
+            except (ZeroDivisionError, ValueError, KeyError):
+                row.append(None)
+        table.append((q, row))
+    out = []
+    for i in range(len(predictors)):
+        for j in range(i + 1, len(predictors)):
+            for q, row in table:
+                if row[i] != row[j]:
+                    if _point_key(q) not in seen:
+                        seen.add(_point_key(q))
+                        out.append(q)
+                    break
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def _point_key(p):
+    return tuple(p.get(k) for k in ("d", "h", "n", "bias", "batch", "seq"))
 
 
 def _fmt(p):
@@ -424,4 +766,4 @@ def _num(v):
     return str(v)
 
 
-__all__ = ["Target", "Fit", "explain", "close", "NAMED", "FITTED", "pretty"]
+__all__ = ["Target", "Fit", "explain", "discriminating", "close", "NAMED", "FITTED", "pretty"]
