@@ -22,7 +22,8 @@ def add_arguments(p):
                         "their own)")
     p.add_argument("--shape", nargs="+", default=["2048,1024,2816"], metavar="n,d,h",
                    help="tokens, model width, hidden width (default 2048,1024,2816)")
-    p.add_argument("--dtype", choices=measure.DTYPES, default="float32")
+    p.add_argument("--dtype", choices=measure.DTYPES, default="float32",
+                   help="dtype of the module and its input (default float32)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--pass", dest="pass_", choices=measure.PASSES, default=None,
                    help="forward or train (forward+backward); default both")
@@ -31,7 +32,8 @@ def add_arguments(p):
                    help=f"timed rounds (default {measure.DEFAULT_ROUNDS})")
     p.add_argument("--warmup", type=int, default=measure.DEFAULT_WARMUP,
                    help=f"untimed warm-up rounds (default {measure.DEFAULT_WARMUP})")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="report format (default text)")
 
 
 def _error(msg):
@@ -55,7 +57,7 @@ def run(args) -> int:
         try:
             import torch  # noqa: F401
         except ImportError:
-            return _error("torch is required: pip install 'ffnverify[torch]'")
+            return _error("torch is required: pip install torch")
     try:
         shapes = [parse_shape(s) for s in args.shape]
     except ValueError as exc:

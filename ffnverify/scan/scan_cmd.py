@@ -21,7 +21,8 @@ FORMATS = ("text", "json", "sarif", "github", "html")
 def add_arguments(p):
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help=".md .txt .rst .html .ipynb files, or folders")
-    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="report format (default text; github: workflow annotations)")
     p.add_argument("--output", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--suggest", metavar="FILE",
                    help="write the suggested and unchecked statements as a claim file to edit")
@@ -31,7 +32,8 @@ def add_arguments(p):
                    help=f"seconds per claim before it is `unknown` (default {DEFAULT_TIMEOUT})")
     p.add_argument("--jobs", type=int, default=None,
                    help="worker processes (default: 2 on a machine with 2+ cores)")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
 
 
 def _write(path, text) -> bool:

@@ -25,11 +25,14 @@ from ffnverify.testing.explain import QUANTITIES
 def add_arguments(p):
     p.add_argument("target", metavar="package.module:function",
                    help="your counting function")
-    p.add_argument("--quantity", required=True, choices=QUANTITIES)
+    p.add_argument("--quantity", required=True, choices=QUANTITIES,
+                   help="what your function counts: params, flops (2 per multiply-add) or macs")
     p.add_argument("--variant", required=True, choices=list(VARIANTS), metavar="VARIANT",
                    help=f"one of {', '.join(VARIANTS)}")
-    p.add_argument("--pass", dest="pass_", choices=PASSES, default="forward")
-    p.add_argument("--count", choices=COUNTS, default="matmul")
+    p.add_argument("--pass", dest="pass_", choices=PASSES, default="forward",
+                   help="the pass your function counts (default forward; train = forward + backward)")
+    p.add_argument("--count", choices=COUNTS, default="matmul",
+                   help="matmul: weight matmuls only (default); all: also bias adds, activation, gating")
     p.add_argument("--input-grad", choices=("true", "false"), default="true",
                    help="whether the backward pass includes dL/dx (default true)")
     p.add_argument("--args", dest="mapping", default=None, metavar="d=NAME,h=NAME,n=NAME",
@@ -61,7 +64,8 @@ def add_arguments(p):
     p.add_argument("--no-progress", action="store_true",
                    help="never print progress (by default it goes to stderr once a run "
                         "takes longer than 1.5 s)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="report format (default text)")
 
 
 def run(args) -> int:

@@ -588,7 +588,8 @@ def _search_without_hypothesis(evaluate, complete, bias_drawn, bias, max_example
                                seed, why):
     """Seeded pseudo-random shapes (no shrinking) where Hypothesis cannot run."""
     rng = random.Random(seed or 0)
-    how = f"{why}: {max_examples} seeded random draws, d, h, n in 1..{max_dim}"
+    how = (f"{why}: {max_examples} seeded random draw{'' if max_examples == 1 else 's'}, "
+           f"d, h, n in 1..{max_dim}")
     for d, h, n, s in _spread(max_examples, max_dim, seed):
         b = rng.random() < 0.5 if bias_drawn else bias
         try:

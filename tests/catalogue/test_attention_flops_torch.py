@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from derivations import attention, model_costs, transformer
 
-torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install ffnverify[torch])")
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
 from torch import nn  # noqa: E402
 from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
 
