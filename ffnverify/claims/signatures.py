@@ -55,7 +55,7 @@ SIGNATURES: dict[str, Signature] = {
     "swish": _sig(("x", "beta")),
     "diff": _sig(("expr", "var")),
     "subs": _sig(("expr", "var", "value")),
-    "limit": _sig(("expr", "var", "point")),
+    "limit": _sig(("expr", "var", "point", "dir"), ("dir",), dir=None),
     "approx": _sig(("a", "b", "rel", "abs"), rel=None, abs=None),
     "d_model": _sig(("model",), ("model",)),
     "d_ff": _sig(("model",), ("model",)),
