@@ -173,9 +173,11 @@ def _power(base, exp, col):
             raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
     if base.is_Rational and exp.is_Rational:
         if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:
-            digits = int(size * bits(base) * 0.30103)
-            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have about "
-                             f"{digits:,} digits (limit {int(MAX_BITS * 0.30103):,})", col)
+            digits = int(size) * bits(base) * 30103 // 100000
+            shown = f"about {digits:,}" if digits.bit_length() < 100 else \
+                f"about 10**{int(digits.bit_length() * 0.30103)}"
+            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have {shown} "
+                             f"digits (limit {int(MAX_BITS * 0.30103):,})", col)
     elif size > MAX_SYMBOLIC_EXPONENT:
         raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
                          "base that is not a plain number", col)

@@ -29,6 +29,7 @@ from mpmath import iv
 from ffnverify.claims.functions import ClaimError
 
 PRECISIONS = (64, 256, 1024, 4096, 16384)
+MAX_EXP_ARG = 2**20  # exp(x) with x beyond this, and powers past 2**(2**20), are not bounded
 
 
 class _Unbounded(Exception):
@@ -131,12 +132,18 @@ def _ceiling(x):
     return iv.mpf([mpmath.ceil(_lo(x)), mpmath.ceil(_hi(x))])
 
 
+def _scale(x) -> int:
+    """max |binary exponent| of the interval's ends (0 for zero)."""
+    return max((abs(int(mpmath.mag(v))) for v in (_lo(x), _hi(x)) if v != 0 and
+                mpmath.isfinite(v)), default=0)
+
+
 def _power(base, e, prec):
     if e.is_Integer:
         n = int(e)
         if n < 0 and not (_pos(base) or _neg(base)):
             raise _Unbounded  # the base may be zero
-        if abs(n) > 10**6:
+        if abs(n) > 10**6 or abs(n) * _scale(base) > MAX_EXP_ARG:
             raise _Unbounded
         return base**n
     if e.is_Rational:
@@ -151,13 +158,18 @@ def _power(base, e, prec):
             root = iv.exp(iv.log(base) / q)
         else:
             raise _Unbounded
+        if abs(p) * _scale(root) > MAX_EXP_ARG:
+            raise _Unbounded
         if p < 0 and not _pos(root):
             raise _Unbounded
         return root**p
     ex = enclose(e, prec)
     if not _pos(base):
         raise _Unbounded
-    return iv.exp(ex * iv.log(base))
+    arg = ex * iv.log(base)
+    if _hi(arg) > MAX_EXP_ARG:
+        raise _Unbounded
+    return iv.exp(arg)
 
 
 def enclose(e, prec):
@@ -191,6 +203,8 @@ def enclose(e, prec):
         return _step(enclose(e.args[0], prec), at_zero)
     args = [enclose(a, prec) for a in e.args]
     if isinstance(e, sp.exp):
+        if _hi(args[0]) > MAX_EXP_ARG:
+            raise _Unbounded  # a value past e**(2**20) is not bounded here
         return iv.exp(args[0])
     if isinstance(e, sp.log) and len(args) == 1:
         if _pos(args[0]):
@@ -366,8 +380,11 @@ def truth(f, try_zero: bool = True) -> bool | None:
     check_real(f.lhs)
     check_real(f.rhs)
     diff = f.lhs - f.rhs
-    if f.op == "≈":
-        s = sign(f.tol - sp.Abs(diff), try_zero)
+    if f.op == "≈":  # |diff| <= tol, without building Abs (SymPy would evalf it)
+        s = sign(diff, try_zero)
+        if s is None:
+            return None
+        s = sign(f.tol - diff if s >= 0 else f.tol + diff, try_zero)
         return None if s is None else s >= 0
     s = sign(diff, try_zero)
     return None if s is None else _OPS[f.op](s)

@@ -4,7 +4,9 @@ Nothing here evaluates anything: text becomes a tree of the node classes below, 
 `ClaimSyntaxError` with the 1-based column of the offending character. Numbers become
 exact `Fraction`s (`2.67` is 267/100, `33%` is 33/100, `1e4` is 10000) together with the
 unit of their last stated digit (for `≈`). Size limits are enforced while parsing:
-claim length, literal length, literal exponent and nesting depth.
+claim length, literal length, literal exponent and nesting depth: each parenthesis,
+function call, sign, exponent and `not` opens one level, and MAX_DEPTH levels are
+allowed (a flat chain `a + b + c ...` is one level however long).
 
 Grammar (lowest precedence first; `**` is right-associative and binds tighter than a
 unary minus on its left, as in Python):
@@ -302,20 +304,21 @@ class Parser:
             raise ClaimSyntaxError(f"expression nested deeper than {MAX_DEPTH} levels", col)
 
     def parse_unary(self):
-        self._enter(self.tok.col)
         if self.is_op("-", "+"):
             tok = self.advance()
+            self._enter(tok.col)  # one level per sign
             node = Unary(tok.text, self.parse_unary(), tok.col)
-        else:
-            node = self.parse_power()
-        self.depth -= 1
-        return node
+            self.depth -= 1
+            return node
+        return self.parse_power()
 
     def parse_power(self):
         node = self.parse_atom()
         if self.is_op("**"):
             tok = self.advance()
+            self._enter(tok.col)  # one level per exponent
             node = BinOp("**", node, self.parse_unary(), tok.col)
+            self.depth -= 1
         return node
 
     def parse_atom(self):
