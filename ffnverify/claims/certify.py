@@ -316,6 +316,45 @@ def _sign_cached(e, try_zero):
     return None
 
 
+_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign)
+
+
+def resolve(e):
+    """e with each closed min / max / abs / floor / ceiling / step replaced by the exact
+    value it selects, chosen by certified signs (left as it is where they cannot be
+    certified). Then exact algebra can cancel what an interval hull cannot:
+    max(a, b) - b with a < b is b - b."""
+    if not e.has(*_PIECEWISE):
+        return e
+    args = [resolve(a) for a in e.args] if e.args else []
+    if args and any(a is not b for a, b in zip(args, e.args)):
+        e = e.func(*args)
+    if e.free_symbols or not isinstance(e, _PIECEWISE):
+        return e
+    try:
+        if isinstance(e, sp.Max | sp.Min):
+            want = 1 if isinstance(e, sp.Max) else -1
+            for a in e.args:
+                if all(a is b or sign(a - b, False) in (want, 0) for b in e.args):
+                    return a
+        elif isinstance(e, sp.Abs):
+            s = sign(e.args[0], False)
+            if s is not None:
+                return e.args[0] if s >= 0 else -e.args[0]
+        elif isinstance(e, sp.floor | sp.ceiling):
+            with workprec(PRECISIONS[-1]):
+                x = enclose(e, PRECISIONS[-1])
+            if _lo(x) == _hi(x):
+                return sp.Integer(int(_lo(x)))
+        else:
+            s = sign(e.args[0], False)
+            if s is not None and s != 0:
+                return sp.Integer(1 if s > 0 else (0 if isinstance(e, sp.Heaviside) else -1))
+    except (ClaimError, _Unbounded, _NotReal, ArithmeticError, ValueError):
+        pass
+    return e
+
+
 def sign(e, try_zero: bool = True) -> int | None:
     """+1, -1 or 0, certified; None when it cannot be certified. `e` has no free symbols.
     With try_zero=False (the fast mode of the counterexample search) exact algebra is not
@@ -331,6 +370,10 @@ def sign(e, try_zero: bool = True) -> int | None:
         return -1
     if e.free_symbols:
         return None
+    if e.has(*_PIECEWISE):
+        e = resolve(e)
+        if e.is_Rational:
+            return int(sp.sign(e))
     return _sign_cached(e, try_zero)
 
 

@@ -205,9 +205,19 @@ def _infinite(e):
     return isinstance(e, sp.Basic) and e.has(sp.oo, -sp.oo)
 
 
+def _versus_infinity(r: Rel) -> bool:
+    """x OP ±oo where x holds no infinity, so x is a finite real wherever defined."""
+    lhs, rhs, op = r.lhs, r.rhs, r.op
+    if lhs in (sp.oo, -sp.oo):
+        lhs, rhs, op = rhs, lhs, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
+    if rhs not in (sp.oo, -sp.oo) or _infinite(lhs):
+        return False
+    return op == "!=" or (op in ("<", "<=") if rhs is sp.oo else op in (">", ">="))
+
+
 def prove_rel(r: Rel, shift) -> bool:
     if _infinite(r.lhs) or _infinite(r.rhs) or _infinite(r.tol):
-        return False  # symbolic claims with infinities: by the search, or unknown
+        return _versus_infinity(r)  # otherwise by the search, or unknown
     diff = r.lhs - r.rhs
     if r.op == "==":
         return identity(diff)
