@@ -103,9 +103,12 @@ def _closed(f, conds, first):
 
 
 def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
-    symbols = sorted(f.free(), key=lambda s: s.name)
-    first = _first_rel(f)
     conds = list(conds)
+    # a symbol that cancelled out of the formula still ranges where the claim is defined
+    # (0*log(z - 5) == 0 holds only for z > 5)
+    free = f.free().union(*(c.expr.free_symbols for c in conds))
+    symbols = sorted(free, key=lambda s: s.name)
+    first = _first_rel(f)
     if not symbols:
         return _closed(f, [c for c in conds if not c.expr.free_symbols], first)
     for c in conds:

@@ -91,15 +91,27 @@ def memory(variant, d, h, n=1, convention="store"):
         _choice(convention, _memory.CONVENTIONS, "convention"))
 
 
+def _llama_width_symbolic(d, multiple_of, multiplier):
+    """Meta's rule for a symbolic d (as derivations.widths.llama_width, step by step)."""
+    hidden = sp.floor(sp.Rational(8, 3) * d)
+    if multiplier is not None:
+        hidden = sp.floor(multiplier * hidden)
+    return sp.ceiling(hidden / multiple_of) * multiple_of
+
+
 def width(rule, d, multiple_of=256, multiplier=None):
     if rule != "llama":
         raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
-    d = _positive_integer(d, "width's d")
+    symbolic = isinstance(d, sp.Expr) and bool(d.free_symbols) and d.is_integer and \
+        d.is_positive
+    d = d if symbolic else _positive_integer(d, "width's d")
     multiple_of = _positive_integer(_int_default(multiple_of), "multiple_of")
     if multiplier is not None:
         multiplier = _expr(multiplier, "multiplier")
         if not (multiplier.is_Rational and multiplier > 0):
             raise ClaimError(f"multiplier must be a positive number, not {multiplier}")
+    if symbolic:
+        return _llama_width_symbolic(d, multiple_of, multiplier)
     return widths.llama_width(d, multiple_of, multiplier)
 
 
@@ -110,6 +122,30 @@ def match_width(from_variant, from_h, to_variant, d, bias=False):
 
 def round_up(x, m):
     return widths.round_up(_expr(x, "x"), _positive_integer(m, "round_up's multiple"))
+
+
+def round_nearest(x, m=1):
+    """floor(x/m + 1/2)*m: the nearest multiple of m, halves rounded up."""
+    m = _expr(_int_default(m), "round_nearest's multiple")
+    if not (m.is_Rational and m > 0):
+        raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}")
+    return sp.floor(_expr(x, "round_nearest's x") / m + sp.Rational(1, 2)) * m
+
+
+def trunc(x):
+    """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
+    x = _expr(x, "trunc's argument")
+    if x.is_nonnegative:
+        return sp.floor(x)
+    if x.is_nonpositive:
+        return sp.ceiling(x)
+    if x.is_number:
+        from ffnverify.claims.certify import sign
+
+        s = sign(x)
+        if s is not None:
+            return sp.floor(x) if s >= 0 else sp.ceiling(x)
+    return sp.sign(x) * sp.floor(sp.Abs(x))
 
 
 def _unary(fn, what):
@@ -240,6 +276,8 @@ FUNCTIONS = {
     "width": width,
     "match_width": match_width,
     "round_up": round_up,
+    "round_nearest": round_nearest,
+    "trunc": trunc,
     "floor": _unary(sp.floor, "floor's argument"),
     "ceil": _unary(sp.ceiling, "ceil's argument"),
     "abs": _unary(sp.Abs, "abs' argument"),

@@ -89,26 +89,105 @@ def _poly_sign(p, gens) -> int | None:
     return None
 
 
-def relax_rounding(e):
+def _outermost(e):
+    """A floor / ceiling of e not inside another one."""
+    atoms = e.atoms(sp.ceiling, sp.floor)
+    for a in atoms:
+        if not any(a is not b and b.has(a) for b in atoms):
+            return a
+    return None
+
+
+def relax_rounding(e, shift=None):
     """(lower bound of e without floor/ceiling, strict), or (None, False) if e is not
-    linear in them with rational coefficients: u <= ceiling(u) < u + 1, u - 1 < floor(u)
-    <= u. strict: a term was bounded strictly, so e > bound and bound >= 0 gives e > 0."""
+    linear in them with coefficients of known sign: u <= ceiling(u) < u + 1,
+    u - 1 < floor(u) <= u, outermost first. A coefficient is a rational, or an expression
+    proved >= 0 (or <= 0) for all allowed values. strict: a term was bounded strictly
+    with a positive rational factor, so e > bound, and bound >= 0 gives e > 0."""
     e = sp.expand(e)
     strict = False
-    for atom in e.atoms(sp.ceiling, sp.floor):
-        c = e.coeff(atom)
-        if not c.is_Rational or (e - c * atom).has(atom):
+    for _ in range(64):
+        atom = _outermost(e)
+        if atom is None:
+            return e, strict
+        c = sp.expand(e).coeff(atom)
+        if c == 0 or (sp.expand(e - c * atom)).has(atom):
             return None, False
-        if c == 0:
-            continue
+        if c.is_Rational:
+            positive, exact = c > 0, True
+        elif shift is not None and not c.has(sp.floor, sp.ceiling) and \
+                prove_sign(c, shift, ">="):
+            positive, exact = True, False
+        elif shift is not None and not c.has(sp.floor, sp.ceiling) and \
+                prove_sign(-c, shift, ">="):
+            positive, exact = False, False
+        else:
+            return None, False
         u = atom.args[0]
         if isinstance(atom, sp.ceiling):
-            low = u if c > 0 else u + 1
+            low = u if positive else u + 1
         else:
-            low = u - 1 if c > 0 else u
-        strict = strict or (c < 0) == isinstance(atom, sp.ceiling)
+            low = u - 1 if positive else u
+        if exact:
+            strict = strict or (not positive) == isinstance(atom, sp.ceiling)
         e = sp.expand(e - c * atom + c * low)
-    return e, strict
+    return None, False
+
+
+MAX_CASES = 128  # residue classes tried per claim (width(llama, d) needs 96)
+
+
+def _split_symbol(e, shift):
+    """(symbol, modulus): an integer symbol whose coefficient in a floor / ceiling
+    argument has denominator q > 1, innermost first; or None."""
+    atoms = sorted(e.atoms(sp.ceiling, sp.floor), key=sp.count_ops)
+    for atom in atoms:
+        u = atom.args[0]
+        for s in sorted(u.free_symbols, key=str):
+            if not s.is_integer or s not in shift:
+                continue
+            c = sp.expand(u).coeff(s)
+            if c.is_Rational and c.q > 1 and not sp.diff(u, s, 2):
+                return s, int(c.q)
+    return None
+
+
+def _substitute(e, mapping):
+    """e with the mapping applied bottom-up, where floor / ceiling of (integer terms +
+    rest) become integer terms + floor / ceiling of the rest (exact: floor(n + y) =
+    n + floor(y) for an integer n), which spares SymPy's slower evaluation."""
+    if not e.args:
+        return mapping.get(e, e)
+    args = [_substitute(a, mapping) for a in e.args]
+    if isinstance(e, sp.floor | sp.ceiling):
+        u = sp.expand(args[0])
+        whole = [t for t in sp.Add.make_args(u) if t.is_integer]
+        rest = u - sp.Add(*whole)
+        return sp.Add(*whole) + e.func(rest)
+    return e.func(*args)
+
+
+def prove_by_residues(e, shift, want, budget) -> bool:
+    """e > 0 (or >= 0) for every allowed value, case by case: an integer symbol s >= lo
+    is lo + q*k + r for one r in 0..q-1 and an integer k >= 0, so the cases cover all
+    its values; in each, floor / ceiling of (integer + r-part) come out exactly."""
+    split = _split_symbol(e, shift)
+    if split is None:
+        return False
+    s, q = split
+    if budget[0] < q:
+        return False
+    budget[0] -= q
+    base = shift[s].subs({x: 0 for x in shift[s].free_symbols})  # the lower bound
+    k = sp.Symbol(s.name + "_k", nonnegative=True, integer=True)
+    for r in range(q):
+        value = base + q * k + r
+        sub_shift = {t: v for t, v in shift.items() if t is not s}
+        sub_shift[k] = k
+        case = _substitute(e, {s: value})
+        if not prove_sign(case, sub_shift, want, budget or [0]):
+            return False
+    return True
 
 
 def _certified_form(e):
@@ -138,15 +217,22 @@ def _certified_form(e):
     return e.xreplace(mapping) if mapping else e
 
 
-def prove_sign(e, shift, want) -> bool:
+def prove_sign(e, shift, want, budget=None) -> bool:
     """Prove `e` > 0 (want='>'), >= 0 ('>='), for all allowed symbol values."""
     if e.has(sp.ceiling, sp.floor):
-        relaxed, strict = relax_rounding(e)
+        budget = budget if budget is not None else [MAX_CASES]
+        relaxed, strict = relax_rounding(e, shift)
         if relaxed is not None and not relaxed.has(sp.ceiling, sp.floor) and \
                 prove_sign(relaxed, shift, ">=" if strict else want):
             return True
+        if prove_by_residues(e, shift, want, budget):
+            return True
     e = e.xreplace(shift)
     gens = sorted({s for v in shift.values() for s in v.free_symbols}, key=str)
+    if budget is not None and e.free_symbols <= set(gens) and e.is_polynomial(*gens):
+        sn = _poly_sign(e, gens)  # the fast path of the residue cases
+        if sn is not None and (abs(sn) == 1 or want == ">=") and sn > 0:
+            return True
     try:
         num, den = sp.fraction(sp.cancel(sp.together(sp.expand(e))))
     except (sp.PolynomialError, TypeError, ValueError):
@@ -220,7 +306,11 @@ def prove_rel(r: Rel, shift) -> bool:
         return _versus_infinity(r)  # otherwise by the search, or unknown
     diff = r.lhs - r.rhs
     if r.op == "==":
-        return identity(diff)
+        if identity(diff):
+            return True
+        # with rounding: both inequalities, by intervals or residue classes
+        return diff.has(sp.floor, sp.ceiling) and prove_sign(diff, shift, ">=") and \
+            prove_sign(-diff, shift, ">=")
     if r.op == "!=":
         return prove_sign(diff, shift, ">") or prove_sign(-diff, shift, ">")
     if r.op in ("<", "<="):

@@ -38,6 +38,8 @@ SIGNATURES: dict[str, Signature] = {
     "match_width": _sig(("from_variant", "from_h", "to_variant", "d", "bias"),
                         ("from_variant", "to_variant"), bias=False),
     "round_up": _sig(("x", "m")),
+    "round_nearest": _sig(("x", "m"), m=1),
+    "trunc": _sig(("x",)),
     "floor": _sig(("x",)),
     "ceil": _sig(("x",)),
     "abs": _sig(("x",)),
