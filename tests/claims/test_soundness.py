@@ -265,3 +265,17 @@ def test_approx_tolerance_is_exact_at_the_edge():
     assert verdict("2.65 + exp(-3000) ≈ 2.7") in ("true", "unknown")
     assert verdict("approx(pi, 3.1416, abs=0.00001)") == "true"
     assert verdict("approx(pi, 3.1416, abs=0.000007)") == "false"
+
+
+# ---- found by the differential test (test_differential.py) ------------------------------
+
+@pytest.mark.parametrize("claim, not_at", [
+    # the engine before this module reported x=0, where log(min(1, x)) is undefined (zoo)
+    ("log(min(1, x)) ≈ 0.001", "x=0:"),
+    # d cancels out; the claim was decided as closed, though undefined for x <= 0
+    ("((min(d, 0))**2 ≈ 0.001) and (min(-8, 2) <= (min(d, -12))**0 * (log(x))**0)", "x=0:"),
+])
+def test_counterexamples_lie_where_the_claim_is_defined(claim, not_at):
+    r = evaluate_claim(claim)
+    assert r["verdict"] == "false" and "counterexample" in r["detail"], r
+    assert not_at not in r["detail"], r
