@@ -1,6 +1,7 @@
 """The claims engine (SPEC §4–5): a whitelist parser for the claim language (parser),
-the claim functions (functions), exact SymPy evaluation (evaluate), the time and size
-budget (budget), claim files (files), reports (report) and `ffnverify audit` (audit_cmd).
+the claim functions (functions), deciding a claim (evaluate: build the SymPy values and
+domain conditions, certify signs by interval arithmetic, prove, refute; show renders
+values), the time and size budget (budget), claim files (files), reports (report) and `ffnverify audit` (audit_cmd).
 
 Claim text is untrusted input: it is tokenised and parsed by `parser` alone and never
 reaches `eval`, `exec`, `sympify` or `parse_expr`.

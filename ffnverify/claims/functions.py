@@ -91,15 +91,27 @@ def memory(variant, d, h, n=1, convention="store"):
         _choice(convention, _memory.CONVENTIONS, "convention"))
 
 
+def _llama_width_symbolic(d, multiple_of, multiplier):
+    """Meta's rule for a symbolic d (as derivations.widths.llama_width, step by step)."""
+    hidden = sp.floor(sp.Rational(8, 3) * d)
+    if multiplier is not None:
+        hidden = sp.floor(multiplier * hidden)
+    return sp.ceiling(hidden / multiple_of) * multiple_of
+
+
 def width(rule, d, multiple_of=256, multiplier=None):
     if rule != "llama":
         raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
-    d = _positive_integer(d, "width's d")
+    symbolic = isinstance(d, sp.Expr) and bool(d.free_symbols) and d.is_integer and \
+        d.is_positive
+    d = d if symbolic else _positive_integer(d, "width's d")
     multiple_of = _positive_integer(_int_default(multiple_of), "multiple_of")
     if multiplier is not None:
         multiplier = _expr(multiplier, "multiplier")
         if not (multiplier.is_Rational and multiplier > 0):
             raise ClaimError(f"multiplier must be a positive number, not {multiplier}")
+    if symbolic:
+        return _llama_width_symbolic(d, multiple_of, multiplier)
     return widths.llama_width(d, multiple_of, multiplier)
 
 
@@ -110,6 +122,30 @@ def match_width(from_variant, from_h, to_variant, d, bias=False):
 
 def round_up(x, m):
     return widths.round_up(_expr(x, "x"), _positive_integer(m, "round_up's multiple"))
+
+
+def round_nearest(x, m=1):
+    """floor(x/m + 1/2)*m: the nearest multiple of m, halves rounded up."""
+    m = _expr(_int_default(m), "round_nearest's multiple")
+    if not (m.is_Rational and m > 0):
+        raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}")
+    return sp.floor(_expr(x, "round_nearest's x") / m + sp.Rational(1, 2)) * m
+
+
+def trunc(x):
+    """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
+    x = _expr(x, "trunc's argument")
+    if x.is_nonnegative:
+        return sp.floor(x)
+    if x.is_nonpositive:
+        return sp.ceiling(x)
+    if x.is_number:
+        from ffnverify.claims.certify import sign
+
+        s = sign(x)
+        if s is not None:
+            return sp.floor(x) if s >= 0 else sp.ceiling(x)
+    return sp.sign(x) * sp.floor(sp.Abs(x))
 
 
 def _unary(fn, what):
@@ -130,12 +166,32 @@ def _symbol(var, what):
     return var
 
 
+_STEPS = (sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Piecewise, sp.DiracDelta)
+_KINKS = (sp.Max, sp.Min, sp.Abs)
+
+
 def diff(expr, var):
-    """d expr / d var. Heaviside steps (from relu) take the value 0 at 0, as frameworks
-    define relu'(0), instead of SymPy's default 1/2."""
-    out = sp.diff(_expr(expr, "diff's expression"), _symbol(var, "diff's variable"))
-    return out.replace(lambda e: isinstance(e, sp.Heaviside),
-                       lambda e: sp.Heaviside(e.args[0], 0))
+    """d expr / d var, defined only where it exists.
+
+    - `diff(relu(z), z)` is Heaviside(z) with the value 0 at 0: relu'(0) = 0, as the
+      frameworks define it (the documented convention, for relu itself only).
+    - Elsewhere a kink (relu, abs, min, max inside expr) gives a step that is *undefined*
+      at the kink (Heaviside(u, nan)); `subs` can still find the derivative there when the
+      expression is smooth at that point (see build.py).
+    - floor, ceil and steps are not differentiated (their derivative is not a function).
+    """
+    expr, var = _expr(expr, "diff's expression"), _symbol(var, "diff's variable")
+    if expr == activations.relu(var):
+        return sp.Heaviside(var, 0)
+    if expr.has(*_STEPS):
+        raise ClaimError("cannot differentiate floor, ceil or a step function (not "
+                         "differentiable where it jumps)")
+    out = sp.diff(expr, var)
+    if not expr.has(*_KINKS):
+        return out
+    return out.replace(lambda e: isinstance(e, sp.sign),
+                       lambda e: 2 * sp.Heaviside(e.args[0], sp.nan) - 1).replace(
+        lambda e: isinstance(e, sp.Heaviside), lambda e: sp.Heaviside(e.args[0], sp.nan))
 
 
 def subs(expr, var, value):
@@ -143,9 +199,39 @@ def subs(expr, var, value):
                                                  _expr(value, "subs' value"))
 
 
-def limit(expr, var, point):
-    return sp.limit(_expr(expr, "limit's expression"), _symbol(var, "limit's variable"),
-                    _expr(point, "limit's point"))
+def _agree(a, b) -> bool:
+    if a == b:
+        return True
+    try:
+        return bool(a.is_finite and b.is_finite and sp.simplify(a - b) == 0)
+    except (TypeError, ValueError, NotImplementedError, AttributeError):
+        return False
+
+
+def limit(expr, var, point, dir=None):
+    """The two-sided limit (both one-sided limits exist and agree), or the one-sided limit
+    from above (dir="+") or below (dir="-"). At ±oo the limit is the one from inside."""
+    expr = _expr(expr, "limit's expression")
+    var = _symbol(var, "limit's variable")
+    point = _expr(point, "limit's point")
+    if dir not in (None, "+", "-"):
+        raise ClaimError(f"dir must be \"+\" or \"-\", not {dir!r}")
+    if point in (sp.oo, -sp.oo):
+        if dir is not None:
+            raise ClaimError("dir applies to a finite point only")
+        sides = [sp.limit(expr, var, point)]
+    elif dir is not None:
+        sides = [sp.limit(expr, var, point, dir)]
+    else:
+        sides = [sp.limit(expr, var, point, "-"), sp.limit(expr, var, point, "+")]
+    for side in sides:
+        if side.has(sp.Limit, sp.AccumBounds, sp.nan, sp.zoo) or side.free_symbols - (
+                expr.free_symbols - {var}):
+            raise ClaimError(f"the limit does not exist or could not be found ({side})")
+    if len(sides) == 2 and not _agree(*sides):
+        raise ClaimError(f"the two-sided limit does not exist: {sides[0]} from below, "
+                         f"{sides[1]} from above (write dir=\"+\" or dir=\"-\" for one side)")
+    return sides[-1]
 
 
 def _catalogue():
@@ -190,6 +276,8 @@ FUNCTIONS = {
     "width": width,
     "match_width": match_width,
     "round_up": round_up,
+    "round_nearest": round_nearest,
+    "trunc": trunc,
     "floor": _unary(sp.floor, "floor's argument"),
     "ceil": _unary(sp.ceiling, "ceil's argument"),
     "abs": _unary(sp.Abs, "abs' argument"),

@@ -11,7 +11,9 @@ last stated digit, at their own scale (what `≈` reads, from `Num.unit` alone):
 
 A comma is a thousands separator only outside a call's parentheses (the parser keeps
 `Lexer.call_depth`); inside, it separates arguments. Size limits are enforced while
-parsing: claim length, literal length, literal exponent and nesting depth.
+parsing: claim length, literal length, literal exponent and nesting depth: each
+parenthesis, function call, sign, exponent and `not` opens one level, and MAX_DEPTH levels
+are allowed (a flat chain `a + b + c ...` is one level however long).
 
 Grammar (lowest precedence first; `**` is right-associative and binds tighter than a
 unary minus on its left, as in Python):
@@ -559,14 +561,13 @@ class Parser:
             raise ClaimSyntaxError(f"expression nested deeper than {MAX_DEPTH} levels", col)
 
     def parse_unary(self):
-        self._enter(self.tok.col)
         if self.is_op("-", "+"):
             tok = self.advance()
+            self._enter(tok.col)  # one level per sign
             node = Unary(tok.text, self.parse_unary(), tok.col)
-        else:
-            node = self.parse_power()
-        self.depth -= 1
-        return node
+            self.depth -= 1
+            return node
+        return self.parse_power()
 
     def parse_power(self):
         node = self.parse_atom()
@@ -580,7 +581,9 @@ class Parser:
             return self._pow10(node, exponent) or BinOp("**", node, exponent, tok.col)
         if self.is_op("**"):
             tok = self.advance()
+            self._enter(tok.col)  # one level per exponent
             exponent = self.parse_unary()
+            self.depth -= 1
             node = self._pow10(node, exponent) or BinOp("**", node, exponent, tok.col)
         return node
 

@@ -135,7 +135,7 @@ def test_relu_derivative_at_zero_follows_the_frameworks():
     ("params(relu, d, h, biass=true) == 1", "no argument 'biass'"),
     ("foo(1) == 2", "unknown function"),
     ("d_model(gpt-7) == 1", "unknown model"),
-    ("width(llama, d) == 1", "positive integer"),
+    ("width(llama, z) == 1", "positive integer"),
     ("1/0 == 1", "division by zero"),
     ("params(relu, d, h)", "must be a comparison"),
     ("diff(z**2, 2) == 1", "bare symbol"),

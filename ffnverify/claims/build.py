@@ -1,0 +1,516 @@
+"""Syntax tree -> exact SymPy values, the formula of a claim, and its domain conditions.
+
+Contract: `build_claim(text)` returns the formula whose truth is the claim's meaning and
+the list of `Cond`s under which its values are defined and real. A claim is a statement
+about exactly the points where every condition holds: each division records "divisor
+≠ 0", each root or fractional power "base ≥ 0", each log "argument > 0", each derivative
+at a kink "not at the kink", *before* SymPy simplifies them away (`sqrt(z)**2` becomes
+`z`, `(z**2 - 1)/(z - 1)` may cancel). The deciders never prove a claim at a point where
+a condition fails or cannot be certified, and say which conditions a proof assumed.
+
+- Numbers are exact rationals; sizes are checked *before* SymPy computes a power, so
+  `10**10**10` is refused at once instead of being computed.
+- Names: `true false none oo pi` are constants; the activation-argument names in
+  REAL_NAMES are real symbols; every other free name is a positive-integer dimension.
+- Chains of `+ -` or `* /` are built iteratively, so a flat sum of thousands of terms
+  needs no recursion; the nesting the parser allows (parser.MAX_DEPTH) is the real limit.
+- `subs(diff(f, z), z, p)` where the derivative has a kink at p (relu, abs, min, max
+  inside f) is f'(p) only when f is continuous near p and both one-sided limits of f'
+  at p exist and agree (then f is differentiable at p, by the mean value theorem);
+  otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` itself.
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ffnverify.claims import parser as P
+from ffnverify.claims.functions import FUNCTIONS, ClaimError
+from ffnverify.claims.show import bits, fmt
+from ffnverify.claims.signatures import REQUIRED, SIGNATURES
+
+REAL_NAMES = frozenset(
+    "x y z t u v w a alpha beta gamma eps lam mu".split())
+CONSTANTS = {"true": True, "false": False, "none": None, "oo": sp.oo, "pi": sp.pi}
+
+MAX_BITS = 400_000  # ~120,000 decimal digits for any exact number
+MAX_SYMBOLIC_EXPONENT = 1000
+KINK = "kink"
+
+
+def symbol(name: str) -> sp.Symbol:
+    """The SymPy symbol a free name stands for (same assumptions as derivations.symbols)."""
+    if name in REAL_NAMES:
+        return sp.Symbol(name, real=True)
+    return sp.Symbol(name, positive=True, integer=True)
+
+
+def is_dimension(s: sp.Symbol) -> bool:
+    return bool(s.is_integer)
+
+
+# ---- formulas: what comparisons evaluate to -------------------------------------------
+
+
+class Rel:
+    """lhs OP rhs; for ≈ and approx, tol is the allowed |lhs − rhs| (an expression)."""
+
+    def __init__(self, op, lhs, rhs, col, tol=None, label=None):
+        self.op, self.lhs, self.rhs, self.col, self.tol = op, lhs, rhs, col, tol
+        self.label = label
+
+    def free(self):
+        out = set()
+        for e in (self.lhs, self.rhs, self.tol):
+            if isinstance(e, sp.Basic):
+                out |= e.free_symbols
+        return out
+
+    def subs(self, point):
+        f = lambda e: e.xreplace(point) if isinstance(e, sp.Basic) else e
+        return Rel(self.op, f(self.lhs), f(self.rhs), self.col, f(self.tol), self.label)
+
+    def show(self):
+        rhs = fmt(self.rhs)
+        if self.tol is not None:
+            rhs += f" ± {fmt(self.tol)}"
+        return f"{fmt(self.lhs)} vs {rhs}"
+
+
+class Logic:
+    def __init__(self, op, parts, col):
+        self.op, self.parts, self.col = op, list(parts), col  # op: and | or | not
+
+    def free(self):
+        return set().union(*(p.free() for p in self.parts))
+
+    def subs(self, point):
+        return Logic(self.op, [p.subs(point) for p in self.parts], self.col)
+
+
+class Const:
+    def __init__(self, value, col):
+        self.value, self.col = value, col
+
+    def free(self):
+        return set()
+
+    def subs(self, point):
+        return self
+
+
+Formula = Rel | Logic | Const
+
+
+@dataclass(frozen=True)
+class Cond:
+    """expr OP 0 (OP one of != >= >) must hold for the claim's values to be defined."""
+
+    op: str
+    expr: sp.Expr
+    why: str  # "division", "root", "log", "kink", "power"
+
+    def as_rel(self) -> Rel:
+        return Rel(self.op, self.expr, sp.Integer(0), 1)
+
+    def subs(self, mapping):
+        return Cond(self.op, self.expr.subs(mapping), self.why)
+
+    def show(self) -> str:
+        return f"{fmt(self.expr)} {dict({'!=': '≠', '>=': '≥'}).get(self.op, self.op)} 0"
+
+
+def conditions_of(value) -> list[Cond]:
+    """The conditions under which the SymPy value `value` is defined and real."""
+    out = []
+    if not isinstance(value, sp.Basic):
+        return out
+    for node in sp.preorder_traversal(value):
+        if node.is_Pow:
+            base, e = node.base, node.exp
+            if not base.free_symbols or base.is_positive:
+                continue
+            if e.is_Integer or (e.is_integer and e.is_nonnegative):
+                if e.is_negative:
+                    out.append(Cond("!=", base, "division"))
+            elif e.is_Rational:
+                out.append(Cond(">" if e.is_negative else ">=", base, "root"))
+            else:
+                out.append(Cond(">", base, "power"))
+        elif isinstance(node, sp.log):
+            if node.args[0].free_symbols and not node.args[0].is_positive:
+                out.append(Cond(">", node.args[0], "log"))
+        elif isinstance(node, sp.Heaviside) and len(node.args) > 1 and \
+                node.args[1] is sp.nan and node.args[0].free_symbols:
+            out.append(Cond("!=", node.args[0], KINK))
+    return out
+
+
+# ---- building values from the syntax tree ---------------------------------------------
+
+
+def _check_size(value, col):
+    if isinstance(value, sp.Rational) and bits(value) > MAX_BITS:
+        raise ClaimError(f"intermediate number too large ({bits(value)} bits; limit {MAX_BITS})",
+                         col)
+    return value
+
+
+def _power(base, exp, col):
+    """base**exp, refused before it is computed when the result would be too large."""
+    if not (exp.is_number and exp.is_finite):
+        return base**exp  # a symbolic exponent: sized when its symbols get values
+    if exp.is_Rational:
+        size = abs(sp.floor(exp))
+    else:
+        from ffnverify.claims.certify import _hi, _lo, enclose, workprec
+        try:
+            with workprec(64):
+                x = enclose(exp, 64)
+            size = int(max(abs(_lo(x)), abs(_hi(x))))
+        except Exception:  # noqa: BLE001 — an exponent we cannot bound is refused
+            raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
+    if base.is_Rational and exp.is_Rational:
+        if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:
+            digits = int(size) * bits(base) * 30103 // 100000
+            shown = f"about {digits:,}" if digits.bit_length() < 100 else \
+                f"about 10**{int(digits.bit_length() * 0.30103)}"
+            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have {shown} "
+                             f"digits (limit {int(MAX_BITS * 0.30103):,})", col)
+    elif size > MAX_SYMBOLIC_EXPONENT:
+        raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
+                         "base that is not a plain number", col)
+    return base**exp
+
+
+def _undefined(out):
+    from ffnverify.claims.certify import undefined
+
+    return undefined(out)
+
+
+_NONSMOOTH_CONTINUOUS = (sp.Max, sp.Min, sp.Abs)
+_DISCONTINUOUS = (sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Piecewise, sp.DiracDelta)
+
+
+class Builder:
+    """Turns a syntax tree into SymPy values and Formulas; collects domain conditions."""
+
+    def __init__(self):
+        self.conds: list[Cond] = []
+        self._derivatives = {}  # id(derivative) -> (derivative, f, var, conds of f)
+
+    def note(self, value):
+        for c in conditions_of(value):
+            if c not in self.conds:
+                self.conds.append(c)
+        return value
+
+    def value(self, node):
+        method = getattr(self, "v_" + type(node).__name__)
+        return method(node)
+
+    def expr(self, node, what="this"):
+        v = self.value(node)
+        if isinstance(v, Formula) or isinstance(v, bool) or v is None or isinstance(v, str):
+            raise ClaimError(f"{what} must be a number or expression, not {_kind(v)}", node.col)
+        return v
+
+    def formula(self, node) -> Formula:
+        v = self.value(node)
+        if isinstance(v, Formula):
+            return v
+        if isinstance(v, bool):
+            return Const(v, node.col)
+        raise ClaimError(f"a claim must be a comparison (==, <, ≈, ...), not {_kind(v)}",
+                         node.col)
+
+    def v_Num(self, node):
+        return sp.Rational(node.value.numerator, node.value.denominator)
+
+    def v_Name(self, node):
+        if node.id in CONSTANTS:
+            return CONSTANTS[node.id]
+        return symbol(node.id)
+
+    def v_Word(self, node):
+        return node.text
+
+    def v_Unary(self, node):
+        if node.op == "+":
+            return self.expr(node.operand, "the operand of +")
+        return -self.expr(node.operand, "the operand of -")
+
+    def v_BinOp(self, node):
+        if node.op in ("+", "-", "*", "/"):
+            return self._chain(node)
+        if node.op == "%":
+            return self._remainder(node)
+        a = self.expr(node.left, "the left operand of **")
+        b = self.expr(node.right, "the right operand of **")
+        if a == 0 and b.is_number and b.is_negative:
+            raise ClaimError("division by zero (0 to a negative power)", node.col)
+        out = _power(a, b, node.col)
+        if _undefined(out):
+            raise ClaimError(f"undefined value ({fmt(out)})", node.col)
+        self.note(out)
+        return _check_size(out, node.col)
+
+    def _remainder(self, node):
+        """a % b, the remainder with the sign of the divisor (as Python's); b != 0 is a
+        domain condition, recorded like a divisor's."""
+        a = self.expr(node.left, "the left operand of %")
+        b = self.expr(node.right, "the right operand of %")
+        if b == 0:
+            raise ClaimError("remainder by zero (d % 0)", node.col)
+        if b.free_symbols:
+            c = Cond("!=", b, "remainder")
+            if c not in self.conds and not b.is_positive:
+                self.conds.append(c)
+        out = sp.Mod(a, b)
+        if _undefined(out):
+            raise ClaimError(f"undefined value ({fmt(out)})", node.col)
+        self.note(out)
+        return _check_size(out, node.col)
+
+    def _chain(self, node):
+        """A left-leaning chain a + b - c ... (or a * b / c ...), built without recursion
+        along the chain."""
+        group = ("+", "-") if node.op in ("+", "-") else ("*", "/")
+        ops = []
+        while isinstance(node, P.BinOp) and node.op in group:
+            ops.append((node.op, node.right, node.col))
+            node = node.left
+        ops.reverse()
+        out = self.expr(node, f"the left operand of {ops[0][0]}")
+        for op, right, col in ops:
+            b = self.expr(right, f"the right operand of {op}")
+            if op == "+":
+                out = out + b
+            elif op == "-":
+                out = out - b
+            elif op == "*":
+                out = out * b
+            else:
+                if b == 0:
+                    raise ClaimError("division by zero", col)
+                if b.free_symbols:  # b != 0, recorded before SymPy may cancel it
+                    c = Cond("!=", b, "division")
+                    if c not in self.conds and not b.is_positive:
+                        self.conds.append(c)
+                out = out / b
+            if _undefined(out):
+                raise ClaimError(f"undefined value ({fmt(out)})", col)
+            _check_size(out, col)
+        return out
+
+    def v_Compare(self, node):
+        values = [self.expr(o, "a compared value") for o in node.operands]
+        rels = []
+        for i, op in enumerate(node.ops):
+            tol = None
+            if op == "≈":
+                unit = stated_unit(node.operands[i + 1])
+                if unit is None:
+                    raise ClaimError("≈ needs a number literal on its right (it sets the "
+                                     "tolerance); use approx(a, b, rel=...) otherwise",
+                                     node.operands[i + 1].col)
+                tol = sp.Rational(unit.numerator, unit.denominator) / 2
+            rels.append(Rel(op, values[i], values[i + 1], node.operands[i].col, tol))
+        return rels[0] if len(rels) == 1 else Logic("and", rels, node.col)
+
+    def v_BoolOp(self, node):
+        return Logic(node.op, [self.formula(v) for v in node.values], node.col)
+
+    def v_Not(self, node):
+        return Logic("not", [self.formula(node.operand)], node.col)
+
+    def v_Call(self, node):
+        sig = SIGNATURES.get(node.func)
+        if sig is None:
+            known = ", ".join(sorted(SIGNATURES))
+            raise ClaimError(f"unknown function {node.func!r}; known: {known}", node.col)
+        start = len(self.conds)
+        bound = self.bind(node, sig)
+        if node.func == "approx":
+            return self.approx(node, bound)
+        try:
+            if sig.variadic:
+                out = FUNCTIONS[node.func](*bound)
+            else:
+                out = FUNCTIONS[node.func](*[bound[p] for p in sig.params])
+        except ClaimError as e:
+            raise ClaimError(f"{node.func}(): {e.message}", e.col or node.col) from None
+        except (ValueError, TypeError, KeyError, NotImplementedError, ZeroDivisionError,
+                AttributeError) as e:
+            raise ClaimError(f"{node.func}(): {e}", node.col) from None
+        if node.func == "subs":
+            out = self._subs_conditions(node, bound, out, start)
+        elif node.func == "limit":
+            var = bound["var"]
+            self.conds[start:] = [c for c in self.conds[start:] if not c.expr.has(var)]
+        if isinstance(out, sp.Basic) and _undefined(out):
+            raise ClaimError(f"{node.func}() is undefined here ({fmt(out)})", node.col)
+        if node.func == "diff":
+            self._derivatives[id(out)] = (out, bound["expr"], bound["var"],
+                                          list(self.conds[start:]))
+        if node.func != "limit":
+            self.note(out)
+        return _check_size(out, node.col)
+
+    def _subs_conditions(self, node, bound, out, start):
+        """subs(): the conditions of its expression, at the substituted value; and the
+        derivative at a kink (see the module docstring)."""
+        var, value = bound["var"], bound["value"]
+        new = self.conds[start:]
+        origin = self._derivatives.get(id(bound["expr"]))
+        if _undefined(out) and origin is not None and origin[0] is bound["expr"]:
+            deriv, f, dvar, f_conds = origin
+            if dvar == var:
+                rescued = _derivative_at_kink(deriv, f, var, value, f_conds)
+                if rescued is not None:
+                    out = rescued
+                    new = [c for c in new if c.why != KINK]
+        self.conds[start:] = []
+        for c in new:
+            c = c.subs({var: value})
+            if _undefined(c.expr):
+                raise ClaimError(f"subs(): the expression is undefined at {var} = "
+                                 f"{fmt(value)}", node.col)
+            if c not in self.conds:
+                self.conds.append(c)
+        return out
+
+    def bind(self, node, sig):
+        if sig.variadic:
+            if node.kwargs or not node.args:
+                raise ClaimError(f"{node.func}() takes one or more positional arguments",
+                                 node.col)
+            return [self.expr(a, f"an argument of {node.func}()") for a in node.args]
+        if len(node.args) > len(sig.params):
+            raise ClaimError(f"{node.func}() takes at most {len(sig.params)} arguments "
+                             f"({', '.join(sig.params)}), got {len(node.args)}", node.col)
+        given = dict(zip(sig.params, node.args))
+        for key, value, col in node.kwargs:
+            if key not in sig.params:
+                raise ClaimError(f"{node.func}() has no argument {key!r}; its arguments are "
+                                 f"{', '.join(sig.params)}", col)
+            if key in given:
+                raise ClaimError(f"{node.func}() got {key!r} twice", col)
+            given[key] = value
+        bound = {}
+        for p in sig.params:
+            if p not in given:
+                default = sig.defaults.get(p, REQUIRED)
+                if default is REQUIRED:
+                    raise ClaimError(f"{node.func}() needs its argument {p!r}", node.col)
+                bound[p] = default
+            elif p in sig.words:
+                bound[p] = self.word(given[p], node.func, p)
+            else:
+                bound[p] = self.value(given[p])
+                if isinstance(bound[p], Formula | str):
+                    raise ClaimError(f"{node.func}()'s {p!r} must be a number, expression or "
+                                     f"true/false, not {_kind(bound[p])}", given[p].col)
+        return bound
+
+    def word(self, node, func, param):
+        if isinstance(node, P.Word):
+            return node.text
+        if isinstance(node, P.Name):
+            return node.id
+        raise ClaimError(f"{func}()'s {param!r} must be a name (e.g. swiglu, forward), "
+                         "a bare word or a quoted string", node.col)
+
+    def approx(self, node, bound):
+        a, b = bound["a"], bound["b"]
+        for name in ("a", "b"):
+            if not isinstance(bound[name], sp.Basic) or isinstance(bound[name], Formula):
+                raise ClaimError(f"approx()'s {name!r} must be an expression", node.col)
+        rel, abs_ = bound["rel"], bound["abs"]
+        if rel is None and abs_ is None:
+            raise ClaimError("approx() needs rel=... or abs=...", node.col)
+        terms = []
+        for name, t in (("rel", rel), ("abs", abs_)):
+            if t is not None and not (isinstance(t, sp.Basic) and t.is_Rational and t >= 0):
+                raise ClaimError(f"approx()'s {name} must be a non-negative number", node.col)
+        if rel is not None:
+            terms.append(rel * sp.Abs(b))
+        if abs_ is not None:
+            terms.append(abs_)
+        tol = terms[0] if len(terms) == 1 else sp.Max(*terms)
+        return Rel("≈", a, b, node.col, tol, label="approx")
+
+
+def _derivative_at_kink(deriv, f, var, value, f_conds):
+    """f'(value) where the derivative expression has an undefined step there, or None.
+
+    Sound because: f is continuous (only relu / abs / min / max and smooth functions, and
+    every condition of f holds strictly at the point, so f is defined near it), and if
+    f' tends to the same finite L from both sides then f'(value) = L (mean value theorem).
+    """
+    from ffnverify.claims.certify import sign, truth
+
+    if f.has(*_DISCONTINUOUS) or not value.is_number:
+        return None
+    for c in f_conds:
+        strict = Cond(">" if c.op == ">=" else c.op, c.expr, c.why).subs({var: value})
+        try:
+            if truth(strict.as_rel()) is not True:
+                return None
+        except ClaimError:
+            return None
+    plain = deriv.replace(lambda e: isinstance(e, sp.Heaviside),
+                          lambda e: sp.Heaviside(e.args[0]))
+    try:
+        left = sp.limit(plain, var, value, "-")
+        right = sp.limit(plain, var, value, "+")
+    except (ValueError, NotImplementedError, TypeError):
+        return None
+    for side in (left, right):
+        if not (side.is_number and side.is_finite) or side.has(sp.AccumBounds, sp.Limit):
+            return None
+    try:
+        return left if sign(left - right) == 0 else None
+    except ClaimError:
+        return None
+
+
+def stated_unit(node) -> Fraction | None:
+    """The finest last-stated-digit unit among the literals of `node` outside calls."""
+    units = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, P.Num):
+            units.append(n.unit)
+        elif isinstance(n, P.Unary):
+            stack.append(n.operand)
+        elif isinstance(n, P.BinOp):
+            stack.extend((n.left, n.right))
+    return min(units) if units else None
+
+
+def _kind(v):
+    if isinstance(v, Formula):
+        return "a comparison"
+    if isinstance(v, bool):
+        return "true/false"
+    if v is None:
+        return "none"
+    if isinstance(v, str):
+        return f"the name {v!r}"
+    return f"the value {fmt(v)}"
+
+
+def build_claim(text: str) -> tuple[Formula, list[Cond]]:
+    """The formula of a claim and the conditions under which its values are defined."""
+    b = Builder()
+    f = b.formula(P.parse(text))
+    return f, b.conds
+
+
+def build(text: str) -> Formula:
+    """The formula of a claim (conditions dropped: for callers that only inspect it)."""
+    return build_claim(text)[0]

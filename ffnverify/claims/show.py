@@ -1,0 +1,71 @@
+"""Short, exact renderings of claim values for verdict details (display only: nothing here
+takes part in a decision).
+
+A rational is shown exactly (and as a decimal); an integer past ~160 bits is abbreviated
+with its digit count, so no number ever reaches Python's 4,300-digit `str` limit; an
+irrational number gets an approximate decimal in parentheses, marked `≈`.
+"""
+
+import mpmath
+import sympy as sp
+
+MAX_TEXT = 300
+
+
+def bits(q) -> int:
+    q = sp.Rational(q)
+    return max(int(q.p).bit_length(), int(q.q).bit_length())
+
+
+def _abbreviate_integers(v):
+    """v with every integer past 160 bits replaced by a short stand-in symbol."""
+    big = [a for a in v.atoms(sp.Rational) if bits(a) > 160]
+    if not big:
+        return v
+    return v.xreplace({a: sp.Symbol(f"<{int(bits(a) * 0.30103):,}-digit number>")
+                       for a in big})
+
+
+def approx(v, digits=8) -> str | None:
+    """A decimal for a closed real number, from a certified enclosure (so it is never a
+    float's wrong sign), or None when the enclosure is not tight enough to show one."""
+    from ffnverify.claims import certify
+
+    for prec in (128, 1024):
+        try:
+            with certify.workprec(prec):
+                x = certify.enclose(v, prec)
+        except Exception:  # noqa: BLE001 — display only
+            return None
+        lo, hi = certify._lo(x), certify._hi(x)
+        if lo == hi or (lo * hi > 0 and abs(hi - lo) <= abs(lo) * mpmath.mpf(10) ** -(digits + 2)):
+            return mpmath.nstr((lo + hi) / 2, digits)
+        if lo <= 0 <= hi and hi - lo < mpmath.mpf(10) ** -(digits + 20):
+            return f"0 within ±{mpmath.nstr(hi - lo, 2)}"
+    return None
+
+
+def fmt(v) -> str:
+    """A short exact rendering; rationals also as a decimal; huge integers abbreviated."""
+    if isinstance(v, bool) or v is None:
+        return str(v).lower()
+    if isinstance(v, sp.Rational):
+        if bits(v) > 160:
+            shown = mpmath.nstr(mpmath.mpf(int(v.p)) / int(v.q), 6)
+            return f"{shown} (exact value has about {int(bits(v) * 0.30103):,} digits)"
+        if v.is_Integer:
+            return str(v)
+        return f"{v} ({float(v):.6g})"
+    if isinstance(v, sp.Basic):
+        try:
+            text = str(_abbreviate_integers(v))
+        except (ValueError, RecursionError):
+            return "(an expression holding very large numbers)"
+        if len(text) > MAX_TEXT:
+            text = text[:MAX_TEXT] + "…"
+        if v.is_number and not v.free_symbols and not v.is_Rational and v.is_finite:
+            shown = approx(v)
+            if shown is not None:
+                text += f" (≈ {shown})"
+        return text
+    return str(v)
