@@ -167,7 +167,8 @@ def test_errors_always_say_where(project, capsys):
 
 def test_pre_commit_hook_runs_the_audit(monkeypatch, capsys):
     yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml")
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    hook = hooks["ffnverify-audit"]
     assert hook["id"] == "ffnverify-audit" and hook["language"] == "python"
     assert hook["pass_filenames"] is False
     program, command, *options = hook["entry"].split()
