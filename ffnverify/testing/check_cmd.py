@@ -28,7 +28,12 @@ def add_arguments(p):
                         "on cuda: float32 bfloat16 float16)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--max-examples", type=int, default=None,
-                   help="Hypothesis examples per bias setting (default 25)")
+                   help="Hypothesis examples per bias setting (default 100)")
+    p.add_argument("--act-eval", choices=("auto", "fused", "op-by-op"), default="auto",
+                   help="how the module evaluates its activation in bfloat16/float16: fused "
+                        "(in float32, rounded once, as F.gelu), op-by-op (each tensor "
+                        "operation rounded, as gelu_new or x*sigmoid(x)), or auto (default: "
+                        "the fused bound, else the op-by-op one; the report says which)")
     p.add_argument("--seed", type=int, default=None,
                    help="Hypothesis seed; with --d/--h/--n: the seed of the drawn values")
     p.add_argument("--d", type=int, help="model width of a single case (reproducer)")
@@ -102,7 +107,7 @@ def run(args) -> int:
             for b in biases:
                 skipped |= set(conformance.check_example(
                     factory, args.variant, layout, b, args.seed or 0, args.d, args.h, args.n,
-                    args.device, dtypes, target=args.target))
+                    args.device, dtypes, target=args.target, act_eval=args.act_eval))
             note = f" (vacuous, not judged: {', '.join(sorted(skipped))})" if skipped else ""
             print(f"conformant: one case d={args.d} h={args.h} n={args.n} seed={args.seed or 0}"
                   f" bias={'/'.join(str(b) for b in biases)}; dtypes {', '.join(dtypes)}{note}")
@@ -110,7 +115,7 @@ def run(args) -> int:
         report = conformance.check_ffn(
             factory, args.variant, layout, biases, args.device, dtypes,
             args.max_examples or conformance.DEFAULT_MAX_EXAMPLES, args.seed,
-            shrink=not args.no_shrink, target=args.target)
+            shrink=not args.no_shrink, target=args.target, act_eval=args.act_eval)
     except conformance.ConformanceFailure as failure:
         print(failure.report())
         return 1

@@ -42,6 +42,8 @@ from ffnverify.testing import layouts, tolerances
 CHECKS = ("params", "independence", "forward", "backward", "saturation", "flops")
 DTYPES = ("float64", "float32", "bfloat16", "float16")
 DEFAULT_MAX_EXAMPLES = 100  # per bias setting
+# how the module evaluates its activation (tolerances.ACT_EVALS), or "auto": either
+ACT_EVALS = ("auto", "fused", "op-by-op")
 # drawn shapes: d (model width), h (hidden width), n (tokens)
 MAX_D, MAX_H, MAX_N = 64, 128, 8
 # largest |pre-activation| reached by the saturation check; float16 stops where exp(-z)
@@ -79,7 +81,8 @@ class ConformanceFailure(AssertionError):
         if self.case is not None:
             c = self.case
             lines.append(f"  drawn:     d={c.d} h={c.h} n={c.n} bias={c.bias} seed={c.seed} "
-                         f"variant={c.variant} layout={c.layout_name} device={c.device}")
+                         f"variant={c.variant} layout={c.layout_name} device={c.device} "
+                         f"act_eval={c.act_eval}")
             lines.append(f"  reproduce: {c.reproducer(self.dtype)}")
         return "\n".join(lines)
 
@@ -102,6 +105,8 @@ class Case:
     seed: int
     device: str = "cpu"
     target: str | None = None
+    act_eval: str = "auto"
+    notes: set = field(default_factory=set)  # dtypes accepted only by the op-by-op bound
 
     @property
     def layout_name(self):
@@ -109,16 +114,18 @@ class Case:
 
     def reproducer(self, dtype=None):
         dt = f" --dtypes {dtype}" if dtype else ""
+        ae = "" if self.act_eval == "auto" else f" --act-eval {self.act_eval}"
         if self.target and isinstance(self.layout, str):
             return (f"ffnverify check {self.target} --variant {self.variant} "
-                    f"--layout {self.layout} --bias {str(self.bias).lower()}{dt} "
+                    f"--layout {self.layout} --bias {str(self.bias).lower()}{dt}{ae} "
                     f"--device {self.device} --seed {self.seed} "
                     f"--d {self.d} --h {self.h} --n {self.n}")
         dts = f", dtypes=({dtype!r},)" if dtype else ""
+        aes = "" if self.act_eval == "auto" else f", act_eval={self.act_eval!r}"
         name = getattr(self.factory, "__qualname__", repr(self.factory))
         return (f"ffnverify.testing.check_example({name}, {self.variant!r}, "
                 f"layout={self.layout!r}, bias={self.bias}, seed={self.seed}, d={self.d}, "
-                f"h={self.h}, n={self.n}, device={self.device!r}{dts})")
+                f"h={self.h}, n={self.n}, device={self.device!r}{dts}{aes})")
 
 
 @dataclass
@@ -133,6 +140,8 @@ class Report:
     dtypes: tuple = ()
     checks: tuple = CHECKS
     seconds: float = 0.0
+    act_eval: str = "auto"
+    op_by_op: tuple = ()  # dtypes that needed the op-by-op activation bound (act_eval auto)
 
     def summary(self):
         runs = ", ".join(
@@ -141,7 +150,17 @@ class Report:
             "vacuous)" for b, k in self.examples.items())
         return (f"conformant: variant {self.variant}, layout {self.layout}; checks "
                 f"{', '.join(self.checks)}; dtypes {', '.join(self.dtypes)}; {runs}; "
-                f"{self.seconds:.1f} s")
+                f"{self.activation_note()}; {self.seconds:.1f} s")
+
+    def activation_note(self):
+        """How the activation's rounding was judged (act_eval)."""
+        if self.act_eval == "op-by-op":
+            return "activation bound: evaluated op by op at the working precision"
+        if self.act_eval == "fused" or not self.op_by_op:
+            return "activation bound: evaluated in float32 and rounded once"
+        return ("activation bound: evaluated op by op at the working precision in "
+                f"{', '.join(self.op_by_op)} (as gelu_new or x*sigmoid(x) do; within "
+                "the float32-then-round-once bound elsewhere)")
 
 
 # ---------------------------------------------------------------- comparison
@@ -249,6 +268,18 @@ class Prepared:
     dy: np.ndarray
     ref: dict
     bound: dict
+    wide: dict | None = None  # the op-by-op activation bound, tried where `bound` fails
+
+
+def _bounds(case, w, x, dy, dtype, ref):
+    """(bound, wide): the bound of the Case's act_eval and, for "auto", the op-by-op one."""
+    plain = tolerances.plain_errors(case.variant, w, x, dy, dtype, case.device, ref)
+    first = "op-by-op" if case.act_eval == "op-by-op" else "fused"
+    bound = tolerances.bounds(case.variant, w, x, dy, dtype, plain, first)
+    wide = None
+    if case.act_eval == "auto":
+        wide = tolerances.bounds(case.variant, w, x, dy, dtype, plain, "op-by-op")
+    return bound, wide
 
 
 def prepare(module64, case, dtype, x64, dy64):
@@ -258,10 +289,9 @@ def prepare(module64, case, dtype, x64, dy64):
     x = _to_numpy(torch.as_tensor(x64).to(tdt))  # the dtype-rounded values, exactly
     dy = _to_numpy(torch.as_tensor(dy64).to(tdt))
     ref = _reference(case.variant, w, x, dy)
-    plain = tolerances.plain_errors(case.variant, w, x, dy, dtype, case.device, ref)
-    bound = tolerances.bounds(case.variant, w, x, dy, dtype, plain)
-    assert_not_vacuous(dtype, ref, bound, "")
-    return Prepared(dtype, module, w, x, dy, ref, bound)
+    bound, wide = _bounds(case, w, x, dy, dtype, ref)
+    assert_not_vacuous(dtype, ref, wide or bound, "")  # the bound that may accept
+    return Prepared(dtype, module, w, x, dy, ref, bound, wide)
 
 
 def assert_not_vacuous(dtype, ref, bound, what, ratio=True):
@@ -327,19 +357,32 @@ def _forward_backward(p, case, x_arr, dy_arr):
     return _to_numpy(y), grads
 
 
-def _compare_all(check_fwd, check_bwd, p, case, y, grads, ref, bound):
-    compare(check_fwd, "y", y, ref["y"], bound["y"], case, p.dtype)
+def _judge(check, tensor, got, expected, bound, wide, case, dtype):
+    """compare() against `bound`; where that fails and act_eval is "auto", against the
+    op-by-op bound `wide` (and note that this dtype needed it)."""
+    try:
+        compare(check, tensor, got, expected, bound, case, dtype)
+    except ConformanceFailure:
+        if wide is None:
+            raise
+        compare(check, tensor, got, expected, wide, case, dtype)
+        case.notes.add(dtype)
+
+
+def _compare_all(check_fwd, check_bwd, p, case, y, grads, ref, bound, wide=None):
+    wide = wide or {}
+    _judge(check_fwd, "y", y, ref["y"], bound["y"], wide.get("y"), case, p.dtype)
     for name in sorted(ref, key=lambda k: (k == "x", k)):
         if name == "y":
             continue
         label = "grad x (input)" if name == "x" else f"grad {name}"
-        compare(check_bwd, label, grads.get(name, np.zeros_like(ref[name])), ref[name],
-                bound[name], case, p.dtype)
+        _judge(check_bwd, label, grads.get(name, np.zeros_like(ref[name])), ref[name],
+               bound[name], wide.get(name), case, p.dtype)
 
 
 def check_forward_backward(p, case):
     y, grads = _forward_backward(p, case, p.x, p.dy)
-    _compare_all("forward", "backward", p, case, y, grads, p.ref, p.bound)
+    _compare_all("forward", "backward", p, case, y, grads, p.ref, p.bound, p.wide)
 
 
 def saturated(p, case):
@@ -352,18 +395,17 @@ def saturated(p, case):
     scale = min(SATURATION[p.dtype] / zmax, MAX_INPUT_SCALE)
     x = _to_numpy(torch.as_tensor(p.x * scale).to(tdt))
     ref = _reference(case.variant, p.weights, x, p.dy)
-    plain = tolerances.plain_errors(case.variant, p.weights, x, p.dy, p.dtype, case.device, ref)
-    bound = tolerances.bounds(case.variant, p.weights, x, p.dy, p.dtype, plain)
+    bound, wide = _bounds(case, p.weights, x, p.dy, p.dtype, ref)
     # in the tails the gate's gradient legitimately vanishes (σ' -> 0), so only range and
     # finiteness are required here: this check is after NaN, overflow and clamped tails
-    assert_not_vacuous(p.dtype, ref, bound, "saturation ", ratio=False)
-    return x, ref, bound
+    assert_not_vacuous(p.dtype, ref, wide or bound, "saturation ", ratio=False)
+    return x, ref, bound, wide
 
 
 def check_saturation(p, case, sat):
-    x, ref, bound = sat
+    x, ref, bound, wide = sat
     y, grads = _forward_backward(p, case, x, p.dy)
-    _compare_all("saturation", "saturation", p, case, y, grads, ref, bound)
+    _compare_all("saturation", "saturation", p, case, y, grads, ref, bound, wide)
 
 
 def check_flops(module64, case, x64, dy64):
@@ -426,12 +468,13 @@ def run_case(case, dtypes=DTYPES):
 
 
 def check_example(factory, variant, layout="hf", bias=False, seed=0, d=8, h=12, n=5,
-                  device="cpu", dtypes=DTYPES, target=None):
+                  device="cpu", dtypes=DTYPES, target=None, act_eval="auto"):
     """One case with given shapes and seed (what a failure report's reproducer runs).
 
     Returns the dtypes skipped because their bounds could not discriminate (anti-vacuity)."""
+    _check_act_eval(act_eval)
     case = Case(factory, variant, layout, bool(bias), int(d), int(h), int(n), int(seed),
-                device, target or _target_of(factory))
+                device, target or _target_of(factory), act_eval)
     with _kit_settings(device):
         return run_case(case, tuple(dtypes))
 
@@ -472,7 +515,7 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
     from hypothesis import given, reject
     from hypothesis import strategies as st
 
-    factory, variant, layout, b, device, target = case_args
+    factory, variant, layout, b, device, target, act_eval = case_args
 
     @hsettings
     @given(st.data())
@@ -481,7 +524,7 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
         h = data.draw(st.integers(1, MAX_H), label="h")
         n = data.draw(st.integers(1, MAX_N), label="n")
         s = data.draw(st.integers(0, 2**32 - 1), label="seed (values)")
-        case = Case(factory, variant, layout, b, d, h, n, s, device, target)
+        case = Case(factory, variant, layout, b, d, h, n, s, device, target, act_eval)
         try:
             skipped = run_case(case, dtypes)
         except Vacuous:
@@ -489,19 +532,33 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
             reject()
         counts["run"] += 1
         counts["skipped"] += len(skipped)
+        counts["op_by_op"] |= case.notes
 
     return one
 
 
+def _check_act_eval(act_eval):
+    if act_eval not in ACT_EVALS:
+        raise ValueError(f"unknown act_eval {act_eval!r}; choose from {', '.join(ACT_EVALS)}")
+
+
 def check_ffn(factory, variant, layout="hf", bias=(False, True), device="cpu", dtypes=DTYPES,
-              max_examples=DEFAULT_MAX_EXAMPLES, seed=None, shrink=True, target=None):
+              max_examples=DEFAULT_MAX_EXAMPLES, seed=None, shrink=True, target=None,
+              act_eval="auto"):
     """Check `factory(d, h, bias) -> nn.Module` against the reference; return a Report.
 
     `bias` is a bool or a tuple of bools (each setting gets `max_examples` Hypothesis
     examples). `seed` None runs derandomized (the same draws every time). Raises
     ConformanceFailure on the first non-conformance (after Hypothesis shrinks it when
     `shrink`).
+
+    `act_eval` says how the module may evaluate its activation in a low precision:
+    "fused" (in float32, rounded once: F.gelu, F.silu), "op-by-op" (an expression of
+    tensor operations each rounded to the dtype: transformers' gelu_new, x*sigmoid(x)),
+    or "auto" (default): judged by the fused bound, and where that fails by the op-by-op
+    one; the Report names the dtypes that needed it.
     """
+    _check_act_eval(act_eval)
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as hseed
 
@@ -510,15 +567,16 @@ def check_ffn(factory, variant, layout="hf", bias=(False, True), device="cpu", d
     biases = (bias,) if isinstance(bias, bool) else tuple(bias)
     target = target or _target_of(factory)
     report = Report(variant, layout if isinstance(layout, str) else "mapping",
-                    dtypes=tuple(dtypes))
+                    dtypes=tuple(dtypes), act_eval=act_eval)
+    needed = set()
     hsettings = settings(
         max_examples=max_examples, deadline=None, database=None, derandomize=seed is None,
         phases=[ph for ph in Phase if shrink or ph != Phase.shrink], print_blob=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     start = time.perf_counter()
     for b in biases:
-        counts = {"run": 0, "vacuous": 0, "skipped": 0}
-        args = (factory, variant, layout, bool(b), device, target)
+        counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set()}
+        args = (factory, variant, layout, bool(b), device, target, act_eval)
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:
             one = hseed(seed)(one)
@@ -527,5 +585,7 @@ def check_ffn(factory, variant, layout="hf", bias=(False, True), device="cpu", d
         report.examples[bool(b)] = counts["run"]
         report.discarded[bool(b)] = counts["vacuous"]
         report.skipped[bool(b)] = counts["skipped"]
+        needed |= counts["op_by_op"]
+    report.op_by_op = tuple(dt for dt in dtypes if dt in needed)
     report.seconds = time.perf_counter() - start
     return report

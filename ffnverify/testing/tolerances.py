@@ -163,7 +163,13 @@ def activation_errors(act_name, z, dtype, act_eval="fused"):
     # silu' multiplies it by z
     own_a = c * u_acc * (a + az) + u * a + eta
     own_da = c * u_acc * (da + 1 + az) + u * da + eta
-    if act_eval == "op-by-op":
+    if act_name in ("sigmoid", "tanh"):  # autograd differentiates from the rounded output:
+        # s(1 − s) or 1 − t² at ŝ = s(1 + δ), |δ| <= u, moves by u·|s|·|1 − 2s| or u·2t²
+        # (plus an underflow of ŝ: eta); and the formula's own two roundings (1 − ŝ, the
+        # product), which torch's float16 CPU kernel does in float16
+        own_da = own_da + (u * a + eta) * (np.abs(1 - 2 * a) if act_name == "sigmoid"
+                                           else 2 * a) + 2 * u * da
+    if act_eval == "op-by-op" and act_name not in ("identity", "relu"):  # (exact: no ops)
         e_f, e_b = op_by_op_errors(act_name, z, u)
         own_a = own_a + e_f + OP_ROUNDINGS * eta
         own_da = own_da + e_b + OP_ROUNDINGS * eta

@@ -6,6 +6,8 @@ reject it, the dtype it is rejected in). Each mutant is a realistic bug; most ke
 shape right, which is why shape-only tests let them through.
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -14,7 +16,7 @@ from ffnverify.backend_variants import lookup
 from ffnverify.torch_ffn import TORCH_ACTIVATIONS
 
 GATED = ("glu", "bilinear", "reglu", "geglu", "geglu_tanh", "swiglu", "tanhglu")
-PLAIN = ("relu", "gelu", "gelu_tanh", "silu")
+PLAIN = ("relu", "gelu", "gelu_tanh", "silu", "relu2", "quick_gelu")
 
 
 def _act(variant):
@@ -137,6 +139,77 @@ class T5Like(nn.Module):
 
     def forward(self, x):
         return self.wo(self.act(self.wi_0(x)) * self.wi_1(x))
+
+
+# ---------------------------------------------------------------- activations op by op
+# (what transformers' activations.py writes: every tensor operation rounds to the dtype)
+
+
+def new_gelu(x):  # transformers NewGELUActivation (gelu_new: GPT-2, GPT-J, CodeGen, Phi)
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi)
+                                       * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+def fast_gelu(x):  # transformers FastGELUActivation
+    return 0.5 * x * (1.0 + torch.tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))
+
+
+def silu_op_by_op(x):
+    return x * torch.sigmoid(x)
+
+
+def quick_gelu_op_by_op(x):  # transformers QuickGELUActivation (CLIP)
+    return x * torch.sigmoid(1.702 * x)
+
+
+def gelu_op_by_op(x):  # transformers GELUActivation's Python form
+    return x * 0.5 * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+OP_BY_OP = {"gelu_tanh": {"new_gelu": new_gelu, "fast_gelu": fast_gelu},
+            "silu": {"x*sigmoid(x)": silu_op_by_op},
+            "quick_gelu": {"x*sigmoid(1.702x)": quick_gelu_op_by_op},
+            "gelu": {"0.5x(1+erf(x/sqrt2))": gelu_op_by_op}}
+
+
+def op_by_op(variant, name):
+    """factory(d, h, bias) of an HF-layout non-gated FFN with that op-by-op activation."""
+    act = OP_BY_OP[variant][name]
+
+    def factory(d, h, bias=False):
+        m = HF(variant, d, h, bias)
+        m.act = act
+        return m
+    factory.__qualname__ = f"op_by_op[{variant}, {name}]"
+    return factory
+
+
+class _ScaledIn(nn.Module):
+    """Multiplies the wrapped FFN's output by `factor` only when it runs in `dtype`."""
+
+    def __init__(self, inner, dtype, factor):
+        super().__init__()
+        self.inner, self.dtype, self.factor = inner, dtype, factor
+
+    def forward(self, x):
+        y = self.inner(x)
+        return y * self.factor if x.dtype == self.dtype else y
+
+
+def scaled_in(dtype, factor, variant="gelu_tanh", act=new_gelu):
+    """An op-by-op GELU FFN whose output is off by `factor` in `dtype` only."""
+    def factory(d, h, bias=False):
+        m = HF(variant, d, h, bias)
+        m.act = act
+        return _ScaledIn(m, dtype, factor)
+    factory.__qualname__ = f"scaled_in[{dtype}, {factor}]"
+    return factory
+
+
+SCALED_IN_MAPPING = {
+    "W_up": ("inner.up_proj.weight", "T"), "b_up": ("inner.up_proj.bias", "id"),
+    "W_down": ("inner.down_proj.weight", "T"), "b_down": ("inner.down_proj.bias", "id"),
+}
 
 
 T5_MAPPING = {
