@@ -18,9 +18,11 @@ DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
 def add_arguments(p):
     p.add_argument("target", metavar="TARGET", help="package.module:factory")
     p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, geglu_tanh, relu")
-    p.add_argument("--layout", default="hf",
-                   help="hf, torchtune, xformers-packed, phi3, torchtitan-w13, gpt2 "
-                        "(default hf), or a JSON mapping {name: [attribute path, transform]}")
+    p.add_argument("--layout", default="auto",
+                   help="auto (default: found from the module's parameter names and shapes, "
+                        "chunk order numerically; the report says which), a built-in layout "
+                        "(hf, torchtune, phi3, gpt2, neox, t5, ...: see the docs), or a JSON "
+                        "mapping {name: [attribute path, transform]}")
     p.add_argument("--bias", choices=("both", "true", "false"), default="both",
                    help="bias settings to check (default both; false for modules without bias)")
     p.add_argument("--dtypes", nargs="+", default=None, metavar="DTYPE",
@@ -82,7 +84,8 @@ def run(args) -> int:
     try:
         lookup(args.variant)
         layout = _layout(args.layout)
-        layouts.mapping(lookup(args.variant)[1], layout)
+        if layout != "auto":
+            layouts.mapping(lookup(args.variant)[1], layout)
     except (KeyError, ValueError) as exc:
         return _error(str(exc).strip("'\""))
     if args.device.startswith("cuda") and not torch.cuda.is_available():
