@@ -16,6 +16,7 @@ SUBCOMMANDS = [
     ("models", "ffnverify.catalogue.models_cmd", "list the catalogue of real architectures"),
     ("check", "ffnverify.testing.check_cmd", "run the conformance kit on your FFN module"),
     ("check-counter", "ffnverify.testing.counter_cmd", "check your params/FLOPs formula"),
+    ("identify", "ffnverify.testing.identify", "say which FFN variant and layout a module computes"),
 ]
 
 

@@ -579,7 +579,12 @@ def _run_case(case, dtypes):
         case.stage = "independence"
         check_independence(p, case, row, j)
         case.stage = "forward"
-        check_forward_backward(p, case)
+        try:
+            check_forward_backward(p, case)
+        except ConformanceFailure as failure:
+            if failure.check == "forward" and p.dtype == "float64":
+                _name_what_it_computes(failure, module64, case, p.x)
+            raise
     case.stage = "train-mode"
     check_train_mode(prepared[0], case)
     case.stage = "saturation"
@@ -588,6 +593,20 @@ def _run_case(case, dtypes):
     case.stage = "flops"
     check_flops(module64, case, x64, dy64)
     return skipped
+
+
+def _name_what_it_computes(failure, module64, case, x64):
+    """Prefix a forward failure with the variant the module does compute, if one does."""
+    from ffnverify.testing.identify import what_it_computes
+
+    try:
+        found = what_it_computes(module64, case, x64, failure.error)
+    except Exception:  # naming is a courtesy: never mask the failure itself
+        return
+    if found is not None:
+        failure.message = (f"this computes {found[0]}, not {case.variant} (max error "
+                           f"{found[1]:.2g} against {found[0]}); " + failure.message)
+        failure.args = (failure.report(),)
 
 
 def check_example(factory, variant, layout="auto", bias=False, seed=0, d=8, h=12, n=5,
