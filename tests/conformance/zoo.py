@@ -429,3 +429,64 @@ MUTANTS = [
     ("float8 hidden in bfloat16 calls", Fp8HiddenInLowPrecision, "swiglu", "hf", (False,),
      "forward", "bfloat16"),
 ]
+
+
+# ---------------------------------------------------------------- any built-in layout
+
+
+class TableFFN(nn.Module):
+    """A correct FFN whose parameters sit where a layout table says (nested modules built
+    from the attribute paths); the forward reads its weights back through the table."""
+
+    def __init__(self, variant, table, d, h, bias):
+        super().__init__()
+        self.act, self.gated = _act(variant), lookup(variant)[1]
+        self.table = table
+        ours = {"W_gate": (d, h), "W_up": (d, h), "W_down": (h, d), "b_gate": (h,),
+                "b_up": (h,), "b_down": (d,)}
+        names = [k for k in ours if (k[2:] != "gate" or self.gated)
+                 and (k.startswith("W_") or bias)]
+        made = {}
+        for name in names:
+            path, transform = table[name]
+            shape = ours[name]
+            if transform.endswith(".T") or transform == "T":
+                shape = shape[::-1]
+            if transform.split(".")[0] in ("half0", "half1", "even", "odd"):
+                shape = (2 * shape[0],) + shape[1:]
+            if path not in made:
+                made[path] = nn.Parameter(torch.randn(shape) * 0.1)
+                parent = self
+                *mods, leaf = path.split(".")
+                for m in mods:
+                    if not hasattr(parent, m) or not isinstance(getattr(parent, m), nn.Module):
+                        parent.add_module(m, nn.Module())
+                    parent = getattr(parent, m)
+                parent.register_parameter(leaf, made[path])
+        self.names = names
+
+    def _get(self, name):
+        from ffnverify.testing.layouts import apply_transform, resolve
+
+        path, transform = self.table[name]
+        return apply_transform(transform, resolve(self, path))
+
+    def _lin(self, x, p):
+        out = x @ self._get(f"W_{p}")
+        return out + self._get(f"b_{p}") if f"b_{p}" in self.names else out
+
+    def forward(self, x):
+        z = self.act(self._lin(x, "gate")) * self._lin(x, "up") if self.gated \
+            else self.act(self._lin(x, "up"))
+        return self._lin(z, "down")
+
+
+def table_ffn(variant, layout):
+    from ffnverify.testing.layouts import mapping
+
+    table = mapping(lookup(variant)[1], layout)
+
+    def factory(d, h, bias=False):
+        return TableFFN(variant, table, d, h, bias)
+    factory.__qualname__ = f"table_ffn[{variant}, {layout}]"
+    return factory
