@@ -475,9 +475,15 @@ def check_train_mode(p, case):
 
     drops = [m for m in p.module.modules() if isinstance(m, _DropoutNd)]
     saved = [m.p for m in drops]
+    # functional dropout reads a float attribute (Starcoder2's residual_dropout, GPT's
+    # resid_pdrop): every float attribute whose name says dropout is set to 0 too
+    floats = [(m, k, v) for m in p.module.modules() for k, v in vars(m).items()
+              if isinstance(v, float) and ("dropout" in k.lower() or "pdrop" in k.lower())]
     try:
         for m in drops:
             m.p = 0.0
+        for m, k, _ in floats:
+            setattr(m, k, 0.0)
         p.module.train()
         y, grads = _forward_backward(p, case, p.x, p.dy, "train-mode", "train-mode")
         _compare_all("train-mode", "train-mode", p, case, y, grads, p.ref, p.bound, p.wide)
@@ -485,6 +491,8 @@ def check_train_mode(p, case):
         p.module.eval()
         for m, prob in zip(drops, saved):
             m.p = prob
+        for m, k, v in floats:
+            setattr(m, k, v)
 
 
 def saturated(p, case):
