@@ -37,7 +37,8 @@ def test_second_derivative_bounds_hold(name):
     second = np.abs(np.diff(dact(z))) / dz
     if name == "relu":
         second = second[np.abs(z[:-1]) > 2 * dz]  # the kink is handled separately
-    assert second.max() <= tolerances.SECOND_DERIVATIVE_BOUND[name]
+    # (finite differences of a linear piece carry ~1e-11 of rounding: relu2'' = 2 exactly)
+    assert second.max() <= tolerances.SECOND_DERIVATIVE_BOUND[name] * (1 + 1e-9)
     assert second.max() >= 0.8 * tolerances.SECOND_DERIVATIVE_BOUND[name] or name == "relu"
 
 
