@@ -51,7 +51,7 @@ def bench_variant(variant, n, d, h, reps, compile_too):
     from benchmarks.gemm_limit import pass_gemms
     from derivations.flops import flops
     from derivations.memory import activation_memory
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     dev, bf16 = "cuda", torch.bfloat16
     gemm_min, gemm_med = gemm_times(pass_gemms(variant, d, h, n, "train", layout="linear"), reps)

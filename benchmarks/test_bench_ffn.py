@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks.conftest import PASSES, ROUNDS, SHAPES, case_info, run_against_gemms
 from benchmarks.gemm_limit import numpy_operands, pass_gemms, torch_operands
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 VARIANTS = ("relu", "gelu", "swiglu")
 params = pytest.mark.parametrize
@@ -46,7 +46,7 @@ def test_numpy(benchmark, shape, variant, label):
 @params("shape, variant, label", cases)
 def test_torch(benchmark, shape, variant, label):
     torch = pytest.importorskip("torch", reason="the torch benchmarks need PyTorch")
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     n, d, h, x_np, dy_np = _inputs(shape)
     benchmark.group = f"{shape} {label}"

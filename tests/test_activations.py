@@ -17,13 +17,19 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from tolerance import (C_ELEM, LIPSCHITZ, LIPSCHITZ_DERIVATIVE, LOCAL_LIPSCHITZ_DERIVATIVE,
-                       assert_within, unit_roundoff)
+from tolerance import (
+    C_ELEM,
+    LIPSCHITZ,
+    LIPSCHITZ_DERIVATIVE,
+    LOCAL_LIPSCHITZ_DERIVATIVE,
+    assert_within,
+    unit_roundoff,
+)
 
 from derivations.activations import ACTIVATIONS as SYMBOLIC
 from derivations.activations import derivative, expr
 from derivations.symbols import z as Z
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
 
 NAMES = list(SYMBOLIC)
 DTYPES = [np.float32, np.float64]

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ffnverify.backend_variants import lookup
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "bfloat16": 2.0**-8,
                  "float16": 2.0**-11}

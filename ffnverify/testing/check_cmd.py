@@ -75,7 +75,7 @@ def run(args) -> int:
         import torch
     except ImportError as exc:
         return _error(f"{exc.name} is required: pip install 'ffnverify[torch,test]'")
-    from ffnverify.backend_variants import lookup
+    from ffnverify.backends.variants import lookup
     from ffnverify.testing import conformance, layouts
 
     single = (args.d, args.h, args.n)

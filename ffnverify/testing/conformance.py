@@ -2,7 +2,7 @@
 
 `check_ffn(factory, variant, layout=...)` builds modules with `factory(d, h, bias)` for
 Hypothesis-drawn shapes, fills their parameters with drawn values, reads them back through
-the layout, and compares the module with the float64 NumPy reference (`ffnverify.numpy_ffn`)
+the layout, and compares the module with the float64 NumPy reference (`ffnverify.backends.numpy_ffn`)
 computed from those very weights. Checks, in the order they run (the first failure is
 reported; a factory that raises or returns no nn.Module fails as 'factory'):
 
@@ -35,8 +35,8 @@ import torch
 from derivations.flops import flops as derived_flops
 from derivations.params import params as derived_params
 from derivations.params import weight_shapes
-from ffnverify import numpy_ffn
-from ffnverify.backend_variants import lookup
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends.variants import lookup
 from ffnverify.testing import layouts, tolerances
 
 CHECKS = ("params", "independence", "forward", "backward", "train-mode", "saturation", "flops")

@@ -116,7 +116,7 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
     import torch
 
     from derivations.variants import VARIANTS
-    from ffnverify.backend_variants import lookup
+    from ffnverify.backends.variants import lookup
     from ffnverify.testing import conformance as C
     from ffnverify.testing import layouts, tolerances
 
@@ -193,7 +193,7 @@ def what_it_computes(module64, case, x64, claimed_error):
     import torch
 
     from derivations.variants import VARIANTS
-    from ffnverify.backend_variants import lookup
+    from ffnverify.backends.variants import lookup
     from ffnverify.testing import conformance as C
     from ffnverify.testing import layouts, tolerances
 

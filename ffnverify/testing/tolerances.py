@@ -26,8 +26,8 @@ far below the signal on a draw sits that draw out (counted in the report; confor
 
 import numpy as np
 
-from ffnverify.backend_variants import lookup
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 # dtype name -> (unit roundoff u of storage, unit roundoff of matmul accumulation,
 #                half the spacing of the subnormals: the absolute error of one rounding)
@@ -275,7 +275,7 @@ def plain_errors(variant, w, x, dy, dtype, device, ref):
     """
     import torch
 
-    from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+    from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
 
     tdt = getattr(torch, dtype)
     act_name, gated = lookup(variant)

@@ -15,11 +15,11 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.np_activations import ACTIVATIONS  # noqa: E402
+from ffnverify.backends.activations import ACTIVATIONS  # noqa: E402
+from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS  # noqa: E402
 from ffnverify.testing import check_example, check_ffn  # noqa: E402
 from ffnverify.testing import tolerances as T  # noqa: E402
 from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
-from ffnverify.torch_ffn import TORCH_ACTIVATIONS  # noqa: E402
 
 from .zoo import GPT2, OP_BY_OP, SCALED_IN_MAPPING, op_by_op, scaled_in  # noqa: E402
 

@@ -12,8 +12,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ffnverify.backend_variants import lookup
-from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 GATED = ("glu", "bilinear", "reglu", "geglu", "geglu_tanh", "swiglu", "tanhglu")
 PLAIN = ("relu", "gelu", "gelu_tanh", "silu", "relu2", "quick_gelu")

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ffnverify.backend_variants import lookup
+from ffnverify.backends.variants import lookup
 
 TORCH_ACTIVATIONS = {
     "identity": lambda z: z,
