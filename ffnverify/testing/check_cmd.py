@@ -69,6 +69,37 @@ def _layout(text):
     return text
 
 
+class Progress:
+    """Examples run so far, on stderr, once a run takes longer than DELAY seconds (at most
+    one line a second; on a terminal, one line rewritten)."""
+
+    DELAY = 1.5
+
+    def __init__(self, stream=None):
+        import time
+
+        self.stream = stream or sys.stderr
+        self.clock = time.monotonic
+        self.start = self.last = self.clock()
+        self.shown = False
+        self.tty = getattr(self.stream, "isatty", lambda: False)()
+
+    def __call__(self, bias, run, total):
+        now = self.clock()
+        if now - self.start < self.DELAY or now - self.last < 1.0:
+            return
+        self.last, self.shown = now, True
+        line = f"ffnverify check: bias={bias}: {run}/{total} examples ({now - self.start:.0f} s)"
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def done(self):
+        if self.shown and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+        self.shown = False
+
+
 def run(args) -> int:
     try:
         import hypothesis  # noqa: F401
@@ -115,11 +146,16 @@ def run(args) -> int:
             print(f"conformant: one case d={args.d} h={args.h} n={args.n} seed={args.seed or 0}"
                   f" bias={'/'.join(str(b) for b in biases)}; dtypes {', '.join(dtypes)}{note}")
             return 0
+        progress = Progress()
         report = conformance.check_ffn(
             factory, args.variant, layout, biases, args.device, dtypes,
             args.max_examples or conformance.DEFAULT_MAX_EXAMPLES, args.seed,
-            shrink=not args.no_shrink, target=args.target, act_eval=args.act_eval)
+            shrink=not args.no_shrink, target=args.target, act_eval=args.act_eval,
+            progress=progress)
+        progress.done()
     except conformance.ConformanceFailure as failure:
+        if args.d is None:
+            progress.done()
         print(failure.report())
         return 1
     except conformance.Vacuous as exc:

@@ -130,17 +130,45 @@ class Case:
     def reproducer(self, dtype=None):
         dt = f" --dtypes {dtype}" if dtype else ""
         ae = "" if self.act_eval == "auto" else f" --act-eval {self.act_eval}"
-        if self.target and isinstance(self.layout, str):
+        layout = _cli_layout(self.layout)
+        if self.target and layout is not None and self.call is None and not self.extra:
             return (f"ffnverify check {self.target} --variant {self.variant} "
-                    f"--layout {self.layout} --bias {str(self.bias).lower()}{dt}{ae} "
+                    f"--layout {layout} --bias {str(self.bias).lower()}{dt}{ae} "
                     f"--device {self.device} --seed {self.seed} "
                     f"--d {self.d} --h {self.h} --n {self.n}")
         dts = f", dtypes=({dtype!r},)" if dtype else ""
         aes = "" if self.act_eval == "auto" else f", act_eval={self.act_eval!r}"
+        more = ""
+        if self.call is not None:
+            more += f", call={getattr(self.call, '__qualname__', 'call')}"
+        if self.extra:
+            more += f", extra_params={self.extra!r}"
         name = getattr(self.factory, "__qualname__", repr(self.factory))
-        return (f"ffnverify.testing.check_example({name}, {self.variant!r}, "
+        head = "from ffnverify.testing import check_example; "
+        if self.target:  # importable: a line that runs as it stands
+            mod, _, qual = self.target.partition(":")
+            head += f"from {mod} import {qual.split('.')[0]}; "
+            name = qual
+        return (f"python -c \"{head}check_example({name}, {self.variant!r}, "
                 f"layout={self.layout!r}, bias={self.bias}, seed={self.seed}, d={self.d}, "
-                f"h={self.h}, n={self.n}, device={self.device!r}{dts}{aes})")
+                f"h={self.h}, n={self.n}, device={self.device!r}{dts}{aes}{more})\"")
+
+
+def _cli_layout(layout):
+    """The --layout argument for `layout`: its name, or a shell-quoted JSON mapping when every
+    transform is a name (a callable transform has no command-line form: None)."""
+    import json
+    import shlex
+
+    if isinstance(layout, str):
+        return layout
+    table = {}
+    for k, v in layout.items():
+        path, transform = (v, "id") if isinstance(v, str) else (v[0], v[1])
+        if not isinstance(transform, str):
+            return None
+        table[k] = [path, transform]
+    return shlex.quote(json.dumps(table, separators=(",", ":")))
 
 
 @dataclass
@@ -773,6 +801,8 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
         counts["run"] += 1
         counts["skipped"] += len(skipped)
         counts["op_by_op"] |= case.notes
+        if opts.get("progress") is not None:
+            opts["progress"](b, counts["run"], hsettings.max_examples)
 
     return one
 
@@ -816,7 +846,7 @@ def _check_act_eval(act_eval):
 def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu", dtypes=DTYPES,
               max_examples=DEFAULT_MAX_EXAMPLES, seed=None, shrink=True, target=None,
               act_eval="auto", call=None, extra_params=(), d_multiple_of=None, h_of=None,
-              d=None, h=None):
+              d=None, h=None, progress=None):
     """Check `factory(d, h, bias) -> nn.Module` against the reference; return a Report.
 
     `bias` is a bool or a tuple of bools (each setting gets `max_examples` Hypothesis
@@ -833,7 +863,8 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     Real modules: `call(module, x) -> y` adapts other forwards (extra arguments, tuple
     returns: `megatron_call`); `extra_params` are fnmatch patterns of parameters outside
     the FFN (not counted, not filled); shapes a config accepts: `d_multiple_of`, `h_of(d)`
-    or fixed `d`, `h`.
+    or fixed `d`, `h`. `progress(bias, examples run, max_examples)` is called after each
+    example.
     """
     _check_act_eval(act_eval)
     from hypothesis import HealthCheck, Phase, settings
@@ -858,7 +889,8 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     start = time.perf_counter()
     for b in biases:
         counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set()}
-        opts = {"call": call, "extra_params": extra_params, "shapes": shapes}
+        opts = {"call": call, "extra_params": extra_params, "shapes": shapes,
+                "progress": progress}
         args = (factory, variant, layout, bool(b), device, target, act_eval, opts)
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:

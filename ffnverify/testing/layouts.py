@@ -175,18 +175,21 @@ def _shape_ok(module, table, expected):
 
 
 def candidates(module, gated, expected, ignore=lambda path: False):
-    """(fits, near): the built-in layouts whose tensors all exist with the `expected`
-    shapes ({our name: shape}) and read every parameter (but those `ignore` says lie
+    """(fits, near): the built-in layouts whose weights all exist (and biases, where they
+    exist) with the `expected` shapes ({our name: shape}) and read every parameter (but those `ignore` says lie
     outside the FFN); and, when none fits, [(score, name)] of the closest, best first."""
     table_of = _GATED if gated else _PLAIN
     params = [k for k, _ in module.named_parameters() if not ignore(k)]
     fits, near = [], []
     for name, table in table_of.items():
-        want = {k: table[k][0] for k in expected}
+        # the weights must exist; a bias may be missing (the params check then says so)
+        want = {k: table[k][0] for k in expected if k.startswith("W_")}
         found = sum(resolve(module, p) is not None for p in want.values())
         covered = {p for p, _ in table.values() if resolve(module, p) is not None}
+        present = {k: v for k, v in expected.items()
+                   if k in want or resolve(module, table[k][0]) is not None}
         if found == len(want) and set(params) <= covered and _shape_ok(module, table,
-                                                                       expected):
+                                                                       present):
             fits.append(name)
         else:
             near.append((found / max(len(want), 1), name))
