@@ -1,28 +1,36 @@
 """The conformance kit: point it at any FFN module and compare it with an independent reference.
 
-`check_ffn(factory, variant, layout=...)` builds modules with `factory(d, h, bias)` for
+`check_ffn(factory, variant, layout="auto")` builds modules with `factory(d, h, bias)` for
 Hypothesis-drawn shapes, fills their parameters with drawn values, reads them back through
-the layout, and compares the module with the float64 NumPy reference (`ffnverify.backends.numpy_ffn`)
-computed from those very weights. Checks, in the order they run (the first failure is
-reported; a factory that raises or returns no nn.Module fails as 'factory'):
+the layout, and compares the module with the float64 NumPy reference
+(`ffnverify.backends.numpy_ffn`) computed from those very weights. Checks, in the order they
+run (the first failure is reported):
 
+0. factory/layout  the factory returns an nn.Module; layout="auto" (`resolve_layout`) finds
+                 the built-in layout its parameters fit (ambiguities decided numerically)
 1. params        parameter count and shapes against `derivations.params` (every parameter
                  of the module must be read by the layout: no extra ones, no missing bias)
 2. independence  an FFN does not mix tokens: perturbing one token leaves the others alone,
-                 a token alone gives what it gives in the batch, (n, d) == (1, n, d)
+                 a token alone gives what it gives in the batch, (n, d) == (1, n, d) ==
+                 (b, s, d)
 3. forward       the output, per dtype (float64 first)
 4. backward      the gradient of every weight, every bias and the input
-5. saturation    forward and backward again with inputs scaled so |pre-activation| reaches
+5. train-mode    module.train() with every dropout at 0 computes the same (float64 or the
+                 first dtype run)
+6. saturation    forward and backward again with inputs scaled so |pre-activation| reaches
                  SATURATION[dtype] (sigmoid/SiLU/GELU tails, overflow of naive exp)
-6. flops         matmul FLOPs of forward and of forward+backward under
+7. flops         matmul FLOPs of forward and of forward+backward under
                  torch.utils.flop_counter.FlopCounterMode against `derivations.flops`
 
 Bounds come from `tolerances.bounds` (unit roundoff, shapes, and the error of the same
-computation done plainly in the dtype); draws whose bounds are not far below the signal
+computation done plainly in the dtype); `act_eval` says how the activation may be evaluated
+in a low precision (fused, op by op, or auto: the fused bound and, where it fails, the
+op-by-op one, named in the Report). Draws whose bounds are not far below the signal
 (anti-vacuity, `tolerances.VACUITY_RATIO`) leave that dtype out of that draw, and a draw
-vacuous in every dtype is discarded; both are counted in the Report. A failure raises
-`ConformanceFailure` naming the check, dtype, tensor, worst element, error, bound, the drawn
-shapes and a one-line reproducer.
+vacuous in every dtype is discarded; both are counted in the Report. Every failure, an
+exception of the module's own included, raises `ConformanceFailure` naming the check, dtype,
+tensor, worst element, error, bound, the drawn shapes and a runnable reproducer; several at
+once (a Hypothesis ExceptionGroup) are one failure listing the others.
 """
 
 import copy
