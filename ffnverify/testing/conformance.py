@@ -118,7 +118,7 @@ class Case:
     factory: object
     variant: str
     layout: object
-    bias: bool
+    bias: object  # bool, or {projection: bool}
     d: int
     h: int
     n: int
@@ -139,7 +139,8 @@ class Case:
         dt = f" --dtypes {dtype}" if dtype else ""
         ae = "" if self.act_eval == "auto" else f" --act-eval {self.act_eval}"
         layout = _cli_layout(self.layout)
-        if self.target and layout is not None and self.call is None and not self.extra:
+        if (self.target and layout is not None and self.call is None and not self.extra
+                and isinstance(self.bias, bool)):
             return (f"ffnverify check {self.target} --variant {self.variant} "
                     f"--layout {layout} --bias {str(self.bias).lower()}{dt}{ae} "
                     f"--device {self.device} --seed {self.seed} "
@@ -263,6 +264,28 @@ def _build(case):
     return module.eval().to(case.device, torch.float64)
 
 
+def _norm_bias(b):
+    """A bias setting: a bool (every projection), or {projection: bool} (per projection,
+    e.g. timm's bias=(True, False) is {"up": True, "down": False})."""
+    if isinstance(b, dict):
+        return {str(k): bool(v) for k, v in b.items()}
+    return bool(b)
+
+
+def _bias_key(b):
+    return b if isinstance(b, bool) else ", ".join(f"{k}={v}" for k, v in b.items())
+
+
+def expected_shapes(variant, d, h, bias):
+    """{our name: shape} of a module with that bias setting (bool or per projection)."""
+    full = {k: tuple(int(s) for s in v)
+            for k, v in weight_shapes(variant, d, h, bool(bias) if isinstance(bias, bool)
+                                      else any(bias.values())).items()}
+    if isinstance(bias, dict):
+        full = {k: v for k, v in full.items() if k.startswith("W_") or bias.get(k[2:], False)}
+    return full
+
+
 def _outside(path, case):
     """A parameter the user declared outside the FFN (extra_params)."""
     import fnmatch
@@ -273,9 +296,9 @@ def _outside(path, case):
 def check_params(module, case):
     """Parameter count and shapes against the derivations; every parameter read by the layout."""
     table = _table(case)
-    expected = {k: tuple(int(s) for s in v)
-                for k, v in weight_shapes(case.variant, case.d, case.h, case.bias).items()}
-    total = int(derived_params(case.variant, case.d, case.h, case.bias))
+    expected = expected_shapes(case.variant, case.d, case.h, case.bias)
+    total = int(derived_params(case.variant, case.d, case.h, False)) + sum(
+        int(np.prod(v)) for k, v in expected.items() if k.startswith("b_"))
     named = {k: v for k, v in module.named_parameters() if not _outside(k, case)}
     have = sum(p.numel() for p in named.values())
     covered = layouts.paths(module, table)
@@ -663,7 +686,7 @@ def check_example(factory, variant, layout="auto", bias=False, seed=0, d=8, h=12
     if layout == "auto":
         layout, _ = resolve_layout(factory, variant, bias, device, call, extra_params,
                                    {"d": d, "h": h}, target)
-    case = Case(factory, variant, layout, bool(bias), int(d), int(h), int(n), int(seed),
+    case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n), int(seed),
                 device, target or _target_of(factory), act_eval, call=call,
                 extra=tuple(extra_params))
     with _kit_settings(device):
@@ -740,18 +763,17 @@ def resolve_layout(factory, variant, bias=False, device="cpu", call=None, extra_
     the message lists the module's parameters and the closest layouts."""
     gated = lookup(variant)[1]
     d, h = probe_shapes(shapes)
-    case = Case(factory, variant, "hf", bool(bias), d, h, 3, 0, device, target,
+    case = Case(factory, variant, "hf", _norm_bias(bias), d, h, 3, 0, device, target,
                 call=call, extra=tuple(extra_params))
     module = _build(case)
-    expected = {k: tuple(int(v) for v in shape)
-                for k, shape in weight_shapes(variant, d, h, bool(bias)).items()}
+    expected = expected_shapes(variant, d, h, _norm_bias(bias))
     fits, near = layouts.candidates(module, gated, expected, lambda p: _outside(p, case))
     if not fits:
         params = ", ".join(f"{k} {tuple(v.shape)}" for k, v in module.named_parameters())
         kind = "gated" if gated else "non-gated"
         raise ConformanceFailure(
             "layout", f"no built-in {kind} layout fits the module built with d={d}, h={h}, "
-            f"bias={bool(bias)}; its parameters: {params or 'none'}; closest layouts: "
+            f"bias={_norm_bias(bias)}; its parameters: {params or 'none'}; closest layouts: "
             f"{', '.join(near) or 'none'}; expected {kind} tensors "
             f"{', '.join(f'{k} {v}' for k, v in expected.items())}. Pass layout= a "
             "mapping {our name: (attribute path, transform)}", case=case)
@@ -879,7 +901,7 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     from hypothesis import seed as hseed
 
     lookup(variant)
-    biases = (bias,) if isinstance(bias, bool) else tuple(bias)
+    biases = (bias,) if isinstance(bias, (bool, dict)) else tuple(bias)
     target = target or _target_of(factory)
     shapes = {"d_multiple_of": d_multiple_of, "h_of": h_of, "d": d, "h": h}
     note = None
@@ -899,15 +921,16 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
         counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set()}
         opts = {"call": call, "extra_params": extra_params, "shapes": shapes,
                 "progress": progress}
-        args = (factory, variant, layout, bool(b), device, target, act_eval, opts)
+        args = (factory, variant, layout, _norm_bias(b), device, target, act_eval, opts)
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:
             one = hseed(seed)(one)
         with _kit_settings(device):
             _run_hypothesis(one, variant, layout, b)
-        report.examples[bool(b)] = counts["run"]
-        report.discarded[bool(b)] = counts["vacuous"]
-        report.skipped[bool(b)] = counts["skipped"]
+        key = _bias_key(_norm_bias(b))
+        report.examples[key] = counts["run"]
+        report.discarded[key] = counts["vacuous"]
+        report.skipped[key] = counts["skipped"]
         needed |= counts["op_by_op"]
     report.op_by_op = tuple(dt for dt in dtypes if dt in needed)
     report.seconds = time.perf_counter() - start

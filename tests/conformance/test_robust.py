@@ -182,3 +182,28 @@ def test_batch_and_sequence_shapes_are_drawn():
             return super().forward(x)
     check_example(Spy, "swiglu", "hf", False, seed=1, d=3, h=5, n=6)
     assert (2, 3, 3) in shapes
+
+
+class TimmLikeMlp(nn.Module):
+    """timm Mlp(bias=(True, False)): fc1 with a bias, fc2 without."""
+
+    def __init__(self, d, h, bias):
+        super().__init__()
+        self.fc1 = nn.Linear(d, h, bias=bias["up"])
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(h, d, bias=bias["down"])
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def test_per_projection_bias_flags():
+    setting = {"up": True, "down": False}
+    report = check_ffn(TimmLikeMlp, "gelu", bias=setting, max_examples=3)
+    assert report.layout == "fc" and report.examples == {"up=True, down=False": 3}
+
+    def ignores(d, h, bias):
+        return TimmLikeMlp(d, h, {"up": True, "down": True})
+    with pytest.raises(C.ConformanceFailure) as info:
+        check_ffn(ignores, "gelu", "fc", bias=setting, max_examples=2)
+    assert info.value.check == "params"
