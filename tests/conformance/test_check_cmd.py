@@ -90,3 +90,30 @@ def test_explicit_mapping_as_json(capsys):
     code, out = check(capsys, "examples.ffn_modules:swiglu", "--variant", "swiglu",
                       "--layout", mapping, "--max-examples", "3")
     assert code == 0, out
+
+
+def test_progress_appears_only_after_a_delay_and_at_most_once_a_second():
+    import io
+
+    from ffnverify.testing.check_cmd import Progress
+
+    out = io.StringIO()
+    p = Progress(out)
+    now = [p.start]
+    p.clock = lambda: now[0]
+    p(False, 1, 100)
+    assert out.getvalue() == ""  # not before DELAY
+    now[0] += 2
+    p(False, 30, 100)
+    now[0] += 0.5
+    p(False, 31, 100)  # throttled
+    assert out.getvalue() == "ffnverify check: bias=False: 30/100 examples (2 s)\n"
+
+
+def test_max_examples_help_states_the_real_default(capsys):
+    from ffnverify.testing import conformance
+
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {conformance.DEFAULT_MAX_EXAMPLES})" in text
