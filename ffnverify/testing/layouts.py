@@ -50,8 +50,10 @@ _GATED = {
     "modernbert-gate-second": _fused("Wi", "Wo", False),
     "timm-glu": _fused("fc1", "fc2", False),  # timm GluMlp (gate_last) / SwiGLUPacked
     "timm-glu-gate-first": _fused("fc1", "fc2"),
-    "x-transformers": _fused("ff.0.proj", "ff.3", False),  # x * act(gate)
-    "x-transformers-gate-first": _fused("ff.0.proj", "ff.3"),
+    "x-transformers": _fused("ff.0.proj", "ff.2", False),  # x * act(gate)
+    "x-transformers-gate-first": _fused("ff.0.proj", "ff.2"),
+    "x-transformers-ff3": _fused("ff.0.proj", "ff.3", False),  # with post_act_ln
+    "x-transformers-ff3-gate-first": _fused("ff.0.proj", "ff.3"),
     "megatron": _fused("linear_fc1", "linear_fc2"),  # megatron-core MLP, gated_linear_unit
     "megatron-gate-second": _fused("linear_fc1", "linear_fc2", False),
     "torchtitan-w13": {
@@ -70,7 +72,8 @@ _PLAIN = {
     "neox": _sep(None, "dense_h_to_4h", "dense_4h_to_h"),  # GPT-NeoX, Falcon, Bloom
     "t5": _sep(None, "wi", "wo"),  # T5 DenseReluDense
     "sequential": _sep(None, "0", "2"),  # nn.Sequential(Linear, act, Linear): mlp.0/mlp.2
-    "x-transformers": _sep(None, "ff.0.0", "ff.3"),
+    "x-transformers": _sep(None, "ff.0.0", "ff.2"),
+    "x-transformers-ff3": _sep(None, "ff.0.0", "ff.3"),  # with post_act_ln
     "megatron": _sep(None, "linear_fc1", "linear_fc2"),
 }
 LAYOUTS = sorted(set(_GATED) | set(_PLAIN))

@@ -118,7 +118,23 @@ def gpt2(d, h, bias=True):
     return _cls("gpt2", "GPT2MLP")(h, cfg)
 
 
+def x_ff(**kw):
+    """x-transformers' FeedForward(d, mult=2, ...): h = 2·d (inner_dim = int(d·mult))."""
+    def factory(d, h, bias=False):
+        from x_transformers.x_transformers import FeedForward
+
+        assert h == 2 * d, "mult=2"
+        down = bias["down"] if isinstance(bias, dict) else bias  # the GLU's proj: always
+        return FeedForward(d, mult=2, no_bias=not down, **kw)
+    factory.__qualname__ = "FeedForward"
+    return factory
+
+
 T = "transformers"
+XT = "x_transformers"
+TWICE = {"h_of": lambda d: 2 * d}
+# x-transformers' GLU projection always has a bias; no_bias drops only the output's
+GLU_BIAS = ({"gate": True, "up": True, "down": False}, True)
 EVEN = {"d_multiple_of": 2}
 # (class, factory, variant, bias settings, check_ffn keywords, package)
 HF_CLASSES = [
@@ -143,4 +159,10 @@ HF_CLASSES = [
     ("BloomMLP", bloom, "gelu_tanh", (True,), {"h_of": lambda d: 4 * d, "call": bloom_call}, T),
     ("MT5DenseGatedActDense", mt5, "geglu_tanh", (False,), {}, T),
     ("GPT2MLP", gpt2, "gelu_tanh", (True,), {}, T),
+    ("x-transformers FeedForward", x_ff(), "gelu", (False, True), TWICE, XT),
+    ("x-transformers FeedForward(glu)", x_ff(glu=True), "geglu", GLU_BIAS, TWICE, XT),
+    ("x-transformers FeedForward(glu, swish)", x_ff(glu=True, swish=True), "swiglu",
+     GLU_BIAS, TWICE, XT),
+    ("x-transformers FeedForward(relu_squared)", x_ff(relu_squared=True), "relu2",
+     (False, True), TWICE, XT),
 ]
