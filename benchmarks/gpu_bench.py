@@ -50,8 +50,8 @@ def bench_variant(variant, n, d, h, reps, compile_too):
 
     from derivations.flops import flops
     from derivations.memory import activation_memory
+    from ffnverify.backends.torch_ffn import FFN
     from ffnverify.bench.gemm import pass_gemms
-    from ffnverify.torch_ffn import FFN
 
     dev, bf16 = "cuda", torch.bfloat16
     gemm_min, gemm_med = gemm_times(pass_gemms(variant, d, h, n, "train", layout="linear"), reps)

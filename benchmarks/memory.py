@@ -29,7 +29,7 @@ import numpy as np
 
 from benchmarks import recompute_ffn
 from derivations.memory import activation_memory
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 ITEMSIZE = {"float32": 4, "float64": 8, "bfloat16": 2}
 
@@ -99,7 +99,7 @@ def numpy_memory(variant, d, h, n, convention="store", free_cache=True, dtype=np
                  impl=None):
     """{'saved', 'peak_extra', 'derived'} in bytes for one NumPy forward + backward.
 
-    convention "store" runs ffnverify.numpy_ffn (free_cache: the backward may reuse the
+    convention "store" runs ffnverify.backends.numpy_ffn (free_cache: the backward may reuse the
     cache, as autograd frees saved tensors); "recompute" runs benchmarks/recompute_ffn.
     `impl` (anything with forward/backward of numpy_ffn's signatures) replaces either.
     """
@@ -153,7 +153,7 @@ def torch_memory(variant, d, h, n, dtype="float32", seed=0):
     import torch
     from torch.profiler import ProfilerActivity, profile, record_function
 
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     torch.manual_seed(seed)
     tdtype = getattr(torch, dtype)

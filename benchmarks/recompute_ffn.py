@@ -1,7 +1,7 @@
 """The "recompute" memory convention in NumPy: the forward keeps x and the pre-activations
 only; the backward recomputes the activation and the gated product from them.
 
-A benchmark-side variant of ffnverify.numpy_ffn (same weights, same gradients up to the
+A benchmark-side variant of ffnverify.backends.numpy_ffn (same weights, same gradients up to the
 order of the down projection's weight-gradient sum), written so that nothing of size
 (n, h) exists beyond the kept pre-activations: the down projection and its gradients run
 over row blocks (ROWS tokens at a time), accumulating dW_down in place with BLAS gemm
@@ -14,8 +14,8 @@ from functools import partial
 import numpy as np
 from scipy.linalg import get_blas_funcs
 
-from ffnverify.backend_variants import lookup
-from ffnverify.numpy_ffn import _activation, _for_blocks
+from ffnverify.backends.numpy_ffn import _activation, _for_blocks
+from ffnverify.backends.variants import lookup
 
 ROWS = 64  # tokens per block: a (ROWS, h) buffer is under 1 MB at LLM widths
 

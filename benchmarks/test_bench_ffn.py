@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from benchmarks.conftest import PASSES, ROUNDS, SHAPES, case_info, run_against_gemms
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 from ffnverify.bench.gemm import numpy_operands, pass_gemms, torch_operands
 
 VARIANTS = ("relu", "gelu", "swiglu")
@@ -46,7 +46,7 @@ def test_numpy(benchmark, shape, variant, label):
 @params("shape, variant, label", cases)
 def test_torch(benchmark, shape, variant, label):
     torch = pytest.importorskip("torch", reason="the torch benchmarks need PyTorch")
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     n, d, h, x_np, dy_np = _inputs(shape)
     benchmark.group = f"{shape} {label}"

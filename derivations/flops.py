@@ -30,6 +30,8 @@ ELEMENTWISE_COST = {
     "silu": (5, 9),  # σ (4), ·z | σ (4), 1−σ, ·z, 1+, ·σ, ·g
     "gelu": (5, 11),  # /√2, erf, 1+, ·z, ·½ | Φ (4), z², ·(−½), exp, ·1/√(2π), ·z, +, ·g
     "gelu_tanh": (9, 15),  # z³ (2), ·c, +z, ·√(2/π), tanh, 1+, ·z, ·½ | see docs/flops.md
+    "relu2": (2, 3),  # max(0, z), square | max(0, z), ·2, ·g
+    "quick_gelu": (6, 10),  # ·1.702, σ (4), ·z | ·1.702, σ (4), 1−σ, ·1.702z, 1+, ·σ, ·g
 }
 GATE_MULTIPLY_COST = (1, 2)  # p = a ⊙ u | da = dp ⊙ u, du = dp ⊙ a
 BIAS_COST = (1, 1)  # add the bias | sum dL/dy over tokens into db

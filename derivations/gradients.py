@@ -112,7 +112,7 @@ def prove(variant: str, n=2, d=2, h=2, bias=False) -> dict[str, bool]:
 def is_derivative(activation: str, form) -> bool:
     """True iff `form` equals d act/dz exactly (ReLU: on both sides of its kink)."""
     diff = sp.diff(activations.expr(activation), activations.z) - form
-    if activation == "relu":
+    if activation in ("relu", "relu2"):
         sides = (sp.Symbol("zp", positive=True), sp.Symbol("zn", negative=True))
         return all(sp.simplify(diff.subs(activations.z, s)) == 0 for s in sides)
     return sp.simplify(sp.expand(diff.rewrite(sp.exp))) == 0

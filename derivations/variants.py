@@ -36,6 +36,8 @@ VARIANTS: dict[str, Variant] = {
         Variant("geglu_tanh", "gelu_tanh", True, "GEGLU (tanh approximation)"),
         Variant("swiglu", "silu", True, "SwiGLU"),
         Variant("tanhglu", "tanh", True, "tanh-gated GLU"),
+        Variant("relu2", "relu2", False, "Squared-ReLU FFN (relu(z)²)"),
+        Variant("quick_gelu", "quick_gelu", False, "Quick-GELU FFN (z·σ(1.702·z))"),
     ]
 }
 

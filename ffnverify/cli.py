@@ -21,6 +21,7 @@ SUBCOMMANDS = [
     ("scan", "ffnverify.scan.scan_cmd", "find and check the numeric statements in documents"),
     ("completion", "ffnverify.completion_cmd", "print a shell completion script (bash, zsh, fish)"),
     ("bench", "ffnverify.bench.bench_cmd", "time your FFN against the GEMM limit of its pass"),
+    ("identify", "ffnverify.testing.identify", "say which FFN variant and layout a module computes"),
 ]
 
 DESCRIPTION = "Exact, checkable numbers for transformer feed-forward (FFN) blocks."

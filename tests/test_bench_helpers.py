@@ -2,7 +2,7 @@
 
 - ffnverify.bench.gemm (was benchmarks.gemm_limit): the GEMMs of a pass are exactly the derived matmul FLOPs, with
   the operand layouts each storage convention implies;
-- ffnverify.numpy_ffn's blocked, threaded, in-place code gives bit for bit the results of
+- ffnverify.backends.numpy_ffn's blocked, threaded, in-place code gives bit for bit the results of
   the plain expressions (a reference written here the plain way), in both cache modes;
 - benchmarks.memory: the measured memory of forward + backward agrees with
   derivations.memory.activation_memory, and mutants (a forward that caches one array too
@@ -23,10 +23,10 @@ from benchmarks import conftest as bench_conf  # noqa: E402
 from benchmarks import memory, plot, recompute_ffn  # noqa: E402
 from derivations.flops import flops  # noqa: E402
 from derivations.variants import VARIANTS  # noqa: E402
-from ffnverify import numpy_ffn  # noqa: E402
-from ffnverify.backend_variants import lookup  # noqa: E402
+from ffnverify.backends import numpy_ffn  # noqa: E402
+from ffnverify.backends.activations import ACTIVATIONS  # noqa: E402
+from ffnverify.backends.variants import lookup  # noqa: E402
 from ffnverify.bench import gemm as gemm_limit  # noqa: E402
-from ffnverify.np_activations import ACTIVATIONS  # noqa: E402
 
 # ---------------------------------------------------------------- the GEMM limit
 

@@ -26,7 +26,7 @@ def measure_flops(variant, d, h, token_shape, bias, input_grad, module_factory=N
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     factory = module_factory or (lambda v, d, h, b: FFN(v, d, h, bias=b, dtype=torch.float32))
     module = factory(variant, d, h, bias)

@@ -19,10 +19,10 @@ from tolerance import assert_within, ffn_bounds, unit_roundoff
 
 from derivations.flops import PASSES, flops
 from derivations.variants import VARIANTS
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-from ffnverify import torch_ffn  # noqa: E402
+from ffnverify.backends import torch_ffn  # noqa: E402
 
 CASES = [(v, b) for v in VARIANTS for b in (False, True)]
 

@@ -23,7 +23,7 @@ from tolerance import assert_within, ffn_bounds
 from derivations.activations import ACTIVATIONS
 from derivations.gradients import problem, prove, prove_derivative_forms
 from derivations.variants import VARIANTS
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 CASES = [(v, b) for v in VARIANTS for b in (False, True)]
 SYMBOLIC_SIZES = [(1, 1, 1), (2, 3, 1), (3, 1, 2), (1, 2, 3)]
@@ -37,7 +37,7 @@ def numpy_grads(variant, w, x, dy, input_grad=True):
 def torch_grads(variant, w, x, dy, input_grad=True):
     import torch
 
-    from ffnverify import torch_ffn
+    from ffnverify.backends import torch_ffn
 
     dtype = getattr(torch, np.dtype(x.dtype).name)
     module = torch_ffn.from_numpy_weights(variant, w, dtype=dtype)
@@ -141,7 +141,7 @@ def test_numpy_backward_equals_torch_autograd(data):
 def test_gradcheck_float64(variant, bias):
     import torch
 
-    from ffnverify import torch_ffn
+    from ffnverify.backends import torch_ffn
 
     rng = np.random.default_rng(CASES.index((variant, bias)))
     module = torch_ffn.FFN(variant, 3, 4, bias=bias, dtype=torch.float64)

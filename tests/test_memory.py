@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from derivations.memory import activation_memory, saved_tensors
 from derivations.variants import VARIANTS
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 
 def cached_elements(variant, d, h, token_shape, bias, forward=numpy_ffn.forward):

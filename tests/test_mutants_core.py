@@ -24,8 +24,9 @@ from derivations.flops import flops, macs
 from derivations.gradients import is_derivative
 from derivations.memory import activation_memory
 from derivations.params import params
-from ffnverify import backend_variants, numpy_ffn
-from ffnverify import np_activations as npa
+from ffnverify.backends import activations as npa
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends import variants as backend_variants
 
 
 def caught(check, *args, **kwargs):
@@ -279,7 +280,7 @@ def test_module_with_an_extra_matmul_is_caught():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed")
     from test_flops import measure_flops
 
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     class Doubled(FFN):
         def forward(self, x):

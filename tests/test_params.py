@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from derivations.params import params, weight_shapes
 from derivations.variants import VARIANTS
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 
 def numpy_count(variant, d, h, bias):
@@ -24,7 +24,7 @@ def numpy_count(variant, d, h, bias):
 
 
 def torch_count(variant, d, h, bias):
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     module = FFN(variant, d, h, bias=bias, device="meta")
     return sum(p.numel() for p in module.parameters())
@@ -36,7 +36,7 @@ def numpy_shapes(variant, d, h, bias):
 
 def torch_shapes(variant, d, h, bias):
     """Torch's parameter shapes renamed to the derivations' convention (x @ W: in×out)."""
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     out = {}
     for name, p in FFN(variant, d, h, bias=bias, device="meta").named_parameters():

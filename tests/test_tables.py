@@ -1,7 +1,7 @@
 """The backends' own variant table and activation dicts agree with the derivations' table.
 
 The NumPy and torch backends may not import `derivations`, so they restate the variants
-(`ffnverify.backend_variants.BACKEND_VARIANTS`) and implement the activations themselves.
+(`ffnverify.backends.variants.BACKEND_VARIANTS`) and implement the activations themselves.
 These tests join the two sides: row for row the same (activation, gated), and every
 activation of `derivations.activations.ACTIVATIONS` implemented by both backends.
 """
@@ -10,8 +10,8 @@ import pytest
 
 from derivations.activations import ACTIVATIONS as SYMBOLIC_ACTIVATIONS
 from derivations.variants import VARIANTS
-from ffnverify import backend_variants
-from ffnverify.np_activations import ACTIVATIONS as NP_ACTIVATIONS
+from ffnverify.backends import variants as backend_variants
+from ffnverify.backends.activations import ACTIVATIONS as NP_ACTIVATIONS
 
 
 def check_tables_agree(backend_table, variants=VARIANTS):
@@ -55,7 +55,7 @@ def test_numpy_activations_cover_derivations():
 
 def test_torch_activations_cover_derivations():
     pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-    from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+    from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
 
     check_activations_cover(TORCH_ACTIVATIONS)
 

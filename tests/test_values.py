@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from tolerance import assert_within, ffn_bounds
 
 from derivations.variants import VARIANTS
-from ffnverify import numpy_ffn
+from ffnverify.backends import numpy_ffn
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-from ffnverify import torch_ffn  # noqa: E402
+from ffnverify.backends import torch_ffn  # noqa: E402
 
 
 def numpy_forward(variant, w, x):

@@ -36,18 +36,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ffnverify.backend_variants import lookup
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "bfloat16": 2.0**-8,
                  "float16": 2.0**-11}
 C_ELEM = 32
 # sup |act'| and sup |act''| over the reals, rounded up (relu'': a jump, handled apart)
 LIPSCHITZ = {"identity": 1.0, "relu": 1.0, "sigmoid": 0.25, "tanh": 1.0, "silu": 1.1,
-             "gelu": 1.13, "gelu_tanh": 1.13}
+             "gelu": 1.13, "gelu_tanh": 1.13, "quick_gelu": 1.1}
 LIPSCHITZ_DERIVATIVE = {"identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
-                        "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8}
+                        "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8, "quick_gelu": 0.86}
 EXACT_ACTIVATIONS = {"identity", "relu"}
+# activations whose derivative is unbounded: a local Lipschitz constant on [z − Δz, z + Δz]
+# (relu2' = 2·max(0, z)), and a value that outgrows |z| (the formula's scale is 1 + |z| + z²)
+LOCAL_LIPSCHITZ = {"relu2": lambda z: 2 * (np.abs(z.value) + z.err)}
+LOCAL_LIPSCHITZ_DERIVATIVE = {"relu2": 2.0}
 
 
 def unit_roundoff(dtype) -> float:
@@ -130,6 +134,9 @@ def _evaluation_error(value, z: Bounded, u, u_inner):
 def activation(name: str, z: Bounded, u, u_inner=None) -> Bounded:
     fn, _ = ACTIVATIONS[name]
     value = fn(z.value)
+    if name in LOCAL_LIPSCHITZ:  # relu2: r = max(0, z) exact, r·r one rounding
+        return Bounded(value, LOCAL_LIPSCHITZ[name](z) * z.err + z.err**2
+                       + C_ELEM * (u_inner or u) * np.abs(value) + u * np.abs(value))
     own = 0.0 if name in EXACT_ACTIVATIONS else _evaluation_error(value, z, u, u_inner or u)
     return Bounded(value, LIPSCHITZ[name] * z.err + own)
 
@@ -139,6 +146,8 @@ def activation_derivative(name: str, z: Bounded, u, u_inner=None) -> Bounded:
     value = dfn(z.value)
     if name == "relu":  # exact 0/1, but a perturbed z may sit across the kink
         return Bounded(value, (np.abs(z.value) <= z.err).astype(np.float64))
+    if name in LOCAL_LIPSCHITZ_DERIVATIVE:  # relu2' = 2·max(0, z): one exact doubling
+        return Bounded(value, LOCAL_LIPSCHITZ_DERIVATIVE[name] * z.err)
     own = 0.0 if name == "identity" else _evaluation_error(value, z, u, u_inner or u)
     return Bounded(value, LIPSCHITZ_DERIVATIVE[name] * z.err + own)
 

@@ -2,8 +2,8 @@
 
 A target is a torch module built by `factory(d, h, bias)` and read through a conformance-kit
 layout (the kit checks its parameters against the derivation before anything is timed), or
-one of the built-in backends: `numpy` (ffnverify.numpy_ffn, float32) and `torch`
-(ffnverify.torch_ffn.FFN).
+one of the built-in backends: `numpy` (ffnverify.backends.numpy_ffn, float32) and `torch`
+(ffnverify.backends.torch_ffn.FFN).
 
 What each figure is:
 
@@ -201,7 +201,7 @@ def build_module(factory, variant, layout, d, h, bias, target=None):
 
 
 def _torch_factory(variant):
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     return lambda d, h, bias: FFN(variant, d, h, bias=bias)
 
@@ -260,7 +260,7 @@ class _NumpyRunner:
     def __init__(self, variant, d, h, n, bias, dtype, device):
         if dtype != "float32" or device != "cpu":
             raise BenchError("the numpy target runs float32 on the cpu only")
-        from ffnverify import numpy_ffn
+        from ffnverify.backends import numpy_ffn
 
         self.ffn, self.variant = numpy_ffn, variant
         self.w = numpy_ffn.init_weights(variant, d, h, bias=bias, dtype=np.float32, rng=0)
@@ -396,7 +396,7 @@ def bench(target, variant, shapes, layout="hf", dtype="float32", device="cpu",
           memory=True) -> list[Result]:
     """Measure `target` ("numpy", "torch", "package.module:factory" or a factory callable)
     for each (n, d, h) in `shapes` and each pass; memory is measured for "train"."""
-    from ffnverify.backend_variants import lookup
+    from ffnverify.backends.variants import lookup
 
     try:
         lookup(variant)

@@ -289,6 +289,8 @@ FUNCTIONS = {
     "sigmoid": _unary(activations.sigmoid, "sigmoid's argument"),
     "gelu": _unary(activations.gelu, "gelu's argument"),
     "gelu_tanh": _unary(activations.gelu_tanh, "gelu_tanh's argument"),
+    "relu2": _unary(activations.relu2, "relu2's argument"),
+    "quick_gelu": _unary(activations.quick_gelu, "quick_gelu's argument"),
     "tanh": _unary(sp.tanh, "tanh's argument"),
     "exp": _unary(sp.exp, "exp's argument"),
     "log": _unary(sp.log, "log's argument"),

@@ -51,6 +51,8 @@ SIGNATURES: dict[str, Signature] = {
     "sigmoid": _sig(("x",)),
     "gelu": _sig(("x",)),
     "gelu_tanh": _sig(("x",)),
+    "relu2": _sig(("x",)),
+    "quick_gelu": _sig(("x",)),
     "tanh": _sig(("x",)),
     "exp": _sig(("x",)),
     "log": _sig(("x",)),

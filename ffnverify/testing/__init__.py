@@ -9,6 +9,8 @@ _LAZY = {
     "check_example": ("ffnverify.testing.conformance", "check_example"),
     "ConformanceFailure": ("ffnverify.testing.conformance", "ConformanceFailure"),
     "check_counter": ("ffnverify.testing.counters", "check_counter"),
+    "identify_ffn": ("ffnverify.testing.identify", "identify_ffn"),
+    "megatron_call": ("ffnverify.testing.conformance", "megatron_call"),
 }
 
 __all__ = list(_LAZY)

@@ -18,9 +18,11 @@ DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
 def add_arguments(p):
     p.add_argument("target", metavar="TARGET", help="package.module:factory")
     p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, geglu_tanh, relu")
-    p.add_argument("--layout", default="hf",
-                   help="hf, torchtune, xformers-packed, phi3, torchtitan-w13, gpt2 "
-                        "(default hf), or a JSON mapping {name: [attribute path, transform]}")
+    p.add_argument("--layout", default="auto",
+                   help="auto (default: found from the module's parameter names and shapes, "
+                        "chunk order numerically; the report says which), a built-in layout "
+                        "(hf, torchtune, phi3, gpt2, neox, t5, ...: see the docs), or a JSON "
+                        "mapping {name: [attribute path, transform]}")
     p.add_argument("--bias", choices=("both", "true", "false"), default="both",
                    help="bias settings to check (default both; false for modules without bias)")
     p.add_argument("--dtypes", nargs="+", default=None, metavar="DTYPE",
@@ -28,7 +30,12 @@ def add_arguments(p):
                         "on cuda: float32 bfloat16 float16)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--max-examples", type=int, default=None,
-                   help="Hypothesis examples per bias setting (default 25)")
+                   help="Hypothesis examples per bias setting (default 100)")
+    p.add_argument("--act-eval", choices=("auto", "fused", "op-by-op"), default="auto",
+                   help="how the module evaluates its activation in bfloat16/float16: fused "
+                        "(in float32, rounded once, as F.gelu), op-by-op (each tensor "
+                        "operation rounded, as gelu_new or x*sigmoid(x)), or auto (default: "
+                        "the fused bound, else the op-by-op one; the report says which)")
     p.add_argument("--seed", type=int, default=None,
                    help="Hypothesis seed; with --d/--h/--n: the seed of the drawn values")
     p.add_argument("--d", type=int, help="model width of a single case (reproducer)")
@@ -62,13 +69,44 @@ def _layout(text):
     return text
 
 
+class Progress:
+    """Examples run so far, on stderr, once a run takes longer than DELAY seconds (at most
+    one line a second; on a terminal, one line rewritten)."""
+
+    DELAY = 1.5
+
+    def __init__(self, stream=None):
+        import time
+
+        self.stream = stream or sys.stderr
+        self.clock = time.monotonic
+        self.start = self.last = self.clock()
+        self.shown = False
+        self.tty = getattr(self.stream, "isatty", lambda: False)()
+
+    def __call__(self, bias, run, total):
+        now = self.clock()
+        if now - self.start < self.DELAY or now - self.last < 1.0:
+            return
+        self.last, self.shown = now, True
+        line = f"ffnverify check: bias={bias}: {run}/{total} examples ({now - self.start:.0f} s)"
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def done(self):
+        if self.shown and self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+        self.shown = False
+
+
 def run(args) -> int:
     try:
         import hypothesis  # noqa: F401
         import torch
     except ImportError as exc:
         return _error(f"{exc.name} is required: pip install 'ffnverify[torch,test]'")
-    from ffnverify.backend_variants import lookup
+    from ffnverify.backends.variants import lookup
     from ffnverify.testing import conformance, layouts
 
     single = (args.d, args.h, args.n)
@@ -77,7 +115,8 @@ def run(args) -> int:
     try:
         lookup(args.variant)
         layout = _layout(args.layout)
-        layouts.mapping(lookup(args.variant)[1], layout)
+        if layout != "auto":
+            layouts.mapping(lookup(args.variant)[1], layout)
     except (KeyError, ValueError) as exc:
         return _error(str(exc).strip("'\""))
     if args.device.startswith("cuda") and not torch.cuda.is_available():
@@ -102,16 +141,21 @@ def run(args) -> int:
             for b in biases:
                 skipped |= set(conformance.check_example(
                     factory, args.variant, layout, b, args.seed or 0, args.d, args.h, args.n,
-                    args.device, dtypes, target=args.target))
+                    args.device, dtypes, target=args.target, act_eval=args.act_eval))
             note = f" (vacuous, not judged: {', '.join(sorted(skipped))})" if skipped else ""
             print(f"conformant: one case d={args.d} h={args.h} n={args.n} seed={args.seed or 0}"
                   f" bias={'/'.join(str(b) for b in biases)}; dtypes {', '.join(dtypes)}{note}")
             return 0
+        progress = Progress()
         report = conformance.check_ffn(
             factory, args.variant, layout, biases, args.device, dtypes,
             args.max_examples or conformance.DEFAULT_MAX_EXAMPLES, args.seed,
-            shrink=not args.no_shrink, target=args.target)
+            shrink=not args.no_shrink, target=args.target, act_eval=args.act_eval,
+            progress=progress)
+        progress.done()
     except conformance.ConformanceFailure as failure:
+        if args.d is None:
+            progress.done()
         print(failure.report())
         return 1
     except conformance.Vacuous as exc:

@@ -6,33 +6,56 @@ The transform turns the module's tensor into ours; every transform is a selectio
 row slice), so the same transform applied to the tensor's `.grad` gives the gradient of our
 named weight. That is how the kit reads both the weights and the gradients of any layout.
 
+`layout="auto"` (the kit's default) is resolved by `candidates`: every built-in table whose
+tensors exist with the right shapes and cover every parameter; the kit then ranks them
+numerically (conformance.resolve_layout: fused chunk order, Linear vs Conv1D where the
+shapes cannot tell).
+
 Transforms by name: "id" (as stored), "T" (nn.Linear's out×in weight), "half0"/"half1"
 (first/second half of the rows: packed [gate; up]), "even"/"odd" (rows interleaved one by
 one), and the same followed by ".T". A transform may also be a callable `f(tensor) -> tensor`.
 """
 
 # our name -> (module attribute path, transform); one table per (layout, gated?)
+
+
+def _sep(gate, up, down, t_in="T", t_down="T"):
+    """Separate projections (nn.Linear: "T"; Conv1D, stored in×out: "id")."""
+    table = {"W_up": (f"{up}.weight", t_in), "b_up": (f"{up}.bias", "id"),
+             "W_down": (f"{down}.weight", t_down), "b_down": (f"{down}.bias", "id")}
+    if gate is not None:
+        table.update({"W_gate": (f"{gate}.weight", t_in), "b_gate": (f"{gate}.bias", "id")})
+    return table
+
+
+def _fused(fused, down, gate_first=True):
+    """gate and up stacked along the output dimension of one Linear ([gate; up] when
+    gate_first, else [up; gate]), as .chunk(2, dim=-1) splits them."""
+    g, u = ("half0", "half1") if gate_first else ("half1", "half0")
+    return {"W_gate": (f"{fused}.weight", f"{g}.T"), "b_gate": (f"{fused}.bias", g),
+            "W_up": (f"{fused}.weight", f"{u}.T"), "b_up": (f"{fused}.bias", u),
+            "W_down": (f"{down}.weight", "T"), "b_down": (f"{down}.bias", "id")}
+
+
 _GATED = {
-    "hf": {
-        "W_gate": ("gate_proj.weight", "T"), "b_gate": ("gate_proj.bias", "id"),
-        "W_up": ("up_proj.weight", "T"), "b_up": ("up_proj.bias", "id"),
-        "W_down": ("down_proj.weight", "T"), "b_down": ("down_proj.bias", "id"),
-    },
-    "torchtune": {
-        "W_gate": ("w1.weight", "T"), "b_gate": ("w1.bias", "id"),
-        "W_up": ("w3.weight", "T"), "b_up": ("w3.bias", "id"),
-        "W_down": ("w2.weight", "T"), "b_down": ("w2.bias", "id"),
-    },
-    "xformers-packed": {
-        "W_gate": ("w12.weight", "half0.T"), "b_gate": ("w12.bias", "half0"),
-        "W_up": ("w12.weight", "half1.T"), "b_up": ("w12.bias", "half1"),
-        "W_down": ("w3.weight", "T"), "b_down": ("w3.bias", "id"),
-    },
-    "phi3": {
-        "W_gate": ("gate_up_proj.weight", "half0.T"), "b_gate": ("gate_up_proj.bias", "half0"),
-        "W_up": ("gate_up_proj.weight", "half1.T"), "b_up": ("gate_up_proj.bias", "half1"),
-        "W_down": ("down_proj.weight", "T"), "b_down": ("down_proj.bias", "id"),
-    },
+    "hf": _sep("gate_proj", "up_proj", "down_proj"),  # Llama, Qwen, Mistral, Gemma, ...
+    "torchtune": _sep("w1", "w3", "w2"),  # also Mixtral experts, Meta's llama
+    "t5": _sep("wi_0", "wi_1", "wo"),  # T5 v1.1 / MT5 gated-gelu
+    "timm-swiglu": _sep("fc1_g", "fc1_x", "fc2"),  # timm SwiGLU
+    "xformers-packed": _fused("w12", "w3"),
+    "xformers-packed-gate-second": _fused("w12", "w3", False),
+    "phi3": _fused("gate_up_proj", "down_proj"),  # Phi-3, GLM
+    "phi3-gate-second": _fused("gate_up_proj", "down_proj", False),
+    "modernbert": _fused("Wi", "Wo"),  # act(first chunk) * second
+    "modernbert-gate-second": _fused("Wi", "Wo", False),
+    "timm-glu": _fused("fc1", "fc2", False),  # timm GluMlp (gate_last) / SwiGLUPacked
+    "timm-glu-gate-first": _fused("fc1", "fc2"),
+    "x-transformers": _fused("ff.0.proj", "ff.2", False),  # x * act(gate)
+    "x-transformers-gate-first": _fused("ff.0.proj", "ff.2"),
+    "x-transformers-ff3": _fused("ff.0.proj", "ff.3", False),  # with post_act_ln
+    "x-transformers-ff3-gate-first": _fused("ff.0.proj", "ff.3"),
+    "megatron": _fused("linear_fc1", "linear_fc2"),  # megatron-core MLP, gated_linear_unit
+    "megatron-gate-second": _fused("linear_fc1", "linear_fc2", False),
     "torchtitan-w13": {
         "W_gate": ("w13.weight", "even.T"), "b_gate": ("w13.bias", "even"),
         "W_up": ("w13.weight", "odd.T"), "b_up": ("w13.bias", "odd"),
@@ -40,18 +63,18 @@ _GATED = {
     },
 }
 _PLAIN = {
-    "hf": {
-        "W_up": ("up_proj.weight", "T"), "b_up": ("up_proj.bias", "id"),
-        "W_down": ("down_proj.weight", "T"), "b_down": ("down_proj.bias", "id"),
-    },
-    "torchtune": {
-        "W_up": ("w1.weight", "T"), "b_up": ("w1.bias", "id"),
-        "W_down": ("w2.weight", "T"), "b_down": ("w2.bias", "id"),
-    },
-    "gpt2": {  # transformers' Conv1D stores the weight in×out: already our layout
-        "W_up": ("c_fc.weight", "id"), "b_up": ("c_fc.bias", "id"),
-        "W_down": ("c_proj.weight", "id"), "b_down": ("c_proj.bias", "id"),
-    },
+    "hf": _sep(None, "up_proj", "down_proj"),
+    "torchtune": _sep(None, "w1", "w2"),
+    "gpt2": _sep(None, "c_fc", "c_proj", "id", "id"),  # transformers' Conv1D: in×out
+    "starcoder2": _sep(None, "c_fc", "c_proj"),  # the same names, nn.Linear
+    "fc": _sep(None, "fc1", "fc2"),  # timm Mlp, Phi, CLIP, OPT-style
+    "gptj": _sep(None, "fc_in", "fc_out"),  # GPT-J, CodeGen
+    "neox": _sep(None, "dense_h_to_4h", "dense_4h_to_h"),  # GPT-NeoX, Falcon, Bloom
+    "t5": _sep(None, "wi", "wo"),  # T5 DenseReluDense
+    "sequential": _sep(None, "0", "2"),  # nn.Sequential(Linear, act, Linear): mlp.0/mlp.2
+    "x-transformers": _sep(None, "ff.0.0", "ff.2"),
+    "x-transformers-ff3": _sep(None, "ff.0.0", "ff.3"),  # with post_act_ln
+    "megatron": _sep(None, "linear_fc1", "linear_fc2"),
 }
 LAYOUTS = sorted(set(_GATED) | set(_PLAIN))
 
@@ -135,3 +158,43 @@ def paths(module, table) -> dict:
         if resolve(module, path) is not None:
             out.setdefault(path, []).append(name)
     return out
+
+
+def _shape_ok(module, table, expected):
+    import torch
+
+    for name, want in expected.items():
+        path, transform = table[name]
+        t = resolve(module, path)
+        if not isinstance(t, torch.Tensor):
+            return False
+        try:
+            got = tuple(apply_transform(transform, t.detach()).shape)
+        except (ValueError, IndexError, RuntimeError):
+            return False
+        if got != want:
+            return False
+    return True
+
+
+def candidates(module, gated, expected, ignore=lambda path: False):
+    """(fits, near): the built-in layouts whose weights all exist (and biases, where they
+    exist) with the `expected` shapes ({our name: shape}) and read every parameter (but those `ignore` says lie
+    outside the FFN); and, when none fits, [(score, name)] of the closest, best first."""
+    table_of = _GATED if gated else _PLAIN
+    params = [k for k, _ in module.named_parameters() if not ignore(k)]
+    fits, near = [], []
+    for name, table in table_of.items():
+        # the weights must exist; a bias may be missing (the params check then says so)
+        want = {k: table[k][0] for k in expected if k.startswith("W_")}
+        found = sum(resolve(module, p) is not None for p in want.values())
+        covered = {p for p, _ in table.values() if resolve(module, p) is not None}
+        present = {k: v for k, v in expected.items()
+                   if k in want or resolve(module, table[k][0]) is not None}
+        if found == len(want) and set(params) <= covered and _shape_ok(module, table,
+                                                                       present):
+            fits.append(name)
+        else:
+            near.append((found / max(len(want), 1), name))
+    near.sort(key=lambda t: (-t[0], t[1]))
+    return fits, [n for score, n in near if score > 0][:3]

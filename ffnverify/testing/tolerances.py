@@ -26,8 +26,8 @@ far below the signal on a draw sits that draw out (counted in the report; confor
 
 import numpy as np
 
-from ffnverify.backend_variants import lookup
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 # dtype name -> (unit roundoff u of storage, unit roundoff of matmul accumulation,
 #                half the spacing of the subnormals: the absolute error of one rounding)
@@ -43,8 +43,13 @@ ACTIVATION_ULPS = 8  # units of roundoff (of the accumulation precision) for one
 # sup over z of |act''(z)|, to bound how an error in z moves act'(z) (tests check these)
 SECOND_DERIVATIVE_BOUND = {
     "identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
-    "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8,
+    "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8, "relu2": 2.0, "quick_gelu": 0.86,
 }
+# How the module evaluates its activation (and autograd its derivative) in a low precision:
+# "fused": in float32 and rounded once to the dtype (F.gelu, F.silu, torch.sigmoid, ...);
+# "op-by-op": an expression of several tensor operations, each rounded to the dtype
+# (transformers' NewGELU/gelu_new and FastGELU, x*torch.sigmoid(x), quick_gelu, ...).
+ACT_EVALS = ("fused", "op-by-op")
 # largest allowed bound / max|reference| per tensor (anti-vacuity)
 VACUITY_RATIO = {"float64": 1e-9, "float32": 1e-3, "bfloat16": 0.25, "float16": 0.1}
 
@@ -57,12 +62,131 @@ def gamma(k, u):
     return ku / (1 - ku)
 
 
-def first_order_bounds(variant, w, x, dy, dtype):
+def _sigmoid(t):
+    return ACTIVATIONS["sigmoid"][0](t)
+
+
+def op_by_op_errors(act_name, z, u):
+    """(E_f, E_b): first-order bounds on the error of act(z), and of autograd's dL/dz per unit
+    |dL/da|, when the activation is an expression of tensor operations each rounded to unit
+    roundoff `u`, at an exactly representable z (the error of z itself is propagated apart).
+
+    Each rounding of an intermediate v costs u·|v| times |∂result/∂v| (forward error
+    analysis, first order); a library function (tanh, erf, σ) is computed in float32 and
+    rounded once: u·|value|. The decisive terms are the cancellations: in the negative tail
+    1 + tanh(q) -> 0 while the rounding of tanh(q) ≈ −1 costs u, so gelu_tanh's error is
+    u·|z|/2 where the value is ≈ 0; the same holds for 1 + erf and for the derivative's
+    0.5·(1 + tanh q). tanh(q) rounded to the dtype is ±1 exactly once 1 − |tanh q| is below a
+    quarter of the spacing below 1 (= u/2); there the computed 1 − t² is 0 and its error is
+    the true 1 − t² (instead of the first-order 2u·t²).
+    """
+    az = np.abs(z)
+    if act_name in ("identity", "relu"):
+        return np.zeros_like(z), np.zeros_like(z)
+    if act_name == "relu2":  # r = max(z, 0) exact; r·r or r**2: one rounding; grad g·(2r)
+        r = np.maximum(z, 0)
+        return u * r * r, u * 2 * r
+    if act_name in ("sigmoid", "tanh"):  # one library call: one rounding, backward from it
+        a = ACTIVATIONS[act_name][0](z)
+        da = np.abs(ACTIVATIONS[act_name][1](z))
+        # backward g·s(1 − s) or g·(1 − t²) from the rounded output: δ(out) = u·|out|
+        return u * np.abs(a), u * np.abs(a) * 2 * np.abs(a) + 4 * u * da + 2 * u * np.abs(a)
+    if act_name in ("silu", "quick_gelu"):
+        # a = z·σ(c·z): t = c·z (rounding, and the rounding of c: 2u|t|), s = σ(t̂), z·ŝ;
+        # autograd: g·ŝ + (g·z)·c·ŝ(1 − ŝ)
+        c = 1.0 if act_name == "silu" else 1.702
+        t = c * z
+        dt = 0.0 if c == 1.0 else 2 * u * np.abs(t)
+        s = _sigmoid(t)
+        ds = s * (1 - s)  # σ'(t)
+        es = ds * dt + u * s  # error of ŝ
+        a = np.abs(z * s)
+        e_f = az * es + u * a
+        # σ'(t̂) from ŝ: |δ(ŝ(1 − ŝ))| <= |1 − 2s|·es, its rounding(s) 3u·ds; σ'' <= 0.1
+        eds = np.abs(1 - 2 * s) * es + 3 * u * ds + 0.1 * dt
+        e_b = es + u * s + c * az * eds + 4 * u * c * az * ds + u * (s + c * az * ds)
+        return e_f, e_b
+    if act_name == "gelu":
+        # a = 0.5·z·(1 + erf(z/√2)): q = z·(1/√2) (2u|q|), e = erf(q̂), s = 1 + ê, (z/2)·ŝ
+        q = z / np.sqrt(2)
+        pdf2 = 2 / np.sqrt(np.pi) * np.exp(-q * q)  # erf'(q)
+        e = 2 * ACTIVATIONS["gelu"][0](z) / np.where(z == 0, 1, z) - 1  # erf(q), z != 0
+        e = np.where(z == 0, 0.0, e)
+        m, s = az / 2, 1 + e
+        es = pdf2 * 2 * u * np.abs(q) + u * np.abs(e) + u * s
+        e_f = m * es + u * m * s
+        # autograd: g·0.5·ŝ + (g·z/2)·erf'(q̂)/√2, erf' = 2/√π·exp(−q̂²): exp's argument
+        # carries 3u|q|² + 2u·2q² (q̂ error), exp rounds once, then three products
+        eexp = pdf2 * (3 * u * q * q + 4 * u * q * q + u)
+        e_b = 0.5 * es + u * s + m / np.sqrt(2) * (eexp + 4 * u * pdf2)
+        return e_f, e_b
+    if act_name == "gelu_tanh":
+        # a = 0.5·z·(1 + tanh(q)), q = k·(z + c·z³) in up to five roundings (NewGELU:
+        # z³, c·, +z, k·; FastGELU: z·z, c·, 1+, z·k, ·): every partial is at most
+        # Q = k·(|z| + c·|z|³) in magnitude
+        k, c = np.sqrt(2 / np.pi), 0.044715
+        zc = np.minimum(az, 1e6)  # far beyond saturation: keeps z³ finite
+        Q = k * (zc + c * zc**3)
+        q = np.sign(z) * Q
+        t = np.tanh(q)
+        sech2 = 1 - t * t
+        eq = 5 * u * Q
+        # tanh at q ± eq stays within u/4 of ±1: the rounded t is ±1 exactly
+        sat = 1 - np.tanh(np.maximum(Q - eq, 0)) <= u / 4
+        et = np.where(sat, 1 - np.abs(t), sech2 * eq + u * np.abs(t))
+        m = az / 2
+        s = 1 + t
+        e_f = m * (et + u * s) + u * m * s
+        # autograd: g·0.5·ŝ + (g·m)·(1 − t̂²)·D, D = k·(1 + 3c·z²) (four roundings)
+        D = k * (1 + 3 * c * zc * zc)
+        esech = np.where(sat, sech2, 2 * np.abs(t) * et + et * et + 2 * u)
+        e_b = 0.5 * (et + u * s) + u * s + m * D * (esech + 6 * u * sech2)
+        return e_f, e_b
+    raise KeyError(f"no op-by-op error model for activation {act_name!r}")
+
+
+OP_ROUNDINGS = 8  # roundings in one op-by-op activation or its autograd (each may underflow)
+
+
+def activation_errors(act_name, z, dtype, act_eval="fused"):
+    """(error of act(z), error of act'(z) per unit incoming gradient) from evaluating the
+    activation itself in `dtype` at an exactly representable z (the error of z is
+    propagated apart). "fused": ACTIVATION_ULPS units of the accumulation precision on the
+    operands' scale, one rounding to the dtype, one underflow; "op-by-op" adds
+    `op_by_op_errors` at the dtype's u and an underflow per rounding."""
+    u, u_acc, eta = DTYPES[dtype]
+    act, dact = ACTIVATIONS[act_name]
+    a, da = np.abs(act(z)), np.abs(dact(z))
+    c = ACTIVATION_ULPS
+    az = np.abs(z)
+    # the derivative's absolute part: 1 − σ(z) loses its relative accuracy as σ -> 1, and
+    # silu' multiplies it by z
+    own_a = c * u_acc * (a + az) + u * a + eta
+    own_da = c * u_acc * (da + 1 + az) + u * da + eta
+    if act_name in ("sigmoid", "tanh"):  # autograd differentiates from the rounded output:
+        # s(1 − s) or 1 − t² at ŝ = s(1 + δ), |δ| <= u, moves by u·|s|·|1 − 2s| or u·2t²
+        # (plus an underflow of ŝ: eta); and the formula's own two roundings (1 − ŝ, the
+        # product), which torch's float16 CPU kernel does in float16
+        own_da = own_da + (u * a + eta) * (np.abs(1 - 2 * a) if act_name == "sigmoid"
+                                           else 2 * a) + 2 * u * da
+    if act_eval == "op-by-op" and act_name not in ("identity", "relu"):  # (exact: no ops)
+        e_f, e_b = op_by_op_errors(act_name, z, u)
+        own_a = own_a + e_f + OP_ROUNDINGS * eta
+        own_da = own_da + e_b + OP_ROUNDINGS * eta
+    return own_a, own_da
+
+
+def first_order_bounds(variant, w, x, dy, dtype, act_eval="fused"):
     """{tensor: elementwise error bound} for one computation of the FFN in `dtype`.
 
     `w` are the weights (float64 arrays, our layout), x (n×d) and dy (n×d) float64.
-    Tensors: y, W_*/b_* (gradients) and x (the input gradient).
+    Tensors: y, W_*/b_* (gradients) and x (the input gradient). `act_eval` says how the
+    activation is evaluated in a low-precision dtype (ACT_EVALS): "op-by-op" adds the
+    rounding errors of `op_by_op_errors` at the dtype's u to the activation and its
+    derivative; nothing else changes.
     """
+    if act_eval not in ACT_EVALS:
+        raise ValueError(f"unknown act_eval {act_eval!r}; choose from {', '.join(ACT_EVALS)}")
     u, u_acc, eta = DTYPES[dtype]
     r = u if u_acc != u else 0.0  # the one rounding of a float32-accumulated result
 
@@ -73,7 +197,6 @@ def first_order_bounds(variant, w, x, dy, dtype):
     act_name, gated = lookup(variant)
     act, dact = ACTIVATIONS[act_name]
     L2 = SECOND_DERIVATIVE_BOUND[act_name]
-    c = ACTIVATION_ULPS
     n, d = x.shape
     h = w["W_up"].shape[1]
     ax, ady = np.abs(x), np.abs(dy)
@@ -98,7 +221,8 @@ def first_order_bounds(variant, w, x, dy, dtype):
     if act_name == "relu":
         kink = (np.abs(za) <= gamma(d + 1, u_acc) * zbar[ga] + 2 * eta).astype(float)
     # activations are evaluated in the accumulation precision, then rounded once to the dtype
-    a_err = (da + kink) * dza + c * u_acc * (np.abs(a) + np.abs(za)) + u * np.abs(a) + eta
+    own_a, own_da = activation_errors(act_name, za, dtype, act_eval)
+    a_err = (da + kink) * dza + own_a
     if gated:
         zu, zu_err = z["up"], z_err["up"]
         hidden = a * zu
@@ -116,9 +240,7 @@ def first_order_bounds(variant, w, x, dy, dtype):
     dh = dy @ w["W_down"].T
     dh_mag = ady @ wd.T  # bounds |dh|
     dh_err = mm(d, dh_mag, dh)
-    # absolute part: 1 − σ(z) loses its relative accuracy as σ -> 1, and silu' multiplies
-    # it by z
-    da_err = L2 * dza + kink + c * u_acc * (da + 1 + np.abs(za)) + u * da + eta
+    da_err = L2 * dza + kink + own_da
     if gated:
         azu = np.abs(zu)
         dz = {"gate": dh * zu * da_signed, "up": dh * a}
@@ -153,7 +275,7 @@ def plain_errors(variant, w, x, dy, dtype, device, ref):
     """
     import torch
 
-    from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+    from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
 
     tdt = getattr(torch, dtype)
     act_name, gated = lookup(variant)
@@ -176,8 +298,9 @@ def plain_errors(variant, w, x, dy, dtype, device, ref):
     }
 
 
-def bounds(variant, w, x, dy, dtype, plain):
-    """{tensor: elementwise bound} = M·E_plain + B_dtype + B_float64 (see the module doc)."""
-    impl = first_order_bounds(variant, w, x, dy, dtype)
+def bounds(variant, w, x, dy, dtype, plain, act_eval="fused"):
+    """{tensor: elementwise bound} = M·E_plain + B_dtype + B_float64 (see the module doc);
+    `act_eval` is how the implementation evaluates its activation in `dtype` (ACT_EVALS)."""
+    impl = first_order_bounds(variant, w, x, dy, dtype, act_eval)
     ref = first_order_bounds(variant, w, x, dy, "float64")
     return {k: PLAIN_MULTIPLE * plain.get(k, 0.0) + impl[k] + ref[k] for k in impl}

@@ -6,8 +6,8 @@ import pytest
 
 from derivations.flops import flops
 from derivations.memory import activation_memory
-from ffnverify import numpy_ffn
-from ffnverify.backend_variants import BACKEND_VARIANTS
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends.variants import BACKEND_VARIANTS
 from ffnverify.bench import measure
 from ffnverify.bench.gemm import pass_gemms
 
@@ -104,7 +104,7 @@ OUTPUT_SAVERS = {"relu", "glu", "reglu", "tanhglu"}
 @pytest.mark.parametrize("variant", sorted(BACKEND_VARIANTS))
 def test_saved_tensor_hooks_count_what_eager_autograd_keeps(variant):
     torch = pytest.importorskip("torch", reason="needs PyTorch")
-    from ffnverify.torch_ffn import FFN
+    from ffnverify.backends.torch_ffn import FFN
 
     x = torch.randn(N, D, requires_grad=True)
     _, saved = measure.torch_saved_elements(FFN(variant, D, H), x)

@@ -10,7 +10,7 @@ from ffnverify import catalogue
 from ffnverify.catalogue import MODELS
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
-from ffnverify.torch_ffn import FFN  # noqa: E402
+from ffnverify.backends.torch_ffn import FFN  # noqa: E402
 
 
 def meta_ffn_numel(m) -> int:

@@ -52,7 +52,11 @@ def test_broken_module_exits_1_with_a_report_and_the_reproducer_reproduces(capsy
     assert argv[0] == "ffnverify"
     code2, out2 = check(capsys, *argv[2:])
     assert code2 == 1
-    assert out2.splitlines()[:4] == out.splitlines()[:4]  # the same failure, the same element
+    def report(text):  # (Hypothesis may print a warning first, e.g. on a slow shrink)
+        lines = text.splitlines()
+        return next(lines[i:i + 4] for i, t in enumerate(lines)
+                    if t.startswith("FFN conformance failure"))
+    assert report(out2) == report(out)  # the same failure, the same element
 
 
 def test_wrong_variant_for_the_module_exits_1(capsys):
@@ -90,3 +94,30 @@ def test_explicit_mapping_as_json(capsys):
     code, out = check(capsys, "examples.ffn_modules:swiglu", "--variant", "swiglu",
                       "--layout", mapping, "--max-examples", "3")
     assert code == 0, out
+
+
+def test_progress_appears_only_after_a_delay_and_at_most_once_a_second():
+    import io
+
+    from ffnverify.testing.check_cmd import Progress
+
+    out = io.StringIO()
+    p = Progress(out)
+    now = [p.start]
+    p.clock = lambda: now[0]
+    p(False, 1, 100)
+    assert out.getvalue() == ""  # not before DELAY
+    now[0] += 2
+    p(False, 30, 100)
+    now[0] += 0.5
+    p(False, 31, 100)  # throttled
+    assert out.getvalue() == "ffnverify check: bias=False: 30/100 examples (2 s)\n"
+
+
+def test_max_examples_help_states_the_real_default(capsys):
+    from ffnverify.testing import conformance
+
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default {conformance.DEFAULT_MAX_EXAMPLES})" in text

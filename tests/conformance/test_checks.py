@@ -79,8 +79,11 @@ def test_factory_ignoring_bias_fails_params():
 def test_wrong_variant_fails_params_before_any_numerics():
     """A non-gated module checked as gated: the layout finds no gate_proj."""
     with pytest.raises(C.ConformanceFailure) as info:
-        check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu")
+        check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu", layout="hf")
     assert info.value.check == "params"
+    with pytest.raises(C.ConformanceFailure) as info:  # auto: no gated layout fits
+        check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu")
+    assert info.value.check == "layout" and "up_proj.weight (12, 8)" in str(info.value)
 
 
 def test_output_dtype_must_follow_the_input():
@@ -106,8 +109,27 @@ def test_kit_restores_torch_threads():
 
 def test_reproducer_for_a_factory_that_cannot_be_imported_is_a_python_call():
     case = _case(factory=lambda d, h, bias: None)
-    assert case.reproducer("float32").startswith("ffnverify.testing.check_example(")
+    assert case.reproducer("float32").startswith(
+        'python -c "from ffnverify.testing import check_example; check_example(')
     case = _case(target="pkg.mod:make")
     assert case.reproducer("float32") == (
         "ffnverify check pkg.mod:make --variant swiglu --layout hf --bias false --dtypes "
         "float32 --device cpu --seed 7 --d 3 --h 4 --n 2")
+
+
+def test_reproducer_of_a_mapping_layout_runs_as_it_stands():
+    """A JSON mapping goes on the command line; a Python line imports what it names."""
+    import shlex
+
+    from .zoo import T5_MAPPING
+
+    case = _case(target="tests.conformance.zoo:T5Like", layout=T5_MAPPING)
+    line = case.reproducer("float64")
+    argv = shlex.split(line)
+    assert argv[:2] == ["ffnverify", "check"] and "--layout" in argv
+    import json
+    assert json.loads(argv[argv.index("--layout") + 1])["W_gate"] == ["wi_0.weight", "T"]
+    case = _case(target="tests.conformance.zoo:SwiGLU", call=lambda m, x: m(x))
+    line = case.reproducer("float64")
+    assert line.startswith('python -c "from ffnverify.testing import check_example; '
+                           'from tests.conformance.zoo import SwiGLU; check_example(SwiGLU,')

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ffnverify import numpy_ffn
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends.activations import ACTIVATIONS
 from ffnverify.testing import tolerances
 
 
@@ -37,7 +37,8 @@ def test_second_derivative_bounds_hold(name):
     second = np.abs(np.diff(dact(z))) / dz
     if name == "relu":
         second = second[np.abs(z[:-1]) > 2 * dz]  # the kink is handled separately
-    assert second.max() <= tolerances.SECOND_DERIVATIVE_BOUND[name]
+    # (finite differences of a linear piece carry ~1e-11 of rounding: relu2'' = 2 exactly)
+    assert second.max() <= tolerances.SECOND_DERIVATIVE_BOUND[name] * (1 + 1e-9)
     assert second.max() >= 0.8 * tolerances.SECOND_DERIVATIVE_BOUND[name] or name == "relu"
 
 
@@ -73,7 +74,7 @@ def test_correct_implementation_stays_inside_the_bound(dtype):
     """Over many draws, a correct torch FFN never exceeds the bound, and uses a visible part
     of it (the bound is not 100x the largest real error)."""
     torch = pytest.importorskip("torch", reason="empirical bound checks run the torch backend")
-    from ffnverify.torch_ffn import from_numpy_weights, to_numpy_weights
+    from ffnverify.backends.torch_ffn import from_numpy_weights, to_numpy_weights
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny shapes: thread start-up would dominate

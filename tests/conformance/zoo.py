@@ -6,15 +6,17 @@ reject it, the dtype it is rejected in). Each mutant is a realistic bug; most ke
 shape right, which is why shape-only tests let them through.
 """
 
+import math
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ffnverify.backend_variants import lookup
-from ffnverify.torch_ffn import TORCH_ACTIVATIONS
+from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
+from ffnverify.backends.variants import lookup
 
 GATED = ("glu", "bilinear", "reglu", "geglu", "geglu_tanh", "swiglu", "tanhglu")
-PLAIN = ("relu", "gelu", "gelu_tanh", "silu")
+PLAIN = ("relu", "gelu", "gelu_tanh", "silu", "relu2", "quick_gelu")
 
 
 def _act(variant):
@@ -137,6 +139,77 @@ class T5Like(nn.Module):
 
     def forward(self, x):
         return self.wo(self.act(self.wi_0(x)) * self.wi_1(x))
+
+
+# ---------------------------------------------------------------- activations op by op
+# (what transformers' activations.py writes: every tensor operation rounds to the dtype)
+
+
+def new_gelu(x):  # transformers NewGELUActivation (gelu_new: GPT-2, GPT-J, CodeGen, Phi)
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi)
+                                       * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+def fast_gelu(x):  # transformers FastGELUActivation
+    return 0.5 * x * (1.0 + torch.tanh(x * 0.7978845608 * (1.0 + 0.044715 * x * x)))
+
+
+def silu_op_by_op(x):
+    return x * torch.sigmoid(x)
+
+
+def quick_gelu_op_by_op(x):  # transformers QuickGELUActivation (CLIP)
+    return x * torch.sigmoid(1.702 * x)
+
+
+def gelu_op_by_op(x):  # transformers GELUActivation's Python form
+    return x * 0.5 * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+OP_BY_OP = {"gelu_tanh": {"new_gelu": new_gelu, "fast_gelu": fast_gelu},
+            "silu": {"x*sigmoid(x)": silu_op_by_op},
+            "quick_gelu": {"x*sigmoid(1.702x)": quick_gelu_op_by_op},
+            "gelu": {"0.5x(1+erf(x/sqrt2))": gelu_op_by_op}}
+
+
+def op_by_op(variant, name):
+    """factory(d, h, bias) of an HF-layout non-gated FFN with that op-by-op activation."""
+    act = OP_BY_OP[variant][name]
+
+    def factory(d, h, bias=False):
+        m = HF(variant, d, h, bias)
+        m.act = act
+        return m
+    factory.__qualname__ = f"op_by_op[{variant}, {name}]"
+    return factory
+
+
+class _ScaledIn(nn.Module):
+    """Multiplies the wrapped FFN's output by `factor` only when it runs in `dtype`."""
+
+    def __init__(self, inner, dtype, factor):
+        super().__init__()
+        self.inner, self.dtype, self.factor = inner, dtype, factor
+
+    def forward(self, x):
+        y = self.inner(x)
+        return y * self.factor if x.dtype == self.dtype else y
+
+
+def scaled_in(dtype, factor, variant="gelu_tanh", act=new_gelu):
+    """An op-by-op GELU FFN whose output is off by `factor` in `dtype` only."""
+    def factory(d, h, bias=False):
+        m = HF(variant, d, h, bias)
+        m.act = act
+        return _ScaledIn(m, dtype, factor)
+    factory.__qualname__ = f"scaled_in[{dtype}, {factor}]"
+    return factory
+
+
+SCALED_IN_MAPPING = {
+    "W_up": ("inner.up_proj.weight", "T"), "b_up": ("inner.up_proj.bias", "id"),
+    "W_down": ("inner.down_proj.weight", "T"), "b_down": ("inner.down_proj.bias", "id"),
+}
 
 
 T5_MAPPING = {
@@ -356,3 +429,64 @@ MUTANTS = [
     ("float8 hidden in bfloat16 calls", Fp8HiddenInLowPrecision, "swiglu", "hf", (False,),
      "forward", "bfloat16"),
 ]
+
+
+# ---------------------------------------------------------------- any built-in layout
+
+
+class TableFFN(nn.Module):
+    """A correct FFN whose parameters sit where a layout table says (nested modules built
+    from the attribute paths); the forward reads its weights back through the table."""
+
+    def __init__(self, variant, table, d, h, bias):
+        super().__init__()
+        self.act, self.gated = _act(variant), lookup(variant)[1]
+        self.table = table
+        ours = {"W_gate": (d, h), "W_up": (d, h), "W_down": (h, d), "b_gate": (h,),
+                "b_up": (h,), "b_down": (d,)}
+        names = [k for k in ours if (k[2:] != "gate" or self.gated)
+                 and (k.startswith("W_") or bias)]
+        made = {}
+        for name in names:
+            path, transform = table[name]
+            shape = ours[name]
+            if transform.endswith(".T") or transform == "T":
+                shape = shape[::-1]
+            if transform.split(".")[0] in ("half0", "half1", "even", "odd"):
+                shape = (2 * shape[0],) + shape[1:]
+            if path not in made:
+                made[path] = nn.Parameter(torch.randn(shape) * 0.1)
+                parent = self
+                *mods, leaf = path.split(".")
+                for m in mods:
+                    if not hasattr(parent, m) or not isinstance(getattr(parent, m), nn.Module):
+                        parent.add_module(m, nn.Module())
+                    parent = getattr(parent, m)
+                parent.register_parameter(leaf, made[path])
+        self.names = names
+
+    def _get(self, name):
+        from ffnverify.testing.layouts import apply_transform, resolve
+
+        path, transform = self.table[name]
+        return apply_transform(transform, resolve(self, path))
+
+    def _lin(self, x, p):
+        out = x @ self._get(f"W_{p}")
+        return out + self._get(f"b_{p}") if f"b_{p}" in self.names else out
+
+    def forward(self, x):
+        z = self.act(self._lin(x, "gate")) * self._lin(x, "up") if self.gated \
+            else self.act(self._lin(x, "up"))
+        return self._lin(z, "down")
+
+
+def table_ffn(variant, layout):
+    from ffnverify.testing.layouts import mapping
+
+    table = mapping(lookup(variant)[1], layout)
+
+    def factory(d, h, bias=False):
+        return TableFFN(variant, table, d, h, bias)
+    factory.__qualname__ = f"table_ffn[{variant}, {layout}]"
+    return factory

@@ -23,8 +23,8 @@ from functools import partial
 
 import numpy as np
 
-from ffnverify.backend_variants import lookup, projections
-from ffnverify.np_activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup, projections
 
 # elementwise work runs over row blocks of about this many elements: the block's
 # temporaries then stay in a 1 MB L2 (measured fastest: 2-4x faster than 2**16 and up)

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ffnverify.backend_variants import lookup
+from ffnverify.backends.variants import lookup
 
 TORCH_ACTIVATIONS = {
     "identity": lambda z: z,
@@ -19,6 +19,8 @@ TORCH_ACTIVATIONS = {
     "silu": F.silu,
     "gelu": lambda z: F.gelu(z, approximate="none"),
     "gelu_tanh": lambda z: F.gelu(z, approximate="tanh"),
+    "relu2": lambda z: torch.square(F.relu(z)),
+    "quick_gelu": lambda z: z * torch.sigmoid(1.702 * z),
 }
 
 

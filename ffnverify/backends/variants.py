@@ -19,6 +19,8 @@ BACKEND_VARIANTS = {
     "geglu_tanh": ("gelu_tanh", True),
     "swiglu": ("silu", True),
     "tanhglu": ("tanh", True),
+    "relu2": ("relu2", False),
+    "quick_gelu": ("quick_gelu", False),
 }
 
 

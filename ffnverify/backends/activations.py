@@ -81,6 +81,33 @@ def d_gelu_tanh(z):
     return (0.5 * (1 + t) + 0.5 * zc * (1 - t * t) * du).astype(z.dtype, copy=False)
 
 
+def relu2(z):
+    """Squared ReLU, relu(z)² (Primer, Nemotron, Persimmon)."""
+    r = np.maximum(z, 0)
+    return r * r
+
+
+def d_relu2(z):
+    return 2 * np.maximum(z, 0)
+
+
+QUICK_GELU_C = 1.702  # CLIP's quick_gelu: z·σ(1.702·z)
+# beyond |z| = 1e4, σ(1.702·z) is exactly 0 or 1 in float32 and float64: clipping there
+# changes no value, and keeps 1.702·z finite (and z·(1 − σ) from becoming inf·0 = NaN)
+QUICK_GELU_SATURATED = 1e4
+
+
+def quick_gelu(z):
+    zc = np.clip(z, -QUICK_GELU_SATURATED, QUICK_GELU_SATURATED)
+    return z * sigmoid(QUICK_GELU_C * zc)
+
+
+def d_quick_gelu(z):
+    zc = np.clip(z, -QUICK_GELU_SATURATED, QUICK_GELU_SATURATED)
+    s = sigmoid(QUICK_GELU_C * zc)
+    return s * (1 + QUICK_GELU_C * zc * (1 - s))
+
+
 def identity(z):
     return z
 
@@ -98,4 +125,6 @@ ACTIVATIONS = {
     "silu": (silu, d_silu),
     "gelu": (gelu, d_gelu),
     "gelu_tanh": (gelu_tanh, d_gelu_tanh),
+    "relu2": (relu2, d_relu2),
+    "quick_gelu": (quick_gelu, d_quick_gelu),
 }

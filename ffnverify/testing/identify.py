@@ -1,0 +1,265 @@
+"""`identify_ffn(factory)` and `ffnverify identify TARGET`: what does this FFN module compute?
+
+The module is built at a probe shape, filled with drawn weights, and run in float64; its
+output is compared with the float64 NumPy reference of every row of the variant table
+(`derivations.variants.VARIANTS`) read through every built-in layout its parameters fit.
+The answer is the (variant, layout) whose reference is closest, with the measured distance
+to it and to the runner-up. It is a match only when every output element lies within the
+kit's float64 rounding-error bound (`tolerances.bounds`, the same bound the forward check
+uses); otherwise the answer is "none of the variants", with the closest.
+
+Inputs are drawn at scale `PROBE_SCALE`, so pre-activations reach the region where the
+activations differ most (exact vs tanh GELU differ by up to 5e-4 around |z| = 2; relu
+and relu² everywhere above 0; a gate in the first or the second chunk everywhere).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+PROBE_SCALE = 3.0  # inputs N(0, 9): pre-activations spread over [-10, 10]
+PROBE_TOKENS = 16
+
+
+@dataclass
+class Candidate:
+    variant: str
+    layout: str
+    error: float  # max |module − reference| over the output
+    within: bool  # every element within the float64 bound
+    activation: str = ""
+
+
+@dataclass
+class Identification:
+    """What `identify_ffn` found: `best` (None when nothing matched), the runner-up, all."""
+
+    d: int
+    h: int
+    bias: dict  # projection -> has a bias (of the best layout)
+    best: Candidate | None
+    runner_up: Candidate | None
+    closest: Candidate | None
+    ranked: list = field(default_factory=list)
+
+    @property
+    def variant(self):
+        return self.best.variant if self.best else None
+
+    @property
+    def layout(self):
+        return (self.best or self.closest).layout if (self.best or self.closest) else None
+
+    def summary(self):
+        bias = ", ".join(p for p, b in self.bias.items() if b) or "none"
+        second = ""
+        if self.runner_up is not None:
+            r = self.runner_up
+            second = f"; runner-up {r.variant} ({r.layout}): max error {r.error:.2g}"
+        if self.best is None:
+            c = self.closest
+            if c is None:
+                return f"none of the variants: no built-in layout fits (d={self.d}, h={self.h})"
+            return (f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
+                    f"({c.layout}): max error {c.error:.2g}, beyond the float64 bound{second}")
+        b = self.best
+        return (f"variant {b.variant} (activation {b.activation}), layout {b.layout}, biases: "
+                f"{bias}; max error {b.error:.2g} (within the float64 bound){second}")
+
+    def as_dict(self):
+        def cand(c):
+            return None if c is None else {"variant": c.variant, "layout": c.layout,
+                                           "activation": c.activation, "error": c.error,
+                                           "within_bound": c.within}
+        return {"d": self.d, "h": self.h, "bias": self.bias, "best": cand(self.best),
+                "runner_up": cand(self.runner_up), "closest": cand(self.closest)}
+
+
+def _bias_pattern(module, table):
+    from ffnverify.testing import layouts
+
+    return {p: layouts.resolve(module, table[f"b_{p}"][0]) is not None
+            for p in ("gate", "up", "down") if f"b_{p}" in table}
+
+
+def _fits(module, table, variant, d, h, ignore):
+    """The table reads the module: its weights exist with the derived shapes, the biases
+    that exist have theirs, and every parameter is read."""
+    import torch
+
+    from derivations.params import weight_shapes
+    from ffnverify.testing import layouts
+
+    shapes = {k: tuple(int(s) for s in v)
+              for k, v in weight_shapes(variant, d, h, True).items()}
+    covered = set()
+    for name, shape in shapes.items():
+        path, transform = table[name]
+        t = layouts.resolve(module, path)
+        if t is None:
+            if name.startswith("W_"):
+                return False
+            continue
+        if not isinstance(t, torch.Tensor):
+            return False
+        try:
+            if tuple(layouts.apply_transform(transform, t.detach()).shape) != shape:
+                return False
+        except (ValueError, IndexError, RuntimeError):
+            return False
+        covered.add(path)
+    return all(k in covered or ignore(k) for k, _ in module.named_parameters())
+
+
+def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None):
+    """[Candidate] over every variant × fitting layout, closest first."""
+    import torch
+
+    from derivations.variants import VARIANTS
+    from ffnverify.backends.variants import lookup
+    from ffnverify.testing import conformance as C
+    from ffnverify.testing import layouts, tolerances
+
+    out = []
+    names = list(variants or VARIANTS)
+    for variant in names:
+        gated = lookup(variant)[1]
+        case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
+                      "cpu", call=call, extra=tuple(extra_params))
+        module = C._build(case)
+        tables = layouts._GATED if gated else layouts._PLAIN
+        for lname, table in tables.items():
+            if not _fits(module, table, variant, d, h, lambda p, c=case: C._outside(p, c)):
+                continue
+            case.layout = lname
+            rng = np.random.default_rng(seed)
+            C.fill(module, case, rng)
+            w = layouts.read(module, table)
+            x = PROBE_SCALE * rng.standard_normal((PROBE_TOKENS, d))
+            dy = rng.standard_normal((PROBE_TOKENS, d))
+            with torch.no_grad():
+                y = C._to_numpy(C._call(module, torch.as_tensor(x), case, "identify"))
+            ref = C._reference(variant, w, x, dy)
+            if y.shape != ref["y"].shape:
+                continue
+            plain = tolerances.plain_errors(variant, w, x, dy, "float64", "cpu", ref)
+            bound = tolerances.bounds(variant, w, x, dy, "float64", plain)["y"]
+            err = np.abs(y - ref["y"])
+            out.append(Candidate(variant, lname, float(np.max(err, initial=0.0)),
+                                 bool(np.all(err <= bound)), VARIANTS[variant].activation))
+    out.sort(key=lambda c: (not c.within, c.error))
+    return out, module
+
+
+def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
+                 d_multiple_of=None, h_of=None, seed=0):
+    """What `factory(d, h, bias)` computes: an Identification (`.summary()` says it).
+
+    `bias` None tries bias=True first (a module without a bias option ignores it), then
+    False; shapes as in check_ffn (`d_multiple_of`, `h_of(d)`, fixed `d`, `h`)."""
+    from ffnverify.testing import conformance as C
+    from ffnverify.testing import layouts
+
+    pd, ph = C.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
+    settings = (True, False) if bias is None else (bool(bias),)
+    last = None
+    for b in settings:
+        try:
+            ranked, module = rank(factory, pd, ph, b, call, extra_params, seed)
+        except C.ConformanceFailure as exc:
+            last = exc
+            continue
+        if not ranked:
+            continue
+        best = ranked[0] if ranked[0].within else None
+        others = [c for c in ranked if best is None or (c.variant, c.layout) != (
+            best.variant, best.layout)]
+        # the runner-up: the closest *other variant* (another chunk order of the same
+        # variant, e.g. a symmetric bilinear, is no competitor)
+        runner = next((c for c in others if best is None or c.variant != best.variant), None)
+        top = best or ranked[0]
+        table = (layouts._GATED if C.lookup(top.variant)[1] else layouts._PLAIN)[top.layout]
+        return Identification(pd, ph, _bias_pattern(module, table), best,
+                              runner if best else (ranked[1] if len(ranked) > 1 else None),
+                              None if best else ranked[0], ranked)
+    if last is not None:
+        raise last
+    return Identification(pd, ph, {}, None, None, None, [])
+
+
+def what_it_computes(module64, case, x64, claimed_error):
+    """For a failing forward check: the variant of the table (same layout) whose float64
+    reference the module does match, and its max error; None when none does."""
+    import torch
+
+    from derivations.variants import VARIANTS
+    from ffnverify.backends.variants import lookup
+    from ffnverify.testing import conformance as C
+    from ffnverify.testing import layouts, tolerances
+
+    gated = lookup(case.variant)[1]
+    w = layouts.read(module64, C._table(case))
+    with torch.no_grad():
+        y = C._to_numpy(C._call(module64, torch.as_tensor(x64), case, "identify"))
+    dy = np.zeros_like(x64)
+    best = None
+    for variant in VARIANTS:
+        if variant == case.variant or lookup(variant)[1] != gated:
+            continue
+        ref = C._reference(variant, w, x64, dy)
+        if y.shape != ref["y"].shape:
+            continue
+        plain = tolerances.plain_errors(variant, w, x64, dy, "float64", case.device, ref)
+        bound = tolerances.bounds(variant, w, x64, dy, "float64", plain)["y"]
+        err = np.abs(y - ref["y"])
+        if np.all(err <= bound):
+            e = float(np.max(err, initial=0.0))
+            if best is None or e < best[1]:
+                best = (variant, e)
+    return best
+
+
+# ---------------------------------------------------------------- ffnverify identify
+
+
+def add_arguments(p):
+    p.add_argument("target", metavar="TARGET", help="package.module:factory")
+    p.add_argument("--d", type=int, help="model width of the probe build (default 6)")
+    p.add_argument("--h", type=int, help="hidden width of the probe build (default 2d+3)")
+    p.add_argument("--bias", choices=("true", "false"), default=None,
+                   help="the bias argument to pass the factory (default: true, then false)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args) -> int:
+    """Exit 0: a variant matched; 1: none did; 2: error (import, usage, torch missing)."""
+    import json
+    import sys
+
+    from ffnverify.testing.check_cmd import load_target
+
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("ffnverify identify: error: torch is required: pip install 'ffnverify[torch]'",
+              file=sys.stderr)
+        return 2
+    from ffnverify.testing.conformance import ConformanceFailure
+
+    try:
+        factory = load_target(args.target)
+    except Exception as exc:
+        print(f"ffnverify identify: error: cannot import {args.target}: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    bias = None if args.bias is None else args.bias == "true"
+    try:
+        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias)
+    except ConformanceFailure as failure:
+        print(failure.report())
+        return 1
+    if args.format == "json":
+        print(json.dumps(found.as_dict(), indent=2))
+    else:
+        print(found.summary())
+    return 0 if found.best is not None else 1

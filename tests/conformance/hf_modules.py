@@ -1,0 +1,168 @@
+"""The third-party MLP classes people ship, as kit factories with valid configs.
+
+Each entry: (class name, factory(d, h, bias), variant, bias settings, check_ffn keyword
+arguments (shape constraints, adapters), package). Imports happen inside the factories,
+so this module loads without the libraries. Configs are built valid by construction: one
+attention head of an even head_dim (transformers 5.x rejects odd head_dim and widths that
+are not a multiple of the heads); the kit is told the shapes a config accepts.
+"""
+
+import importlib
+
+import torch
+
+
+def _cls(model, name):
+    return getattr(importlib.import_module(f"transformers.models.{model}.modeling_{model}"), name)
+
+
+def _cfg(model, name, **kw):
+    cfg_mod = importlib.import_module(f"transformers.models.{model}.configuration_{model}")
+    return getattr(cfg_mod, name)(**kw)
+
+
+HEADS = {"num_attention_heads": 1, "num_key_value_heads": 1, "head_dim": 2}
+
+
+def llama_like(model, cls, cfg, act="silu", bias_key=None, **extra):
+    def factory(d, h, bias=False):
+        kw = dict(hidden_size=d, intermediate_size=h, hidden_act=act, **HEADS, **extra)
+        if bias_key:
+            kw[bias_key] = bias
+        else:
+            assert not bias, f"{cls} has no bias option"
+        return _cls(model, cls)(_cfg(model, cfg, **kw))
+    factory.__qualname__ = cls
+    return factory
+
+
+def gemma(model, cls, cfg):
+    def factory(d, h, bias=False):
+        assert not bias, f"{cls} has no bias option"
+        return _cls(model, cls)(_cfg(model, cfg, hidden_size=d, intermediate_size=h,
+                                     hidden_activation="gelu_pytorch_tanh", **HEADS))
+    factory.__qualname__ = cls
+    return factory
+
+
+def modernbert(d, h, bias=False):
+    cfg = _cfg("modernbert", "ModernBertConfig", hidden_size=d, intermediate_size=h,
+               hidden_activation="gelu", mlp_bias=bias, num_attention_heads=1,
+               mlp_dropout=0.1)
+    return _cls("modernbert", "ModernBertMLP")(cfg)
+
+
+def starcoder2(d, h, bias=True):
+    cfg = _cfg("starcoder2", "Starcoder2Config", hidden_size=d, intermediate_size=h,
+               hidden_act="gelu_pytorch_tanh", use_bias=bias, residual_dropout=0.1, **HEADS)
+    return _cls("starcoder2", "Starcoder2MLP")(cfg)
+
+
+def gpt_neox(d, h, bias=True):
+    assert bias, "GPTNeoXMLP always has biases"
+    cfg = _cfg("gpt_neox", "GPTNeoXConfig", hidden_size=d, intermediate_size=h,
+               hidden_act="gelu", num_attention_heads=1, rotary_pct=1.0)
+    return _cls("gpt_neox", "GPTNeoXMLP")(cfg)
+
+
+def falcon(d, h, bias=False):
+    cfg = _cfg("falcon", "FalconConfig", hidden_size=d, ffn_hidden_size=h, bias=bias,
+               num_attention_heads=1, activation="gelu")
+    return _cls("falcon", "FalconMLP")(cfg)
+
+
+def gptj(d, h, bias=True):
+    assert bias, "GPTJMLP always has biases"
+    cfg = _cfg("gptj", "GPTJConfig", n_embd=d, n_head=1, rotary_dim=2,
+               activation_function="gelu_new", resid_pdrop=0.1)
+    return _cls("gptj", "GPTJMLP")(h, cfg)
+
+
+def codegen(d, h, bias=True):
+    assert bias, "CodeGenMLP always has biases"
+    cfg = _cfg("codegen", "CodeGenConfig", n_embd=d, n_head=1, rotary_dim=2,
+               activation_function="gelu_new", resid_pdrop=0.1)
+    return _cls("codegen", "CodeGenMLP")(h, cfg)
+
+
+def phi(d, h, bias=True):
+    assert bias, "PhiMLP always has biases"
+    cfg = _cfg("phi", "PhiConfig", hidden_size=d, intermediate_size=h, hidden_act="gelu_new",
+               num_attention_heads=1, num_key_value_heads=1)
+    return _cls("phi", "PhiMLP")(cfg)
+
+
+def bloom(d, h, bias=True):
+    assert bias, "BloomMLP always has biases"
+    assert h == 4 * d, "BloomMLP's width is 4·d"
+    cfg = _cfg("bloom", "BloomConfig", hidden_size=d, n_head=1, hidden_dropout=0.0)
+    return _cls("bloom", "BloomMLP")(cfg)
+
+
+def bloom_call(module, x):
+    """BloomMLP.forward(hidden_states, residual) adds the residual: pass zeros."""
+    return module(x, torch.zeros_like(x))
+
+
+def mt5(d, h, bias=False):
+    assert not bias, "MT5 has no biases"
+    cfg = _cfg("mt5", "MT5Config", d_model=d, d_ff=h, num_heads=1, d_kv=2,
+               feed_forward_proj="gated-gelu", dropout_rate=0.1)
+    return _cls("mt5", "MT5DenseGatedActDense")(cfg)
+
+
+def gpt2(d, h, bias=True):
+    assert bias, "GPT2MLP always has biases"
+    cfg = _cfg("gpt2", "GPT2Config", n_embd=d, n_head=1, activation_function="gelu_new",
+               resid_pdrop=0.1)
+    return _cls("gpt2", "GPT2MLP")(h, cfg)
+
+
+def x_ff(**kw):
+    """x-transformers' FeedForward(d, mult=2, ...): h = 2·d (inner_dim = int(d·mult))."""
+    def factory(d, h, bias=False):
+        from x_transformers.x_transformers import FeedForward
+
+        assert h == 2 * d, "mult=2"
+        down = bias["down"] if isinstance(bias, dict) else bias  # the GLU's proj: always
+        return FeedForward(d, mult=2, no_bias=not down, **kw)
+    factory.__qualname__ = "FeedForward"
+    return factory
+
+
+T = "transformers"
+XT = "x_transformers"
+TWICE = {"h_of": lambda d: 2 * d}
+# x-transformers' GLU projection always has a bias; no_bias drops only the output's
+GLU_BIAS = ({"gate": True, "up": True, "down": False}, True)
+EVEN = {"d_multiple_of": 2}
+# (class, factory, variant, bias settings, check_ffn keywords, package)
+HF_CLASSES = [
+    ("Qwen2MLP", llama_like("qwen2", "Qwen2MLP", "Qwen2Config"), "swiglu", (False,), {}, T),
+    ("Qwen3MLP", llama_like("qwen3", "Qwen3MLP", "Qwen3Config"), "swiglu", (False,), {}, T),
+    ("MistralMLP", llama_like("mistral", "MistralMLP", "MistralConfig"), "swiglu", (False,),
+     {}, T),
+    ("Olmo2MLP", llama_like("olmo2", "Olmo2MLP", "Olmo2Config"), "swiglu", (False,), {}, T),
+    ("GraniteMLP", llama_like("granite", "GraniteMLP", "GraniteConfig", bias_key="mlp_bias"),
+     "swiglu", (False, True), {}, T),
+    ("Gemma2MLP", gemma("gemma2", "Gemma2MLP", "Gemma2Config"), "geglu_tanh", (False,), {}, T),
+    ("Gemma3MLP", gemma("gemma3", "Gemma3MLP", "Gemma3TextConfig"), "geglu_tanh", (False,),
+     {}, T),
+    ("GlmMLP", llama_like("glm", "GlmMLP", "GlmConfig"), "swiglu", (False,), {}, T),
+    ("ModernBertMLP", modernbert, "geglu", (False, True), {}, T),
+    ("Starcoder2MLP", starcoder2, "gelu_tanh", (False, True), {}, T),
+    ("GPTNeoXMLP", gpt_neox, "gelu", (True,), {}, T),
+    ("FalconMLP", falcon, "gelu", (False, True), EVEN, T),  # head_dim = d: even
+    ("GPTJMLP", gptj, "gelu_tanh", (True,), {}, T),
+    ("CodeGenMLP", codegen, "gelu_tanh", (True,), {}, T),
+    ("PhiMLP", phi, "gelu_tanh", (True,), {}, T),
+    ("BloomMLP", bloom, "gelu_tanh", (True,), {"h_of": lambda d: 4 * d, "call": bloom_call}, T),
+    ("MT5DenseGatedActDense", mt5, "geglu_tanh", (False,), {}, T),
+    ("GPT2MLP", gpt2, "gelu_tanh", (True,), {}, T),
+    ("x-transformers FeedForward", x_ff(), "gelu", (False, True), TWICE, XT),
+    ("x-transformers FeedForward(glu)", x_ff(glu=True), "geglu", GLU_BIAS, TWICE, XT),
+    ("x-transformers FeedForward(glu, swish)", x_ff(glu=True, swish=True), "swiglu",
+     GLU_BIAS, TWICE, XT),
+    ("x-transformers FeedForward(relu_squared)", x_ff(relu_squared=True), "relu2",
+     (False, True), TWICE, XT),
+]
