@@ -16,10 +16,11 @@ def add_arguments(p):
     p.add_argument("target", metavar="TARGET",
                    help="package.module:factory, or numpy / torch (the built-in backends)")
     p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, gelu, relu")
-    p.add_argument("--layout", default="hf",
-                   help="where the module keeps its weights: hf, torchtune, xformers-packed, "
-                        "phi3, torchtitan-w13, gpt2 (default hf; the built-in targets have "
-                        "their own)")
+    p.add_argument("--layout", default="auto",
+                   help="where the module keeps its weights: auto (default: detected from "
+                        "the parameter names and shapes, as `ffnverify check` does) or a "
+                        "built-in layout such as hf, torchtune, phi3, gpt2; the built-in "
+                        "targets have their own")
     p.add_argument("--shape", nargs="+", default=["2048,1024,2816"], metavar="n,d,h",
                    help="tokens, model width, hidden width (default 2048,1024,2816)")
     p.add_argument("--dtype", choices=measure.DTYPES, default="float32",

@@ -2,7 +2,7 @@
 inside a user's test, so CI can hold an FFN to a fraction of its GEMM limit.
 
     def test_my_mlp_speed(ffn_bench):
-        r = ffn_bench("mypkg.mlp:factory", "swiglu", (2048, 1024, 2816), layout="hf")
+        r = ffn_bench("mypkg.mlp:factory", "swiglu", (2048, 1024, 2816), layout="auto")
         assert r.ratio_to_gemm >= 0.8
         assert r.memory.convention == "store"
 
@@ -21,11 +21,11 @@ SCALARS = ("flops", "gflops", "gemm_gflops", "ratio_to_gemm", "ratio_to_gemm_med
 
 @pytest.fixture
 def ffn_bench(request):
-    """`ffn_bench(target, variant, (n, d, h), pass_="train", layout="hf", dtype="float32",
+    """`ffn_bench(target, variant, (n, d, h), pass_="train", layout="auto", dtype="float32",
     device="cpu", bias=False, rounds=10, warmup=2) -> Result`."""
     from ffnverify.bench import measure
 
-    def run(target, variant, shape, pass_="train", layout="hf", dtype="float32", device="cpu",
+    def run(target, variant, shape, pass_="train", layout="auto", dtype="float32", device="cpu",
             bias=False, rounds=measure.DEFAULT_ROUNDS, warmup=measure.DEFAULT_WARMUP):
         if target != "numpy":
             pytest.importorskip("torch", reason="ffn_bench of a torch module needs PyTorch")

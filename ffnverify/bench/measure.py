@@ -391,7 +391,20 @@ def make_runner(target, variant, layout, n, d, h, bias=False, dtype="float32", d
     return _TorchRunner(module, d, n, dtype, device)
 
 
-def bench(target, variant, shapes, layout="hf", dtype="float32", device="cpu",
+def detect_layout(target, variant, bias) -> str:
+    """The built-in layout the module's parameters fit, as `ffnverify check` detects it."""
+    from ffnverify.testing import conformance
+
+    factory = _load(target) if isinstance(target, str) else target
+    try:
+        layout, _ = conformance.resolve_layout(factory, variant, bool(bias),
+                                               target=target if isinstance(target, str) else None)
+    except conformance.ConformanceFailure as exc:
+        raise BenchError(exc.report()) from exc
+    return layout
+
+
+def bench(target, variant, shapes, layout="auto", dtype="float32", device="cpu",
           passes=PASSES, bias=False, rounds=DEFAULT_ROUNDS, warmup=DEFAULT_WARMUP,
           memory=True) -> list[Result]:
     """Measure `target` ("numpy", "torch", "package.module:factory" or a factory callable)
@@ -415,6 +428,8 @@ def bench(target, variant, shapes, layout="hf", dtype="float32", device="cpu",
         if not torch.cuda.is_available():
             raise BenchError("--device cuda but torch sees no CUDA device")
     label = target if isinstance(target, str) else getattr(target, "__qualname__", "factory")
+    if layout == "auto" and target not in ("numpy", "torch"):
+        layout = detect_layout(target, variant, bias)
     out = []
     for n, d, h in shapes:
         if min(n, d, h) < 1:

@@ -105,7 +105,7 @@ def run(args) -> int:
         import hypothesis  # noqa: F401
         import torch
     except ImportError as exc:
-        return _error(f"{exc.name} is required: pip install 'ffnverify[torch,test]'")
+        return _error(f"{exc.name} is required: pip install torch hypothesis")
     from ffnverify.backends.variants import lookup
     from ffnverify.testing import conformance, layouts
 
