@@ -86,7 +86,10 @@ def flops(variant, d=D, h=H, n=N, pass_="forward", count="matmul", input_grad=Tr
 
 
 def macs(variant, d=D, h=H, n=N, pass_="forward", count="matmul", input_grad=True, bias=False):
-    """Multiply-accumulates: FLOPs / 2 (what fvcore, thop and torchinfo call 'FLOPs')."""
+    """Multiply-accumulates: FLOPs / 2. With count="matmul" this is what fvcore reports as
+    "flops" and thop as MACs; torchinfo's "mult-adds" agree only on a 2-D input without
+    bias (it adds 1 per bias parameter per token and, on a 3-D input, multiplies by the
+    batch dimension alone)."""
     return sp.expand(flops(variant, d, h, n, pass_, count, input_grad, bias) / 2)
 
 

@@ -213,12 +213,16 @@ def _tokens(text: str) -> list[Tok]:
                 i = run
                 continue
             got = _read_number(text, i)
-            if got and not (i and (text[i - 1].isalpha() or text[i - 1] == "_")):
+            glued = i and (text[i - 1].isalpha() or text[i - 1] == "_" or (
+                ch == "." and out and out[-1].kind == "WORD" and out[-1].end == i))
+            if got and not glued:
                 tok, i = got
                 out.append(tok)
                 continue
-            if got:  # a digit inside a name (L08, W1): part of the word
+            if got:  # a digit inside a name (L08, W1, the .5 of Qwen1.5): part of the word
                 tok, j = got
+                if ch == "." and out and out[-1].kind == "WORD" and out[-1].end == i:
+                    i = out.pop().start
                 out.append(Tok("WORD", text[i:j], i, j))
                 i = j
                 continue

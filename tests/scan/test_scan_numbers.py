@@ -42,6 +42,12 @@ def test_names_and_tilde():
     assert next(t for t in toks if t.kind == "NUM").tilde
 
 
+def test_a_version_inside_a_name_is_part_of_the_word():
+    toks = tokens("Qwen1.5-MoE has 14.3B parameters; Phi3.5 and x.5 too")
+    assert [t.text for t in toks if t.kind == "NUM"] == ["14.3B"]
+    assert [t.text for t in toks if t.kind == "WORD"][:1] == ["Qwen1.5"]
+
+
 def test_huge_inputs_are_bounded():
     assert nums("1" * 500) == []  # beyond the digit bound: not a number at all
     assert nums("10⁹⁹⁹") == [] or nums("10⁹⁹⁹")[0].value != 10**999
