@@ -18,7 +18,7 @@ from ffnverify.catalogue import GIVEN, MISMATCH, MODELS, UNPUBLISHED, check, get
 
 DASH = "—"
 WIDTH = 100
-COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "heads/kv", "width", "params",
+COLUMNS = ["name", "d_model", "d_ff", "variant", "bias", "layers", "width", "params",
            "published"]
 
 
@@ -61,7 +61,7 @@ def _cells(r: dict) -> list[str]:
     return [
         r["name"], str(r["d_model"]), str(r["d_ff"]), r["variant"], "yes" if r["bias"] else "no",
         str(r["layers"]) + (f"+{r['encoder_layers']}" if r["encoder_layers"] else ""),
-        f"{r['heads']}/{r['kv_heads']}", width, f"{r['derived_total']:,}", published,
+        width, f"{r['derived_total']:,}", published,
     ]
 
 

@@ -228,7 +228,8 @@ def add_arguments(p):
     p.add_argument("--h", type=int, help="hidden width of the probe build (default 2d+3)")
     p.add_argument("--bias", choices=("true", "false"), default=None,
                    help="the bias argument to pass the factory (default: true, then false)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="report format (default text)")
 
 
 def run(args) -> int:
@@ -241,7 +242,7 @@ def run(args) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("ffnverify identify: error: torch is required: pip install 'ffnverify[torch]'",
+        print("ffnverify identify: error: torch is required: pip install torch",
               file=sys.stderr)
         return 2
     from ffnverify.testing.conformance import ConformanceFailure
