@@ -341,7 +341,8 @@ class Builder:
             else:
                 out = FUNCTIONS[node.func](*[bound[p] for p in sig.params])
         except ClaimError as e:
-            raise ClaimError(f"{node.func}(): {e.message}", e.col or node.col) from None
+            col = e.col or _argument_col(node, sig, e.param) or node.col
+            raise ClaimError(f"{node.func}(): {e.message}", col) from None
         except (ValueError, TypeError, KeyError, NotImplementedError, ZeroDivisionError,
                 AttributeError) as e:
             raise ClaimError(f"{node.func}(): {e}", node.col) from None
@@ -475,6 +476,22 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
         return left if sign(left - right) == 0 else None
     except ClaimError:
         return None
+
+
+def _argument_col(node, sig, param) -> int | None:
+    """The column of the argument named `param` in the call `node` (a keyword, or the
+    positional argument in that parameter's place), so an error points at it."""
+    if not param:
+        return None
+    for key, _, col in node.kwargs:
+        if key == param or key.rstrip("_") == param.rstrip("_"):
+            return col
+    names = [p.rstrip("_") for p in getattr(sig, "params", ())]
+    if param.rstrip("_") in names:
+        i = names.index(param.rstrip("_"))
+        if i < len(node.args):
+            return node.args[i].col
+    return None
 
 
 def stated_unit(node) -> Fraction | None:

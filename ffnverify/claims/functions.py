@@ -19,15 +19,17 @@ from derivations import params as _params
 class ClaimError(Exception):
     """A claim that is well formed but cannot be evaluated (unknown name, bad argument)."""
 
-    def __init__(self, message: str, col: int | None = None):
+    def __init__(self, message: str, col: int | None = None, param: str | None = None):
         super().__init__(message)
         self.message = message
         self.col = col
+        self.param = param  # the argument at fault, so the error can point at it
 
 
 def _variant(name):
     if name not in variants.VARIANTS:
-        raise ClaimError(f"unknown FFN variant {name!r}; known: {', '.join(variants.VARIANTS)}")
+        raise ClaimError(f"unknown FFN variant {name!r}; known: {', '.join(variants.VARIANTS)}",
+                         param="variant")
     return name
 
 
@@ -36,19 +38,20 @@ def _flag(value, what):
         return value
     if isinstance(value, sp.Integer) and value in (0, 1):
         return bool(value)
-    raise ClaimError(f"{what} must be true or false, not {value}")
+    raise ClaimError(f"{what} must be true or false, not {value}", param=what)
 
 
 def _choice(value, allowed, what):
     if value not in allowed:
-        raise ClaimError(f"unknown {what} {value!r}; expected one of {', '.join(allowed)}")
+        raise ClaimError(f"unknown {what} {value!r}; expected one of {', '.join(allowed)}",
+                         param=what)
     return value
 
 
 def _expr(value, what):
     if isinstance(value, sp.Expr):
         return value
-    raise ClaimError(f"{what} must be a number or an expression, not {value!r}")
+    raise ClaimError(f"{what} must be a number or an expression, not {value!r}", param=what)
 
 
 def _int_default(value):
@@ -59,7 +62,7 @@ def _int_default(value):
 def _positive_integer(value, what):
     value = _expr(value, what)
     if not (value.is_Integer and value > 0):
-        raise ClaimError(f"{what} must be a positive integer here, not {value}")
+        raise ClaimError(f"{what} must be a positive integer here, not {value}", param=what)
     return value
 
 

@@ -177,3 +177,15 @@ MUTANTS = [
 @pytest.mark.parametrize("claim", MUTANTS)
 def test_mutants_are_caught(claim):
     assert verdict(claim) == "false"
+
+
+@pytest.mark.parametrize("claim, token", [
+    ("params(swiglu, d, h, bias=maybe) == 1", "bias=maybe"),
+    ("flops(swiglu, d, h, pass=sideways) == 1", "pass=sideways"),
+    ("params(swigle, d, h) == 1", "swigle"),
+    ("flops(swiglu, d, h, 1, sideways) == 1", "sideways"),
+])
+def test_an_argument_error_points_at_its_argument(claim, token):
+    r = evaluate_claim(claim)
+    assert r["verdict"] == "error"
+    assert r["col"] == claim.index(token) + 1, r
