@@ -393,9 +393,11 @@ def make_runner(target, variant, layout, n, d, h, bias=False, dtype="float32", d
 
 def detect_layout(target, variant, bias) -> str:
     """The built-in layout the module's parameters fit, as `ffnverify check` detects it."""
-    from ffnverify.testing import conformance
-
-    factory = _load(target) if isinstance(target, str) else target
+    factory = _load(target) if isinstance(target, str) else target  # "cannot import" first
+    try:
+        from ffnverify.testing import conformance
+    except ImportError as exc:
+        raise BenchError(f"{exc.name} is required: pip install {exc.name}") from exc
     try:
         layout, _ = conformance.resolve_layout(factory, variant, bool(bias),
                                                target=target if isinstance(target, str) else None)
