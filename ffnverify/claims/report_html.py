@@ -137,6 +137,40 @@ def _row(index: int, claim: dict) -> str:
     )
 
 
+def page(title: str, head: str, what: str, buttons: list[str], columns: list[str],
+         rows: str) -> str:
+    """The self-contained page both HTML reports share: the stylesheet and script inlined
+    under a hash-pinned Content-Security-Policy, `head` (already escaped) above the filter
+    buttons, and the table of `rows` (already escaped) under `columns`."""
+    csp = (
+        f"default-src 'none'; style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_JS)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_text(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>{_text(title)}</h1>
+{head}
+<div class="filters" role="toolbar" aria-label="filter by {what}">{"".join(buttons)}<span class="shown" id="shown"></span></div>
+<table class="claims">
+<thead><tr>{"".join(f"<th>{c}</th>" for c in columns)}</tr></thead>
+<tbody>
+{rows}
+</tbody>
+</table>
+<script>{_JS}</script>
+</body>
+</html>
+"""
+
+
 def render(result: dict, title: str = "ffnverify audit report") -> str:
     """A self-contained HTML page for an audit result shaped as SPEC §5's JSON."""
     claims = list(result.get("claims") or [])
@@ -168,32 +202,6 @@ def render(result: dict, title: str = "ffnverify audit report") -> str:
         buttons.append(f'<button type="button" data-filter="mismatch">mismatch ({failed})</button>')
     columns = ["#", "verdict", "expect", "ok", "source", "id", "claim", "exact value", "detail"]
     rows = "\n".join(_row(i, c) for i, c in enumerate(claims, 1))
-    csp = (
-        f"default-src 'none'; style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_JS)}; "
-        "base-uri 'none'; form-action 'none'"
-    )
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_text(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<h1>{_text(title)}</h1>
-<p>Report format version {_text(result.get("version", 1))}.</p>
+    return page(title, f"""<p>Report format version {_text(result.get("version", 1))}.</p>
 {status}
-{summary_table}
-<div class="filters" role="toolbar" aria-label="filter by verdict">{"".join(buttons)}<span class="shown" id="shown"></span></div>
-<table class="claims">
-<thead><tr>{"".join(f"<th>{c}</th>" for c in columns)}</tr></thead>
-<tbody>
-{rows}
-</tbody>
-</table>
-<script>{_JS}</script>
-</body>
-</html>
-"""
+{summary_table}""", "verdict", buttons, columns, rows)

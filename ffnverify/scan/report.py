@@ -16,7 +16,7 @@ from pathlib import Path
 from ffnverify import __version__
 from ffnverify.claims.printable import visible as safe
 from ffnverify.claims.report import _artifact, _escape_data, _escape_property
-from ffnverify.claims.report_html import _CSS, _JS, _csp_hash
+from ffnverify.claims.report_html import page
 
 COLOURS = {"covered": "36", "checked": "32", "suggested": "33", "unchecked": "2",
            "false": "31"}
@@ -187,34 +187,10 @@ def html(result: dict, title: str = "ffnverify scan report") -> str:
                        "</button>")
     errors = "".join(f"<li><code>{_e(e['file'])}:{e['line']}:{e['col']}</code> "
                      f"{_e(e['message'])}</li>" for e in result.get("errors", []))
-    csp = (f"default-src 'none'; style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_JS)}; "
-           "base-uri 'none'; form-action 'none'")
     columns = ["#", "status", "verdict", "source", "statement", "claim", "detail"]
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-<style>{_CSS}</style>
-</head>
-<body>
-<h1>{_e(title)}</h1>
-<p class="status">{_e(summary_line(s))}</p>
-{table}
-{f'<ul class="errors">{errors}</ul>' if errors else ''}
-<div class="filters" role="toolbar" aria-label="filter by status">{"".join(buttons)}<span class="shown" id="shown"></span></div>
-<table class="claims">
-<thead><tr>{"".join(f"<th>{c}</th>" for c in columns)}</tr></thead>
-<tbody>
-{chr(10).join(rows)}
-</tbody>
-</table>
-<script>{_JS}</script>
-</body>
-</html>
-"""
+    head = (f'<p class="status">{_e(summary_line(s))}</p>\n{table}\n'
+            + (f'<ul class="errors">{errors}</ul>' if errors else ""))
+    return page(title, head, "status", buttons, columns, chr(10).join(rows))
 
 
 RENDERERS = {"text": text, "json": lambda r, colour=False: json_report(r),
