@@ -18,6 +18,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
+# `tox -e mutation` runs the selected tests once per mutant: few, fixed examples, no database
+settings.register_profile(
+    "mutation", max_examples=10, deadline=None, derandomize=True, database=None,
+    suppress_health_check=list(HealthCheck),
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

@@ -1,0 +1,290 @@
+"""Mutation testing driver: runs mutmut over the four areas and scores each one.
+
+    python tests/mutation/run.py [AREA ...] [--no-fail] [--report-only]
+
+AREA is one of AREAS (all by default). The driver writes the test selection (the test
+files of the chosen areas that exist) into mutants/mutation-tests.txt, which
+`[tool.mutmut]` hands pytest as an argument file, runs `mutmut run` on the areas'
+functions with HYPOTHESIS_PROFILE=mutation, then prints per area: total, killed, survived,
+no tests, timeout, equivalent (tests/mutation/equivalent/<area>.toml), the STALE entries
+of those files, and score = killed / (total - equivalent), followed by each survivor and
+its mutated line. The results go to build/mutation.json. Exit status 1 if an area scores
+below THRESHOLD (not with --no-fail), or if an equivalent entry is stale.
+
+The scoring functions (status_of, area_of, tally, stale_entries) are pure, and tested in
+tests/mutation/test_driver.py without mutmut.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EQUIVALENT_DIR = ROOT / "tests" / "mutation" / "equivalent"
+THRESHOLD = 0.95
+
+# The kit's check functions in conformance.py that the tolerances area scores.
+CONFORMANCE_CHECKS = (
+    "compare", "expected_shapes", "check_params", "_bounds", "assert_not_vacuous",
+    "check_independence", "_judge", "_compare_all", "check_forward_backward",
+    "check_train_mode", "saturated", "check_saturation", "check_flops",
+)
+
+# area -> (modules scored whole, {module: functions scored}, test files the area needs)
+AREAS = {
+    "derivations": (
+        ["derivations.activations", "derivations.attention", "derivations.flops",
+         "derivations.gradients", "derivations.memory", "derivations.model_costs",
+         "derivations.params", "derivations.symbols", "derivations.transformer",
+         "derivations.variants", "derivations.widths"],
+        {},
+        ["tests/test_params.py", "tests/test_flops.py", "tests/test_memory.py",
+         "tests/test_widths.py", "tests/test_gradients.py", "tests/test_activations.py",
+         "tests/catalogue/test_transformer_properties.py", "tests/catalogue/test_catalogue.py",
+         "tests/test_derivation_properties.py"],
+    ),
+    "decider": (
+        ["ffnverify.claims.evaluate", "ffnverify.claims.build", "ffnverify.claims.certify",
+         "ffnverify.claims.prove", "ffnverify.claims.refute"],
+        {},
+        ["tests/claims/test_evaluate.py", "tests/claims/test_rounding.py",
+         "tests/claims/test_notation.py", "tests/claims/test_soundness.py",
+         "tests/claims/test_decider_properties.py"],
+    ),
+    "tolerances": (
+        ["ffnverify.testing.tolerances"],
+        {"ffnverify.testing.conformance": CONFORMANCE_CHECKS},
+        ["tests/conformance/test_tolerances.py", "tests/conformance/test_checks.py",
+         "tests/conformance/test_tolerance_properties.py"],
+    ),
+    "explain": (
+        ["ffnverify.testing.explain"],
+        {},
+        ["tests/counters/test_explanations.py", "tests/counters/test_explain_properties.py"],
+    ),
+}
+
+# mutmut's exit codes (mutmut/stats.py) -> the driver's statuses; anything else is "other"
+_STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
+           36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout",
+           None: "not checked"}
+COLUMNS = ("total", "killed", "survived", "no tests", "timeout", "other", "equivalent")
+
+
+def status_of(exit_code):
+    return _STATUS.get(exit_code, "other")
+
+
+def split_name(mutant):
+    """'pkg.mod.x_fn__mutmut_3' -> ('pkg.mod', 'fn'); methods 'pkg.mod.xǁCǁm__mutmut_1'
+    -> ('pkg.mod', 'C.m')."""
+    head = mutant.rsplit("__mutmut_", 1)[0]
+    module, _, func = head.rpartition(".")
+    func = func[2:] if func.startswith("x_") else func.lstrip("x").strip("ǁ").replace("ǁ", ".")
+    return module, func
+
+
+def area_of(mutant, areas=AREAS):
+    """The area that scores `mutant`, or None."""
+    module, func = split_name(mutant)
+    for name, (modules, functions, _tests) in areas.items():
+        if module in modules or func in functions.get(module, ()):
+            return name
+    return None
+
+
+def globs(area_names, areas=AREAS):
+    """mutmut run's name patterns for the areas' mutants."""
+    out = []
+    for name in area_names:
+        modules, functions, _tests = areas[name]
+        out += [f"{m}.*" for m in modules]
+        out += [f"{m}.x_{f}__mutmut_*" for m, fs in functions.items() for f in fs]
+    return out
+
+
+def plus_lines(diff):
+    """The added lines of a unified diff, without their '+'."""
+    return [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+
+
+def stale_entries(entries, statuses, diffs):
+    """[(entry, why)] for equivalent entries that no longer hold: the mutant is gone, its
+    mutated line differs from the entry's `line`, or the tests kill it."""
+    out = []
+    for e in entries:
+        name = e.get("mutant", "")
+        if name not in statuses:
+            out.append((e, "no such mutant"))
+            continue
+        lines = [ln.strip() for ln in plus_lines(diffs.get(name, ""))]
+        if not lines or str(e.get("line", "")).strip() not in lines + ["\n".join(lines)]:
+            out.append((e, f"line is now {' / '.join(lines) or '(none)'!r}"))
+        elif statuses[name] == "killed":
+            out.append((e, "killed by the tests, so not equivalent"))
+        elif not str(e.get("reason", "")).strip():
+            out.append((e, "no reason given"))
+    return out
+
+
+def tally(statuses, entries, diffs):
+    """One area's counts, score, survivors and stale entries. `statuses`: {mutant: status}
+    of the area's mutants; `entries`: its equivalent entries; `diffs`: {mutant: diff}."""
+    stale = stale_entries(entries, statuses, diffs)
+    stale_names = {e.get("mutant") for e, _ in stale}
+    equivalent = {e["mutant"] for e in entries if e.get("mutant") not in stale_names}
+    counts = dict.fromkeys(COLUMNS, 0)
+    survivors = []
+    for name, status in sorted(statuses.items()):
+        if status == "not checked":
+            continue
+        counts["total"] += 1
+        if name in equivalent:
+            counts["equivalent"] += 1
+        elif status in counts:
+            counts[status] += 1
+        else:
+            counts["other"] += 1
+        if status != "killed" and name not in equivalent:
+            survivors.append({"mutant": name, "status": status,
+                              "line": " / ".join(ln.strip() for ln in plus_lines(diffs.get(name, "")))})
+    scored = counts["total"] - counts["equivalent"]
+    score = counts["killed"] / scored if scored else 1.0
+    return {**counts, "score": score, "survivors": survivors,
+            "stale": [{"mutant": e.get("mutant"), "why": why} for e, why in stale]}
+
+
+def load_equivalents(area):
+    path = EQUIVALENT_DIR / f"{area}.toml"
+    if not path.exists():
+        return []
+    return tomllib.loads(path.read_text("utf-8")).get("equivalent", [])
+
+
+def read_statuses():
+    """{mutant: status} from mutmut's mutants/**/*.py.meta files."""
+    out = {}
+    for meta in (ROOT / "mutants").rglob("*.py.meta"):
+        for name, code in json.loads(meta.read_text("utf-8"))["exit_code_by_key"].items():
+            out[name] = status_of(code)
+    return out
+
+
+def read_diffs(names):
+    """{mutant: diff} as `mutmut show` prints it (mutmut imported here only)."""
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    return {n: get_diff_for_mutant(n) for n in names}
+
+
+_SPINNER = re.compile(r"^[\u2800-\u28ff]\s*")  # mutmut's braille spinner frames
+
+
+def log_filter(lines, clock=time.monotonic, every=60.0):
+    """The lines worth logging from mutmut's output: spinner frames (a braille character
+    first; each \\r frame arrives as a line) at most one per `every` seconds, unless the
+    text after the spinner changed to a new stage; other lines once each (no repeats)."""
+    last_text, last_line, shown = None, None, None
+    for raw in lines:
+        line = raw.rstrip()
+        if not line or line == last_line:
+            continue
+        last_line = line
+        m = _SPINNER.match(line)
+        if m:
+            text = line[m.end():]
+            stage = re.sub(r"[\d/]+", "", text)
+            now = clock()
+            if stage == last_text and shown is not None and now - shown < every:
+                continue
+            last_text, shown = stage, now
+            line = text
+        yield line
+
+
+def run_mutmut(patterns, max_children, log_path):
+    """`mutmut run`, its output filtered by log_filter into the log and the terminal."""
+    cmd = [str(Path(sys.executable).with_name("mutmut")), "run",
+           f"--max-children={max_children}", *patterns]
+    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "mutation")}
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, encoding="utf-8", errors="replace") as proc:
+        for line in log_filter(proc.stdout):  # universal newlines: each \r frame is a line
+            log.write(line + "\n")
+            print(line, flush=True)
+    return proc.returncode
+
+
+def render(results):
+    head = f"{'area':<12}" + "".join(f"{c:>11}" for c in COLUMNS) + f"{'score':>9}"
+    rows = [head]
+    for area, r in results.items():
+        rows.append(f"{area:<12}" + "".join(f"{r[c]:>11}" for c in COLUMNS) + f"{r['score']:>9.1%}")
+    for area, r in results.items():
+        for s in r["survivors"]:
+            rows.append(f"  {area}: {s['status']}: {s['mutant']}: {s['line']}")
+        for s in r["stale"]:
+            rows.append(f"  {area}: STALE equivalent {s['mutant']}: {s['why']}")
+    return "\n".join(rows)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("areas", nargs="*", metavar="AREA",
+                    help=f"areas to run (default: all of {', '.join(AREAS)})")
+    ap.add_argument("--no-fail", action="store_true", help="exit 0 below the threshold (baseline)")
+    ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
+    ap.add_argument("--max-children", type=int, default=2)
+    ap.add_argument("--json", type=Path, default=ROOT / "build" / "mutation.json")
+    args = ap.parse_args(argv)
+    areas = args.areas or list(AREAS)
+    if set(areas) - set(AREAS):
+        ap.error(f"unknown area(s) {sorted(set(areas) - set(AREAS))}; known: {', '.join(AREAS)}")
+    os.chdir(ROOT)
+    start = time.monotonic()
+    if not args.report_only:
+        tests = sorted({t for a in areas for t in AREAS[a][2] if (ROOT / t).exists()})
+        (ROOT / "mutants").mkdir(exist_ok=True)
+        (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
+        print("test selection:", " ".join(tests), flush=True)
+        code = run_mutmut(globs(areas), args.max_children, ROOT / "build" / "mutation.log")
+        if code != 0:
+            print(f"mutmut run failed (exit {code}); see build/mutation.log", file=sys.stderr)
+            return code
+    statuses = read_statuses()
+    by_area = {a: {} for a in areas}
+    for name, status in statuses.items():
+        area = area_of(name)
+        if area in by_area:
+            by_area[area][name] = status
+    results = {}
+    for area in areas:
+        entries = load_equivalents(area)
+        wanted = {n for n, s in by_area[area].items() if s != "killed"}
+        wanted |= {e.get("mutant") for e in entries if e.get("mutant") in by_area[area]}
+        results[area] = tally(by_area[area], entries, read_diffs(sorted(wanted)))
+    print(render(results))
+    wall = time.monotonic() - start
+    print(f"wall time: {wall / 60:.1f} min")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps({"wall_s": round(wall), "threshold": THRESHOLD,
+                                     "areas": results}, indent=2) + "\n")
+    low = [a for a, r in results.items() if r["score"] < THRESHOLD]
+    stale = [a for a, r in results.items() if r["stale"]]
+    if low and not args.no_fail:
+        print(f"below {THRESHOLD:.0%}: {', '.join(low)}", file=sys.stderr)
+    if stale:
+        print(f"stale equivalent entries in: {', '.join(stale)}", file=sys.stderr)
+    return 1 if (low and not args.no_fail) or stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The mutation driver's scoring, stale-entry and log-filter logic (tests/mutation/run.py),
+on hand-made mutmut results: needs neither mutmut nor a mutation run."""
+
+import importlib.util
+import itertools
+import tomllib
+from pathlib import Path
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("mutation_run", Path(__file__).with_name("run.py"))
+run = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(run)
+
+
+def diff(old, new):
+    return f"--- a.py\n+++ a.py\n@@ -1,2 +1,2 @@\n def f(a, b):\n-{old}\n+{new}"
+
+
+A, B, C, D = (f"derivations.params.x_params__mutmut_{k}" for k in range(1, 5))
+STATUSES = {A: "killed", B: "survived", C: "survived", D: "no tests"}
+DIFFS = {B: diff("    return a + b", "    return a - b"), C: diff("    x = 1", "    x = 2"),
+         D: diff("    y = 1", "    y = None")}
+
+
+def test_score_is_killed_over_the_non_equivalent():
+    entry = {"mutant": C, "line": "    x = 2", "reason": "x is never read"}
+    r = run.tally(STATUSES, [entry], DIFFS)
+    assert (r["total"], r["killed"], r["survived"], r["no tests"], r["equivalent"]) == (4, 1, 1, 1, 1)
+    assert r["score"] == pytest.approx(1 / 3)
+    assert [s["mutant"] for s in r["survivors"]] == [B, D]
+    assert r["survivors"][0]["line"] == "return a - b"
+    assert r["stale"] == []
+
+
+def test_not_checked_mutants_are_not_counted():
+    r = run.tally({A: "killed", B: "not checked"}, [], {})
+    assert (r["total"], r["score"]) == (1, 1.0)
+
+
+def test_timeouts_and_odd_statuses_are_counted_but_not_killed():
+    r = run.tally({A: "timeout", B: "other", C: "killed"}, [], {})
+    assert (r["total"], r["timeout"], r["other"], r["killed"]) == (3, 1, 1, 1)
+    assert r["score"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("entry, why", [
+    ({"mutant": "derivations.params.x_params__mutmut_99", "line": "x", "reason": "r"},
+     "no such mutant"),
+    ({"mutant": C, "line": "    x = 3", "reason": "r"}, "line is now"),
+    ({"mutant": A, "line": "", "reason": "r"}, "line is now"),
+    ({"mutant": C, "line": "    x = 2", "reason": " "}, "no reason"),
+])
+def test_stale_entries_are_flagged_and_not_subtracted(entry, why):
+    r = run.tally(STATUSES, [entry], DIFFS)
+    assert len(r["stale"]) == 1 and why in r["stale"][0]["why"]
+    assert r["equivalent"] == 0
+    assert r["score"] == pytest.approx(1 / 4)
+
+
+def test_an_equivalent_entry_the_tests_kill_is_stale():
+    entry = {"mutant": A, "line": "    return 1", "reason": "r"}
+    r = run.tally(STATUSES, [entry], {**DIFFS, A: diff("    return 0", "    return 1")})
+    assert "killed" in r["stale"][0]["why"] and r["equivalent"] == 0
+
+
+def test_the_line_matches_whatever_its_indentation():
+    entry = {"mutant": B, "line": "return a - b", "reason": "r"}
+    assert run.stale_entries([entry], STATUSES, DIFFS) == []
+
+
+@pytest.mark.parametrize("name, area", [
+    ("derivations.flops.x_flops__mutmut_3", "derivations"),
+    ("ffnverify.claims.prove.x_sign__mutmut_12", "decider"),
+    ("ffnverify.testing.tolerances.xǁBoundǁwiden__mutmut_1", "tolerances"),
+    ("ffnverify.testing.conformance.x__bounds__mutmut_2", "tolerances"),
+    ("ffnverify.testing.conformance.x_check_flops__mutmut_7", "tolerances"),
+    ("ffnverify.testing.conformance.x_run_case__mutmut_1", None),  # not a check function
+    ("ffnverify.testing.explain.x_explain__mutmut_1", "explain"),
+    ("ffnverify.claims.parser.x_parse__mutmut_1", None),
+])
+def test_area_of(name, area):
+    assert run.area_of(name) == area
+
+
+def test_split_name_of_a_method():
+    assert run.split_name("pkg.mod.xǁCaseǁreproducer__mutmut_4") == ("pkg.mod", "Case.reproducer")
+
+
+def test_globs_select_every_scored_mutant_and_no_other():
+    from fnmatch import fnmatch
+
+    patterns = run.globs(list(run.AREAS))
+    names = ["derivations.widths.x_exact__mutmut_1", "ffnverify.testing.conformance.x_compare__mutmut_2",
+             "ffnverify.testing.conformance.x_compare_all__mutmut_1",
+             "ffnverify.testing.conformance.x_run_case__mutmut_1"]
+    chosen = [n for n in names if any(fnmatch(n, p) for p in patterns)]
+    assert chosen == names[:2]
+    assert [n for n in names if run.area_of(n)] == chosen
+
+
+def test_every_area_has_tests_and_an_existing_module_file():
+    root = Path(run.ROOT)
+    for name, (modules, functions, tests) in run.AREAS.items():
+        assert tests, name
+        for m in [*modules, *functions]:
+            assert (root / (m.replace(".", "/") + ".py")).exists(), m
+
+
+def test_equivalent_files_are_well_formed():
+    for path in sorted(run.EQUIVALENT_DIR.glob("*.toml")):
+        assert path.stem in run.AREAS, path.name
+        for e in tomllib.loads(path.read_text("utf-8")).get("equivalent", []):
+            assert set(e) == {"mutant", "line", "reason"}, (path.name, e)
+            assert run.area_of(e["mutant"]) == path.stem, (path.name, e["mutant"])
+
+
+def test_log_filter_thins_the_spinner_and_keeps_the_rest():
+    ticks = itertools.count(0, 10)  # 10 s between lines
+    frames = [f"{s} 3/9  🎉 {k}" for s, k in zip("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏" * 2, range(20))]
+    lines = ["⠋ Generating mutants", "⠙ Generating mutants", "    done in 5ms",
+             "    done in 5ms", *frames, "1.2 mutations/second"]
+    out = list(run.log_filter(lines, clock=lambda: next(ticks), every=60))
+    assert out[:2] == ["Generating mutants", "    done in 5ms"]
+    assert out[-1] == "1.2 mutations/second"
+    progress = out[2:-1]
+    assert progress[0] == "3/9  🎉 0" and 2 <= len(progress) <= 4
+    assert all(not line.startswith("⠙") for line in out)
