@@ -47,6 +47,7 @@ AREAS = {
         ["tests/test_params.py", "tests/test_flops.py", "tests/test_memory.py",
          "tests/test_widths.py", "tests/test_gradients.py", "tests/test_activations.py",
          "tests/catalogue/test_transformer_properties.py", "tests/catalogue/test_catalogue.py",
+         "tests/catalogue/test_attention_flops_torch.py",
          "tests/test_derivation_properties.py"],
     ),
     "decider": (

@@ -1,0 +1,191 @@
+"""Properties of the derivations that a real bug would break, each against an oracle
+that does not come from the code under test: the defaults as users call them (the
+documented default, written out), published model shapes, Kaplan et al.'s per-token
+FLOPs, the matmul shapes against the weight shapes and the saved tensors, and one decoder
+layer against transformers' own module on the meta device (where transformers is
+installed). Written for the mutation run (docs/mutation.md): each test is cheap."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from derivations import attention, gradients, memory, model_costs, transformer, widths
+from derivations import flops as F
+from derivations.params import params, weight_shapes
+from derivations.symbols import d, h, n
+from derivations.variants import VARIANTS
+
+GATED = sorted(v for v in VARIANTS if VARIANTS[v].gated)
+PLAIN = sorted(v for v in VARIANTS if not VARIANTS[v].gated)
+dims = st.integers(1, 64)
+
+
+def mats(variant):
+    return 3 if VARIANTS[variant].gated else 2
+
+
+# --- defaults, as users call the functions (SPEC: bias false, pass forward, count matmul,
+# input_grad true; d, h, n default to the symbols of derivations.symbols) ---
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_params_defaults_are_symbolic_and_without_bias(variant):
+    assert params(variant) == mats(variant) * d * h
+    assert params(variant, 8, 12) == mats(variant) * 8 * 12
+    shapes = weight_shapes(variant)
+    assert all(k.startswith("W_") for k in shapes)
+    assert shapes["W_down"] == (h, d) and shapes["W_up"] == (d, h)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_flops_defaults(variant):
+    m = mats(variant)
+    # forward: 2 FLOPs per multiply-add, m weight matmuls of n·d·h multiply-adds each
+    assert F.flops(variant) == 2 * m * n * d * h
+    assert F.matmul_flops(variant) == 2 * m * n * d * h
+    assert F.macs(variant) == m * n * d * h
+    # input_grad defaults to true: backward is dW and dx for every matmul, twice forward
+    assert F.flops(variant, pass_="backward") == 4 * m * n * d * h
+    assert F.matmul_flops(variant, pass_="backward") == 4 * m * n * d * h
+    assert F.macs(variant, pass_="train") == 3 * m * n * d * h
+    # count=all without bias adds exactly the elementwise work of the default (no bias)
+    extra = F.elementwise_flops(variant)
+    assert F.flops(variant, count="all") == 2 * m * n * d * h + extra
+    assert F.elementwise_flops(variant, pass_="forward", bias=False) == extra
+    assert F.macs(variant, count="all") == (2 * m * n * d * h + extra) / 2
+
+
+@given(variant=st.sampled_from(sorted(VARIANTS)), dd=dims, hh=dims, nn=dims)
+def test_flops_defaults_at_numbers(variant, dd, hh, nn):
+    m = mats(variant)
+    assert F.flops(variant, dd, hh, nn) == 2 * m * nn * dd * hh
+    assert F.flops(variant, dd, hh, nn, pass_="backward", input_grad=False) == (
+        2 * m * nn * dd * hh + 2 * nn * dd * hh)  # dW for all, d(hidden) for down only
+    assert F.flops(variant, dd, hh, nn, count="all", bias=True) - F.flops(
+        variant, dd, hh, nn, count="all") == nn * ((m - 1) * hh + dd)  # one add per bias
+
+
+def test_elementwise_defaults_from_docs_flops_md():
+    # docs/flops.md: relu count=all is 4ndh + nh, swiglu 6ndh + 6nh, with bias relu adds
+    # n·h + n·d more
+    assert F.flops("relu", d, h, n, count="all") == 4 * n * d * h + n * h
+    assert F.flops("swiglu", d, h, n, count="all") == 6 * n * d * h + 6 * n * h
+    assert F.flops("relu", d, h, n, count="all", bias=True) == 4 * n * d * h + 2 * n * h + n * d
+    assert F.elementwise_flops("relu") == n * h
+    assert F.elementwise_flops("swiglu") == 6 * n * h
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_matmuls_name_the_weights_and_the_saved_operands(variant):
+    """Each forward matmul is `operand@W_proj`: the weight is a parameter of that shape
+    (params.weight_shapes) and the operand is a tensor the memory derivation saves for
+    backward (that is what dW = operandᵀ dC reads)."""
+    shapes = weight_shapes(variant)
+    saved = memory.saved_tensors(variant, "store")
+    mm = F.forward_matmuls(variant)
+    assert [name.split("@")[1] for name, _, _ in mm] == list(shapes)
+    for name, left, (rows, k, p) in mm:
+        operand, weight = name.split("@")
+        assert (k, p) == shapes[weight] and rows == n
+        assert operand in saved
+        assert (left == "x") == (operand == "x")
+    operand = mm[-1][0].split("@")[0]
+    assert operand == ("p" if VARIANTS[variant].gated else "a")
+
+
+def test_memory_defaults_store():
+    # store: x (n·d), each pre-activation and the activation output (n·h), the product p
+    assert memory.saved_tensors("relu") == ["x", "z_up", "a"]
+    assert memory.saved_tensors("swiglu") == ["x", "z_gate", "z_up", "a", "p"]
+    assert memory.activation_memory("relu") == n * d + 2 * n * h
+    assert memory.activation_memory("swiglu", 4, 8, 2) == 2 * 4 + 4 * 2 * 8
+    assert memory.activation_memory("bilinear") == n * d + 3 * n * h  # identity: no a
+
+
+# --- widths: published configurations ---
+
+def test_llama_width_default_multiple_of_is_metas_256():
+    # Llama 2 7B and 13B config.json: intermediate_size 11008 and 13824 (multiple_of 256)
+    assert widths.llama_width(4096) == 11008
+    assert widths.llama_width(5120) == 13824
+    # Llama 2 70B: ffn_dim_multiplier 1.3, multiple_of 4096 -> 28672
+    assert widths.llama_width(8192, multiple_of=4096, multiplier=1.3) == 28672
+
+
+# --- attention: Kaplan et al. 2020, Table 1 (per token, per layer: QKV and projection
+# 2·4·d² FLOPs, attention over n_ctx keys 2·2·n_ctx·d) ---
+
+@given(dd=st.integers(1, 16), heads=st.sampled_from([1, 2, 4]), ctx=st.integers(1, 16))
+def test_attention_defaults_match_kaplan(dd, heads, ctx):
+    dm = dd * heads
+    assert attention.attention_params(dm, heads) == 4 * dm * dm  # no biases by default
+    assert attention.attention_flops(dm, heads) == 8 * dm * dm + 4 * dm  # n = 1 = context
+    assert attention.attention_flops(dm, heads, 1, ctx) == 8 * dm * dm + 4 * ctx * dm
+    # context defaults to n (self-attention): n tokens over n keys
+    assert attention.attention_flops(dm, heads, ctx) == ctx * (8 * dm * dm + 4 * ctx * dm)
+    # backward with input_grad (the default) is twice forward
+    assert attention.attention_flops(dm, heads, 1, ctx, pass_="backward") == 2 * (
+        8 * dm * dm + 4 * ctx * dm)
+    assert attention.projection_matmuls(dm, heads, 1) == [
+        ("x@W_q", (1, dm, dm)), ("x@W_k", (1, dm, dm)), ("x@W_v", (1, dm, dm)),
+        ("a@W_o", (1, dm, dm))]
+    assert attention.norm_params(dm) == dm  # RMSNorm by default: a weight only
+
+
+def test_attention_input_grad_false_skips_only_the_input_projections():
+    # q, k, v read x (the block's input): dx skipped; o reads the block's own a: kept
+    full = attention.attention_flops(8, 2, 3, 5, pass_="backward")
+    no_dx = attention.attention_flops(8, 2, 3, 5, pass_="backward", input_grad=False)
+    assert full - no_dx == 3 * 2 * 3 * 8 * 8
+
+
+# --- gradients: the defaults are the small problem the docs prove ---
+
+def test_gradient_problem_defaults():
+    pb = gradients.problem("swiglu")
+    assert pb.inputs["X"].shape == (2, 2) and pb.inputs["W_up"].shape == (2, 2)
+    assert not any(k.startswith("b_") for k in pb.inputs)
+    # exact_derivative=False: SymPy's own derivative, so the closed forms equal ∂L/∂θ
+    assert all(gradients.prove("swiglu").values())
+    assert set(gradients.prove("relu")) == {"W_down", "W_up", "X"}
+
+
+# --- whole models: a published configuration ---
+
+LLAMA2_7B = transformer.Architecture(d_model=4096, d_ff=11008, variant="swiglu", layers=32,
+                                     vocab=32000, heads=32, kv_heads=32, head_dim=128)
+
+
+def test_llama2_7b_published_total_and_per_token_costs():
+    # Llama 2 7B: 6,738,415,616 parameters (the published checkpoint's count)
+    assert transformer.params_total(LLAMA2_7B) == 6_738_415_616
+    a = LLAMA2_7B
+    layer = 4 * 4096**2 + 3 * 4096 * 11008 + 2 * 4096
+    assert transformer.layer_params(a) == layer
+    # one token (n = 1 = context by default): 2 FLOPs per weight of every matmul, plus
+    # QKᵀ and A·V over one key, plus the LM head
+    fwd_layer = 2 * (4 * 4096**2 + 3 * 4096 * 11008) + 4 * 4096
+    assert model_costs.layer_flops(a) == fwd_layer
+    assert model_costs.lm_head_flops(a) == 2 * 4096 * 32000
+    assert model_costs.model_flops(a) == 32 * fwd_layer + 2 * 4096 * 32000
+    # KV cache: 0.5 MiB per token in bf16 (2 · 32 layers · 4096 · 2 bytes)
+    assert model_costs.kv_cache_bytes(a, 1) == 2 * 32 * 4096 * 2 == 512 * 1024
+    assert model_costs.kv_cache_elements(a, 4096) == 2 * 32 * 4096 * 4096
+
+
+@pytest.mark.hf
+def test_decoder_layer_against_transformers_meta_device():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed")
+    tf = pytest.importorskip("transformers", reason="Hugging Face transformers is not installed")
+    from transformers.models.llama.modeling_llama import LlamaDecoderLayer
+
+    cfg = tf.LlamaConfig(hidden_size=64, intermediate_size=176, num_attention_heads=4,
+                         num_key_value_heads=2, head_dim=16, vocab_size=100,
+                         num_hidden_layers=2)
+    with torch.device("meta"):
+        layer = LlamaDecoderLayer(cfg, 0)
+    a = transformer.Architecture(d_model=64, d_ff=176, variant="swiglu", layers=2, vocab=100,
+                                 heads=4, kv_heads=2, head_dim=16)
+    assert transformer.layer_params(a) == sum(p.numel() for p in layer.parameters())
+    parts = transformer.layer_parts(a)
+    assert parts["attention"] == sum(p.numel() for p in layer.self_attn.parameters())
+    assert parts["ffn"] == sum(p.numel() for p in layer.mlp.parameters())
