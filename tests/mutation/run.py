@@ -237,6 +237,20 @@ def render(results):
     return "\n".join(rows)
 
 
+def markdown(results):
+    """The per-area table and the survivors, as Markdown (for a closing note)."""
+    rows = ["| area | " + " | ".join(COLUMNS) + " | score |",
+            "|---" * (len(COLUMNS) + 2) + "|"]
+    for area, r in results.items():
+        rows.append(f"| {area} | " + " | ".join(str(r[c]) for c in COLUMNS)
+                    + f" | {r['score']:.1%} |")
+    for area, r in results.items():
+        rows += ["", f"{area}: {len(r['survivors'])} not killed"]
+        rows += [f"- `{s['mutant']}` ({s['status']}): `{s['line']}`" for s in r["survivors"]]
+        rows += [f"- STALE `{s['mutant']}`: {s['why']}" for s in r["stale"]]
+    return "\n".join(rows) + "\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("areas", nargs="*", metavar="AREA",
@@ -245,6 +259,7 @@ def main(argv=None):
     ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
     ap.add_argument("--max-children", type=int, default=2)
     ap.add_argument("--json", type=Path, default=ROOT / "build" / "mutation.json")
+    ap.add_argument("--markdown", type=Path, help="also write the table and survivors here")
     args = ap.parse_args(argv)
     areas = args.areas or list(AREAS)
     if set(areas) - set(AREAS):
@@ -278,6 +293,8 @@ def main(argv=None):
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"wall_s": round(wall), "threshold": THRESHOLD,
                                      "areas": results}, indent=2) + "\n")
+    if args.markdown:
+        args.markdown.write_text(markdown(results))
     low = [a for a, r in results.items() if r["score"] < THRESHOLD]
     stale = [a for a, r in results.items() if r["stale"]]
     if low and not args.no_fail:

@@ -126,3 +126,10 @@ def test_log_filter_thins_the_spinner_and_keeps_the_rest():
     progress = out[2:-1]
     assert progress[0] == "3/9  🎉 0" and 2 <= len(progress) <= 4
     assert all(not line.startswith("⠙") for line in out)
+
+
+def test_markdown_lists_every_area_and_survivor():
+    r = run.tally(STATUSES, [], DIFFS)
+    text = run.markdown({"derivations": r})
+    assert "| derivations | 4 | 1 | 2 | 1 | 0 | 0 | 0 | 25.0% |" in text
+    assert f"- `{B}` (survived): `return a - b`" in text and f"`{D}` (no tests)" in text
