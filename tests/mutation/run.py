@@ -257,6 +257,8 @@ def main(argv=None):
                     help=f"areas to run (default: all of {', '.join(AREAS)})")
     ap.add_argument("--no-fail", action="store_true", help="exit 0 below the threshold (baseline)")
     ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
+    ap.add_argument("--without", action="append", default=[], metavar="TEST_FILE",
+                    help="leave this test file out of the selection (a baseline before it)")
     ap.add_argument("--max-children", type=int, default=2)
     ap.add_argument("--json", type=Path, default=ROOT / "build" / "mutation.json")
     ap.add_argument("--markdown", type=Path, help="also write the table and survivors here")
@@ -267,7 +269,8 @@ def main(argv=None):
     os.chdir(ROOT)
     start = time.monotonic()
     if not args.report_only:
-        tests = sorted({t for a in areas for t in AREAS[a][2] if (ROOT / t).exists()})
+        tests = sorted({t for a in areas for t in AREAS[a][2]
+                        if (ROOT / t).exists() and t not in args.without})
         (ROOT / "mutants").mkdir(exist_ok=True)
         (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
         print("test selection:", " ".join(tests), flush=True)
