@@ -189,3 +189,67 @@ def test_decoder_layer_against_transformers_meta_device():
     parts = transformer.layer_parts(a)
     assert parts["attention"] == sum(p.numel() for p in layer.self_attn.parameters())
     assert parts["ffn"] == sum(p.numel() for p in layer.mlp.parameters())
+
+
+# --- a bad argument gets an error that names it and every accepted value ---
+
+@pytest.mark.parametrize("call, named", [
+    (lambda: F.flops("relu", pass_="sideways"), ["'sideways'", "forward, backward, train"]),
+    (lambda: F.matmul_flops("relu", pass_="up"), ["unknown pass 'up'", "forward, backward, train"]),
+    (lambda: F.elementwise_flops("relu", pass_="up"), ["unknown pass", "forward, backward, train"]),
+    (lambda: F.flops("relu", count="some"), ["unknown count 'some'", "matmul, all"]),
+    (lambda: attention.attention_flops(8, 2, pass_="up"), ["'up'", "forward, backward, train"]),
+    (lambda: attention.norm_params(8, "batch"), ["'batch'", "rms or layer"]),
+    (lambda: model_costs.model_flops(LLAMA2_7B, pass_="up"), ["'up'", "forward, backward, train"]),
+    (lambda: model_costs.dtype_bytes("fp7"), ["'fp7'", "float32, fp32, bfloat16"]),
+    (lambda: memory.saved_tensors("relu", "keep"), ["'keep'", "store", "recompute"]),
+    (lambda: widths.round_up(5, 0), ["multiple must be positive"]),
+    (lambda: transformer.Architecture(8, 8, "relu", 1, 8, 1, 1, 8, norm="batch"),
+     ["norm must be one of", "'batch'"]),
+    (lambda: transformer.Architecture(8, 8, "relu", 1, 8, 1, 1, 8, norm_bias=True),
+     ["RMSNorm has no bias (norm_bias=True needs norm='layer')"]),
+])
+def test_errors_name_the_bad_value_and_the_choices(call, named):
+    with pytest.raises(ValueError) as e:
+        call()
+    for text in named:
+        assert text in str(e.value)
+
+
+def test_unknown_variant_lists_the_known_ones():
+    from derivations import variants
+
+    with pytest.raises(KeyError) as e:
+        variants.get("swiglu2")
+    assert "'swiglu2'" in str(e.value) and ", ".join(VARIANTS) in str(e.value)
+
+
+def test_round_up_accepts_every_positive_multiple():
+    # the least multiple of m at or above x, m = 1 included (every integer is one)
+    for m in (1, 2, 7):
+        for x in range(0, 20):
+            r = widths.round_up(x, m)
+            assert r % m == 0 and x <= r < x + m
+
+
+def test_layernorm_doubles_the_norm():
+    assert attention.norm_params(8, "layer") == 16 and attention.norm_params(8, "rms") == 8
+
+
+# --- documented defaults: calling without the argument is calling with its documented
+# value, which differs from the other value (so the default is observable) ---
+
+def test_gradient_problem_default_uses_sympys_derivative():
+    # problem(): "exact_derivative=False uses SymPy's own derivative (what `prove`
+    # compares against)"; ReLU is where the two differ (the value at the kink)
+    default, sympys = gradients.problem("relu"), gradients.problem("relu", exact_derivative=False)
+    textbook = gradients.problem("relu", exact_derivative=True)
+    assert default.grads == sympys.grads != textbook.grads
+
+
+@pytest.mark.parametrize("variant", ["relu", "swiglu"])
+def test_matmul_operands_are_the_input_or_the_hidden_activation(variant):
+    # forward_matmuls' left operand: "x" for the block input, "hidden" for the tensor the
+    # down projection reads (bench.gemm names the gradient matmuls after it)
+    lefts = [left for _, left, _ in F.forward_matmuls(variant)]
+    assert lefts == ["x"] * (mats(variant) - 1) + ["hidden"]
