@@ -213,7 +213,9 @@ def run_mutmut(patterns, max_children, log_path):
     """`mutmut run`, its output filtered by log_filter into the log and the terminal."""
     cmd = [str(Path(sys.executable).with_name("mutmut")), "run",
            f"--max-children={max_children}", *patterns]
-    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "mutation")}
+    # one BLAS/torch thread per mutant: --max-children of them share the cores
+    env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           **os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "mutation")}
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
