@@ -259,6 +259,8 @@ def main(argv=None):
                     help=f"areas to run (default: all of {', '.join(AREAS)})")
     ap.add_argument("--no-fail", action="store_true", help="exit 0 below the threshold (baseline)")
     ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
+    ap.add_argument("--rerun-survivors", action="store_true",
+                    help="run only the mutants the last run did not kill (after adding tests)")
     ap.add_argument("--without", action="append", default=[], metavar="TEST_FILE",
                     help="leave this test file out of the selection (a baseline before it)")
     ap.add_argument("--max-children", type=int, default=2)
@@ -276,7 +278,13 @@ def main(argv=None):
         (ROOT / "mutants").mkdir(exist_ok=True)
         (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
         print("test selection:", " ".join(tests), flush=True)
-        code = run_mutmut(globs(areas), args.max_children, ROOT / "build" / "mutation.log")
+        patterns = globs(areas)
+        if args.rerun_survivors:
+            patterns = sorted(m for m, s in read_statuses().items()
+                              if s not in ("killed", "not checked") and area_of(m) in areas)
+            print(f"rerunning {len(patterns)} mutants not killed last time", flush=True)
+        code = 0 if not patterns else run_mutmut(
+            patterns, args.max_children, ROOT / "build" / "mutation.log")
         if code != 0:
             print(f"mutmut run failed (exit {code}); see build/mutation.log", file=sys.stderr)
             return code
