@@ -5,7 +5,7 @@ tox's closing summary)."""
 import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from skip_policy import (  # noqa: F401  (pytest hooks)
     pytest_make_collect_report,
     pytest_runtest_makereport,
@@ -18,9 +18,11 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
-# `tox -e mutation` runs the selected tests once per mutant: few, fixed examples, no database
+# `tox -e mutation` runs the selected tests once per mutant: few, fixed examples, no
+# database, and no shrinking (a killed mutant needs the failure, not the minimal example)
 settings.register_profile(
     "mutation", max_examples=10, deadline=None, derandomize=True, database=None,
+    phases=[Phase.explicit, Phase.generate], report_multiple_bugs=False,
     suppress_health_check=list(HealthCheck),
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))

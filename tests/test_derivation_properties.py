@@ -6,6 +6,7 @@ layer against transformers' own module on the meta device (where transformers is
 installed). Written for the mutation run (docs/mutation.md): each test is cheap."""
 
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -253,3 +254,97 @@ def test_matmul_operands_are_the_input_or_the_hidden_activation(variant):
     # down projection reads (bench.gemm names the gradient matmuls after it)
     lefts = [left for _, left, _ in F.forward_matmuls(variant)]
     assert lefts == ["x"] * (mats(variant) - 1) + ["hidden"]
+
+
+# --- activations, embeddings, caches: small public functions ---
+
+def test_swish_is_silu_at_beta_one_and_half_the_input_at_zero():
+    from derivations import activations as act
+
+    z = act.z
+    assert sp.simplify(act.swish(z, 1) - act.silu(z)) == 0  # SPEC: silu = swish with beta 1
+    assert sp.simplify(act.swish(z, 0) - z / 2) == 0  # σ(0) = 1/2
+    assert sp.simplify(act.swish(z, 2) - z / (1 + sp.exp(-2 * z))) == 0
+
+
+def test_embedding_table_is_vocab_by_d():
+    # Llama 2 7B's embed_tokens: 32000 x 4096
+    assert attention.embedding_params(32000, 4096) == 131_072_000
+    assert attention.embedding_params(d, n) == d * n
+
+
+def test_kv_cache_scales_with_batch_context_and_element_size():
+    one = model_costs.kv_cache_elements(LLAMA2_7B, 7)
+    assert model_costs.kv_cache_elements(LLAMA2_7B, 7, batch=3) == 3 * one
+    assert model_costs.kv_cache_bytes(LLAMA2_7B, 7, batch=3, dtype="fp32") == 12 * one
+    assert model_costs.kv_cache_bytes(LLAMA2_7B, 7, dtype="int4") == one / 2
+
+
+def test_bias_backward_is_one_add_per_token_per_output():
+    # db = Σ over tokens of dL/dy: n·width adds for each biased projection
+    for variant in ("relu", "swiglu"):
+        m = mats(variant)
+        extra = F.elementwise_flops(variant, 4, 6, 5, "backward", True) - F.elementwise_flops(
+            variant, 4, 6, 5, "backward")
+        assert extra == 5 * ((m - 1) * 6 + 4)
+
+
+# --- whole models: the parts against each other ---
+
+@st.composite
+def architectures(draw):
+    heads = draw(st.sampled_from([1, 2, 4]))
+    experts = draw(st.sampled_from([1, 1, 4, 8]))
+    norm = draw(st.sampled_from(["rms", "layer"]))
+    return transformer.Architecture(
+        d_model=draw(st.integers(1, 32)), d_ff=draw(st.integers(1, 64)),
+        variant=draw(st.sampled_from(sorted(VARIANTS))), layers=draw(st.integers(1, 4)),
+        vocab=draw(st.integers(1, 100)), heads=heads,
+        kv_heads=draw(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0])),
+        head_dim=draw(st.integers(1, 16)), bias=draw(st.booleans()),
+        norm=norm, norm_bias=norm == "layer" and draw(st.booleans()),
+        norms_per_layer=draw(st.integers(1, 3)), experts=experts,
+        active_experts=draw(st.integers(1, experts)),
+        shared_d_ff=draw(st.sampled_from([0, 16])), shared_expert_gate=draw(st.booleans()),
+        qk_norm=draw(st.booleans()), encoder_layers=draw(st.sampled_from([0, 0, 2])))
+
+
+DECODER_LAYER = ("attention", "cross_attention", "ffn", "norms", "cross_attention_norms",
+                 "qk_norms", "cross_attention_qk_norms")
+
+
+@given(architectures())
+def test_layer_params_is_the_decoder_stack_of_the_breakdown_over_its_layers(a):
+    # every per-decoder-layer entry of the breakdown (an encoder-decoder's decoder layers
+    # add cross-attention and its norm) is `layers` copies of one layer
+    b = transformer.breakdown(a)
+    stack = sum(b.get(k, 0) for k in DECODER_LAYER)
+    assert a.layers * transformer.layer_params(a) == stack
+    parts = transformer.layer_parts(a)
+    assert tuple(parts) == transformer.LAYER_PARTS
+    assert a.layers * parts["attention"] == b["attention"] + b.get("cross_attention", 0)
+    assert a.layers * parts["ffn"] == b["ffn"]
+
+
+@given(architectures())
+def test_active_params_is_the_total_with_active_experts_in_each_ffn(a):
+    # two derivations of the same count: the whole model less the skipped experts, and
+    # the whole model with each FFN replaced by what one token uses of it
+    stacks_layers = a.layers + a.encoder_layers
+    swapped = transformer.params_total(a) - stacks_layers * (
+        transformer.ffn_params(a) - transformer.active_ffn_params(a))
+    assert transformer.active_params(a) == swapped
+    if a.experts == 1:
+        assert transformer.active_ffn_params(a) == transformer.ffn_params(a)
+
+
+def test_a_dense_model_uses_every_parameter_whatever_active_experts_says():
+    a = transformer.Architecture(8, 16, "swiglu", 2, 10, 2, 2, 4, active_experts=2)
+    assert transformer.active_params(a) == transformer.params_total(a)
+
+
+@given(architectures())
+def test_attention_width_is_the_q_projection_width(a):
+    (_, (_, _, q_width)), *_ = attention.projection_matmuls(
+        a.d_model, a.heads, 1, a.kv_heads, a.head_dim)
+    assert transformer.attention_width(a) == q_width == a.heads * a.head_dim
