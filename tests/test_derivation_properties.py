@@ -146,7 +146,7 @@ def test_gradient_problem_defaults():
     assert pb.inputs["X"].shape == (2, 2) and pb.inputs["W_up"].shape == (2, 2)
     assert not any(k.startswith("b_") for k in pb.inputs)
     # exact_derivative=False: SymPy's own derivative, so the closed forms equal ∂L/∂θ
-    assert all(gradients.prove("swiglu").values())
+    assert all(gradients.prove("reglu").values())
     assert set(gradients.prove("relu")) == {"W_down", "W_up", "X"}
 
 
