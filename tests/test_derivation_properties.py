@@ -7,7 +7,7 @@ installed). Written for the mutation run (docs/mutation.md): each test is cheap.
 
 import pytest
 import sympy as sp
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from derivations import attention, gradients, memory, model_costs, transformer, widths
@@ -309,11 +309,18 @@ def architectures(draw):
         qk_norm=draw(st.booleans()), encoder_layers=draw(st.sampled_from([0, 0, 2])))
 
 
+# an encoder-decoder mixture of experts with q/k norms and a shared expert: every branch
+MOE_ENC_DEC = transformer.Architecture(
+    d_model=8, d_ff=12, variant="swiglu", layers=2, vocab=20, heads=2, kv_heads=1, head_dim=4,
+    norm="layer", norm_bias=True, experts=4, active_experts=2, shared_d_ff=16,
+    shared_expert_gate=True, qk_norm=True, encoder_layers=3)
+
 DECODER_LAYER = ("attention", "cross_attention", "ffn", "norms", "cross_attention_norms",
                  "qk_norms", "cross_attention_qk_norms")
 
 
 @given(architectures())
+@example(MOE_ENC_DEC)
 def test_layer_params_is_the_decoder_stack_of_the_breakdown_over_its_layers(a):
     # every per-decoder-layer entry of the breakdown (an encoder-decoder's decoder layers
     # add cross-attention and its norm) is `layers` copies of one layer
@@ -327,6 +334,7 @@ def test_layer_params_is_the_decoder_stack_of_the_breakdown_over_its_layers(a):
 
 
 @given(architectures())
+@example(MOE_ENC_DEC)
 def test_active_params_is_the_total_with_active_experts_in_each_ffn(a):
     # two derivations of the same count: the whole model less the skipped experts, and
     # the whole model with each FFN replaced by what one token uses of it
@@ -348,3 +356,72 @@ def test_attention_width_is_the_q_projection_width(a):
     (_, (_, _, q_width)), *_ = attention.projection_matmuls(
         a.d_model, a.heads, 1, a.kv_heads, a.head_dim)
     assert transformer.attention_width(a) == q_width == a.heads * a.head_dim
+
+
+# --- activations' derivatives at the kinks; the derivative check on other spellings ---
+
+def test_relu_derivatives_at_and_around_the_kink():
+    from derivations import activations as act
+
+    relu_d, relu2_d = act.derivative("relu"), act.derivative("relu2")
+    # ReLU'(0) = 0, as frameworks' backward gives (torch: grad of relu at 0 is 0)
+    assert [relu_d.subs(act.z, v) for v in (-2, 0, 3)] == [0, 0, 1]
+    # (relu(z)²)' = 2·max(0, z): 0 left of the kink, 2z right of it, continuous
+    assert [relu2_d.subs(act.z, v) for v in (-2, 0, 3)] == [0, 0, 6]
+    assert not relu2_d.has(sp.Heaviside)  # "continuous: no kink to decide"
+
+
+def test_is_derivative_accepts_other_spellings_and_rejects_wrong_forms():
+    from derivations import activations as act
+
+    z = act.z
+    # tanh' = sech² z = 4 / (e^z + e^-z)², written with exponentials
+    assert gradients.is_derivative("tanh", 4 / (sp.exp(z) + sp.exp(-z)) ** 2)
+    assert not gradients.is_derivative("tanh", 1 - sp.tanh(z))
+    # ReLU: checked on both sides of the kink
+    assert not gradients.is_derivative("relu", sp.Integer(1))
+    assert not gradients.is_derivative("relu", sp.Integer(0))
+
+
+# --- widths: a float is the decimal it prints as ---
+
+def test_round_up_reads_a_float_as_its_decimal():
+    # 1e300 as written is 10**300; its binary value is larger by about 5e283
+    assert widths.round_up(1e300, 7) == (10**300 + 6) // 7 * 7
+    assert widths.round_up("8/3", 1) == 3
+    assert widths.round_up(d, 1) == d  # a symbol (an integer) passes through
+
+
+# --- whole-model FLOPs: the encoder, the passes, the defaults ---
+
+T5_LIKE = transformer.Architecture(d_model=16, d_ff=40, variant="relu", layers=3, vocab=50,
+                                   heads=2, kv_heads=2, head_dim=8, norm="layer",
+                                   norm_bias=True, encoder_layers=2, qk_norm=True)
+
+
+@pytest.mark.parametrize("a", [LLAMA2_7B, T5_LIKE], ids=["decoder", "encoder-decoder"])
+def test_model_flops_compose_from_the_blocks(a):
+    # decoder layers: self-attention (+ cross-attention) and the FFN; encoder layers:
+    # self-attention and the FFN; plus the LM head. Backward twice, train three times.
+    nn, ctx = 3, 5
+    attn = attention.attention_flops(a.d_model, a.heads, nn, ctx, a.kv_heads, a.head_dim)
+    ffn = F.flops(a.variant, a.d_model, a.d_ff, nn)
+    cross = 1 if a.encoder_layers else 0
+    fwd = a.layers * ((1 + cross) * attn + ffn) + a.encoder_layers * (attn + ffn)
+    fwd += 2 * nn * a.d_model * a.vocab
+    assert model_costs.model_flops(a, nn, ctx) == fwd
+    assert model_costs.model_flops(a, nn, ctx, "backward") == 2 * fwd
+    assert model_costs.model_flops(a, nn, ctx, "train") == 3 * fwd
+    assert model_costs.model_flops(a, nn) == model_costs.model_flops(a, nn, nn)  # context = n
+    assert model_costs.model_flops(a) == model_costs.model_flops(a, 1, 1)  # n = 1
+    assert model_costs.layer_flops(a, nn, ctx) == (1 + cross) * attn + ffn
+    assert model_costs.layer_flops(a) == model_costs.layer_flops(a, 1, 1)
+
+
+def test_encoder_decoder_layer_parts():
+    # a decoder layer of an encoder-decoder: self- and cross-attention, 2 + 1 LayerNorms
+    # (weight and bias of width d), and RMSNorms of width head_dim on q and k of both
+    p = transformer.layer_parts(T5_LIKE)
+    assert p["attention"] == 2 * attention.attention_params(16, 2, 2, 8)
+    assert p["norms"] == 3 * (16 + 16) + 2 * (8 + 8)
+    assert p["ffn"] == params("relu", 16, 40)
