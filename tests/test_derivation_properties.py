@@ -205,6 +205,7 @@ def test_decoder_layer_against_transformers_meta_device():
     (lambda: model_costs.dtype_bytes("fp7"), ["'fp7'", "float32, fp32, bfloat16"]),
     (lambda: memory.saved_tensors("relu", "keep"), ["'keep'", "store", "recompute"]),
     (lambda: widths.round_up(5, 0), ["multiple must be positive"]),
+    (lambda: widths.round_up(5, -2), ["multiple must be positive"]),
     (lambda: transformer.Architecture(8, 8, "relu", 1, 8, 1, 1, 8, norm="batch"),
      ["norm must be one of", "'batch'"]),
     (lambda: transformer.Architecture(8, 8, "relu", 1, 8, 1, 1, 8, norm_bias=True),
@@ -215,6 +216,8 @@ def test_errors_name_the_bad_value_and_the_choices(call, named):
         call()
     for text in named:
         assert text in str(e.value)
+    if len(named) == 1:  # a fixed message: exactly that
+        assert str(e.value) == named[0]
 
 
 def test_unknown_variant_lists_the_known_ones():
@@ -294,7 +297,7 @@ def test_bias_backward_is_one_add_per_token_per_output():
 @st.composite
 def architectures(draw):
     heads = draw(st.sampled_from([1, 2, 4]))
-    experts = draw(st.sampled_from([1, 1, 4, 8]))
+    experts = draw(st.sampled_from([1, 1, 2, 4, 8]))
     norm = draw(st.sampled_from(["rms", "layer"]))
     return transformer.Architecture(
         d_model=draw(st.integers(1, 32)), d_ff=draw(st.integers(1, 64)),
@@ -305,7 +308,7 @@ def architectures(draw):
         norm=norm, norm_bias=norm == "layer" and draw(st.booleans()),
         norms_per_layer=draw(st.integers(1, 3)), experts=experts,
         active_experts=draw(st.integers(1, experts)),
-        shared_d_ff=draw(st.sampled_from([0, 16])), shared_expert_gate=draw(st.booleans()),
+        shared_d_ff=draw(st.sampled_from([0, 1, 16])), shared_expert_gate=draw(st.booleans()),
         qk_norm=draw(st.booleans()), encoder_layers=draw(st.sampled_from([0, 0, 2])))
 
 
@@ -425,3 +428,45 @@ def test_encoder_decoder_layer_parts():
     assert p["attention"] == 2 * attention.attention_params(16, 2, 2, 8)
     assert p["norms"] == 3 * (16 + 16) + 2 * (8 + 8)
     assert p["ffn"] == params("relu", 16, 40)
+
+
+def test_gradient_problem_shapes_fields_and_real_symbols():
+    n_, d_, h_ = 2, 3, 4  # all different: a transposed shape shows
+    pb = gradients.problem("swiglu", n_, d_, h_, bias=True)
+    shapes = {k: m.shape for k, m in pb.inputs.items()}
+    assert shapes == {"X": (2, 3), "W_gate": (3, 4), "b_gate": (1, 4), "W_up": (3, 4),
+                      "b_up": (1, 4), "W_down": (4, 3), "b_down": (1, 3), "G": (2, 3)}
+    assert all(s.is_real for m in pb.inputs.values() for s in m)  # the derivation is real
+    assert pb.variant == "swiglu" and pb.output.shape == (2, 3)
+    G = pb.inputs["G"]
+    assert sp.expand(pb.loss - sum(G.multiply_elementwise(pb.output))) == 0
+    assert {k: g.shape for k, g in pb.grads.items()} == {k: v for k, v in shapes.items() if k != "G"}
+
+
+def test_attention_with_its_own_head_width():
+    # head_dim need not be d/heads (Gemma 7B): the projections cost 2 FLOPs per weight per
+    # token, QKᵀ and A·V 2·2·heads·head_dim per key
+    dm, heads, hd, ctx = 8, 2, 8, 3
+    weights = attention.attention_params(dm, heads, head_dim=hd)
+    assert weights == 4 * dm * heads * hd
+    fwd = attention.attention_flops(dm, heads, 1, ctx, head_dim=hd)
+    assert fwd == 2 * weights + 4 * heads * hd * ctx
+    assert attention.attention_flops(dm, heads, 1, ctx, head_dim=hd, pass_="train") == 3 * fwd
+
+
+def test_active_ffn_of_a_dense_model_is_the_ffn():
+    a = transformer.Architecture(8, 16, "swiglu", 2, 10, 2, 2, 4, active_experts=2)
+    assert transformer.active_ffn_params(a) == transformer.ffn_params(a)
+    moe = transformer.Architecture(8, 16, "swiglu", 2, 10, 2, 2, 4, experts=2)
+    assert transformer.active_ffn_params(moe) == params("swiglu", 8, 16) + 8 * 2  # + router
+
+
+def test_moe_model_flops_from_the_blocks():
+    a = transformer.Architecture(8, 12, "swiglu", 2, 20, 2, 1, 4, experts=4, active_experts=2,
+                                 shared_d_ff=1, shared_expert_gate=True)
+    nn = 3
+    attn = attention.attention_flops(8, 2, nn, nn, 1, 4)
+    # two experts, the router (d x 4), the shared expert of width 1 and its d x 1 gate
+    ffn = 2 * F.flops("swiglu", 8, 12, nn) + 2 * nn * 8 * 4 + F.flops("swiglu", 8, 1, nn)
+    ffn += 2 * nn * 8
+    assert model_costs.model_flops(a, nn) == 2 * (attn + ffn) + 2 * nn * 8 * 20
