@@ -470,3 +470,13 @@ def test_moe_model_flops_from_the_blocks():
     ffn = 2 * F.flops("swiglu", 8, 12, nn) + 2 * nn * 8 * 4 + F.flops("swiglu", 8, 1, nn)
     ffn += 2 * nn * 8
     assert model_costs.model_flops(a, nn) == 2 * (attn + ffn) + 2 * nn * 8 * 20
+
+
+def test_model_flops_with_one_encoder_layer_and_a_wide_head():
+    # heads·head_dim ≠ d (as in Gemma 7B) and a single encoder layer
+    a = transformer.Architecture(8, 12, "relu", 2, 20, 2, 2, 6, encoder_layers=1)
+    nn = 2
+    attn = attention.attention_flops(8, 2, nn, nn, 2, 6)
+    ffn = F.flops("relu", 8, 12, nn)
+    assert attn == 2 * attention.attention_params(8, 2, 2, 6) * nn + 4 * 2 * 6 * nn * nn
+    assert model_costs.model_flops(a, nn) == 2 * (2 * attn + ffn) + (attn + ffn) + 2 * nn * 8 * 20
