@@ -515,3 +515,40 @@ def test_the_erf_tail_bound_is_sound_and_decides_a_factor_of_two(x, j, above):
         assert r["verdict"] in (want, "unknown"), (
             f"{claim!r}: the tail is {mpmath.nstr(tail, 15)} and c differs by a factor "
             f"1 ± 2**-{j}; mpmath says {want}, decided {r}")
+
+
+def _fl(a, b):  # floor(a/b) for integers, b > 0
+    return a // b
+
+
+def _ce(a, b):  # ceil(a/b)
+    return -(-a // b)
+
+
+@pytest.mark.parametrize("claim, brute", [
+    ("floor((d + 1)/2) + floor(d/2) == d", lambda d: _fl(d + 1, 2) + _fl(d, 2) == d),
+    ("ceil(d/2) + ceil((d - 1)/2) == d", lambda d: _ce(d, 2) + _ce(d - 1, 2) == d),
+    ("ceil(d/3) == floor((d + 2)/3)", lambda d: _ce(d, 3) == _fl(d + 2, 3)),
+    ("floor((d + 1)/2) + floor(d/2) == d + 1", lambda d: _fl(d + 1, 2) + _fl(d, 2) == d + 1),
+    ("ceil(d/2) + ceil((d - 1)/2) != d", lambda d: _ce(d, 2) + _ce(d - 1, 2) != d),
+])
+def test_rounding_identities_over_the_integers(claim, brute):
+    # floor only, ceiling only, both: not by expansion but by both inequalities (interval
+    # bounds or residue classes); the oracle is integer arithmetic over d = 1..60
+    want = "true" if all(brute(d) for d in range(1, 61)) else "false"
+    r = decide(claim)
+    assert r["verdict"] == want, f"{claim!r}: brute force over d = 1..60 says {want}; {r}"
+
+
+@pytest.mark.parametrize("claim", [
+    "(d + 1)**2 == d**2 + 2*d + 1 or d < 0",  # the identity inside a disjunction
+    "not ((d + 1)**2 != d**2 + 2*d + 1)",
+])
+def test_identities_inside_logic_are_proved(claim):
+    assert decide(claim)["verdict"] == "true", claim
+
+
+@pytest.mark.parametrize("claim", ["1 > z*oo", "z*oo > 1", "1 < z*oo", "z*oo != 1"])
+def test_a_side_that_is_infinite_only_for_some_values_is_not_proved(claim):
+    # z*oo is oo for z > 0 and -oo for z < 0: no claim above holds for every z
+    assert decide(claim)["verdict"] != "true", claim
