@@ -432,6 +432,11 @@ A, B = "(1 + exp(-100))**2", "(1 + 2*exp(-100))"  # A - B = exp(-200) > 0, SymPy
     f"floor({A} - {B}) == 0", f"ceil({A} - {B}) == 1", f"floor({B} - {A}) == -1",
     f"ceil({B} - {A}) == 0",
     f"relu({A} - {B}) == {A} - {B}", f"relu({B} - {A}) == 0",
+    f"max({A}, {B})*min({A}, {B}) == {A}*{B}",  # every factor is piecewise
+    f"subs(diff(relu(z), z), z, {A} - {B}) == 1",  # a step: Heaviside(exp(-200))
+    f"subs(diff(relu(z), z), z, {B} - {A}) == 0",
+    f"subs(diff(abs(z), z), z, {A} - {B}) == 1",  # sign(exp(-200))
+    f"subs(diff(abs(z), z), z, {B} - {A}) == -1",
 ])
 def test_piecewise_functions_select_the_exact_branch(claim):
     # each side is exactly equal once max / min / abs / floor / ceil / relu pick their
