@@ -147,6 +147,18 @@ def conditions_of(value) -> list[Cond]:
     return out
 
 
+def _not_real(value) -> bool:
+    """The value has a part that is not real for any value of its symbols: the imaginary
+    unit (SymPy writes sqrt(-d) as I*sqrt(d)), or a fractional power of a negative
+    number (SymPy's principal root of -8 is 1 + I*sqrt(3))."""
+    if not isinstance(value, sp.Basic):
+        return False
+    if value.has(sp.I):
+        return True
+    return any(p.base.is_number and p.base.is_negative and p.exp.is_number and
+               not p.exp.is_integer for p in value.atoms(sp.Pow))
+
+
 # ---- building values from the syntax tree ---------------------------------------------
 
 
@@ -201,7 +213,9 @@ class Builder:
         self.conds: list[Cond] = []
         self._derivatives = {}  # id(derivative) -> (derivative, f, var, conds of f)
 
-    def note(self, value):
+    def note(self, value, col=None):
+        if _not_real(value):  # sqrt(-2) is I*sqrt(2) in SymPy: not a real value
+            raise ClaimError(f"the value is not a real number ({fmt(value)})", col)
         for c in conditions_of(value):
             if c not in self.conds:
                 self.conds.append(c)
@@ -254,7 +268,7 @@ class Builder:
         out = _power(a, b, node.col)
         if _undefined(out):
             raise ClaimError(f"undefined value ({fmt(out)})", node.col)
-        self.note(out)
+        self.note(out, node.col)
         return _check_size(out, node.col)
 
     def _remainder(self, node):
@@ -271,7 +285,7 @@ class Builder:
         out = sp.Mod(a, b)
         if _undefined(out):
             raise ClaimError(f"undefined value ({fmt(out)})", node.col)
-        self.note(out)
+        self.note(out, node.col)
         return _check_size(out, node.col)
 
     def _chain(self, node):
@@ -357,7 +371,7 @@ class Builder:
             self._derivatives[id(out)] = (out, bound["expr"], bound["var"],
                                           list(self.conds[start:]))
         if node.func != "limit":
-            self.note(out)
+            self.note(out, node.col)
         return _check_size(out, node.col)
 
     def _subs_conditions(self, node, bound, out, start):
