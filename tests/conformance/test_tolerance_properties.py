@@ -1,0 +1,382 @@
+"""Properties of the kit's error bounds that a wrong bound would break (mutation-tested).
+
+Three kinds of oracle, none of them the code under test:
+- the unit roundoffs and subnormal spacings from torch.finfo, γ_k in exact rationals;
+- the first-order rounding-error model of the module docstring (Higham §3.5, γ_k per inner
+  product, one rounding to the dtype after float32 accumulation, an underflow per rounding),
+  recomputed here element by element with Python loops over the sums, so a changed term,
+  index, inner length or sign in the vectorised code shows as a mismatch;
+- tightness bands: the error a correct computation really makes, over the bound, on stated
+  draws, must lie in [lo, hi]; hi = 1 is soundness, lo says the bound is not loose. The
+  bands are derived in each test from which rounding dominates.
+"""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the tightness checks run torch in each dtype")
+
+from ffnverify.backends import numpy_ffn  # noqa: E402
+from ffnverify.backends.activations import ACTIVATIONS  # noqa: E402
+from ffnverify.testing import tolerances as T  # noqa: E402
+
+pytestmark = pytest.mark.torch
+
+LOW = ("bfloat16", "float16")
+
+
+# ---------------------------------------------------------------- constants and γ_k
+
+
+def _gamma(k, u):
+    """γ_k = k·u/(1 − k·u) (Higham Lemma 3.1), in exact rationals."""
+    ku = Fraction(k) * Fraction(u)
+    return float(ku / (1 - ku)) if ku < 1 else np.inf
+
+
+@pytest.mark.parametrize("u", [2.0**-53, 2.0**-24, 2.0**-11, 2.0**-8])
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 7, 64, 1000])
+def test_gamma_is_k_u_over_1_minus_k_u(k, u):
+    assert T.gamma(k, u) == pytest.approx(_gamma(k, u), rel=1e-15, abs=0)
+
+
+def test_gamma_is_infinite_from_k_u_equal_1():
+    assert T.gamma(2**53, 2.0**-53) == np.inf  # k·u == 1 exactly: no bound
+    assert T.gamma(2**8 + 1, 2.0**-8) == np.inf
+    assert np.isfinite(T.gamma(2**8 - 1, 2.0**-8))
+    assert T.gamma(2**8 - 1, 2.0**-8) == pytest.approx(_gamma(2**8 - 1, 2.0**-8), rel=1e-15)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
+def test_dtype_table_is_finfo(dtype):
+    """(u, u of the accumulation, η): u = eps/2; 16-bit types accumulate in float32; η is
+    half the smallest subnormal (a whole one in float64, where half rounds to 0)."""
+    fi = torch.finfo(getattr(torch, dtype))
+    sub = fi.smallest_normal * fi.eps
+    u, u_acc, eta = T.DTYPES[dtype]
+    assert u == fi.eps / 2
+    assert u_acc == (torch.finfo(torch.float32).eps / 2 if dtype in LOW else u)
+    assert eta == (sub if dtype == "float64" else sub / 2)
+
+
+# ---------------------------------------------------------------- the first-order model
+
+
+def _dot(a, b):
+    return sum(float(p) * float(q) for p, q in zip(a, b))
+
+
+def _model(variant, w, x, dy, dtype, act_eval="fused"):
+    """The docstring's model, element by element: every inner product of length k costs
+    γ_k(u_acc)·Σ|terms| + r·|value| + η (r = u where the sum is accumulated in float32 and
+    rounded once, else 0); an error e of an operand moves a product by |other operand|·e
+    (first order, plus e_a·e_b for the gating product); the activation costs
+    |act'|·err(z) + its own evaluation error (activation_errors), its derivative
+    L2·err(z) + its own error (L2 = sup|act''|); relu's derivative may flip (+1) where
+    |z| <= γ_{d+1}(u_acc)·Σ|terms| + 2η. Each gradient is the same model applied to the
+    backward's products and sums."""
+    u, ua, eta = T.DTYPES[dtype]
+    r = u if dtype in LOW else 0.0
+    act_name, gated = T.lookup(variant)
+    act, dact = ACTIVATIONS[act_name]
+    L2 = T.SECOND_DERIVATIVE_BOUND[act_name]
+    n, d = x.shape
+    h = w["W_up"].shape[1]
+    projs = ("gate", "up") if gated else ("up",)
+
+    def g(k):
+        return _gamma(k, ua)
+
+    def col(M, j):
+        return np.array([M[i][j] for i in range(len(M))])
+
+    def b(p, j):
+        return float(w[f"b_{p}"][j]) if f"b_{p}" in w else 0.0
+
+    z, zb, ze = {}, {}, {}
+    for p in projs:
+        W = w[f"W_{p}"]
+        z[p] = np.array([[_dot(x[t], col(W, j)) + b(p, j) for j in range(h)] for t in range(n)])
+        zb[p] = np.array([[_dot(abs(x[t]), abs(col(W, j))) + abs(b(p, j)) for j in range(h)]
+                          for t in range(n)])
+        ze[p] = g(d + 1) * zb[p] + r * abs(z[p]) + eta
+    pa = projs[0]
+    a, da = act(z[pa]), dact(z[pa])
+    kink = np.zeros_like(a)
+    if act_name == "relu":
+        kink = (abs(z[pa]) <= g(d + 1) * zb[pa] + 2 * eta).astype(float)
+    own_a, own_da = T.activation_errors(act_name, z[pa], dtype, act_eval)
+    a_err = (abs(da) + kink) * ze[pa] + own_a
+    if gated:
+        hid = a * z["up"]
+        hid_err = (a_err * abs(z["up"]) + abs(a) * ze["up"] + a_err * ze["up"]
+                   + u * abs(hid) + eta)
+    else:
+        hid, hid_err = a, a_err
+    Wd = w["W_down"]
+    out = {}
+    out["y"] = np.array([[g(h + 1) * (_dot(abs(hid[t]), abs(col(Wd, k))) + abs(b("down", k)))
+                          + r * abs(_dot(hid[t], col(Wd, k)) + b("down", k)) + eta
+                          + _dot(hid_err[t], abs(col(Wd, k))) for k in range(d)]
+                         for t in range(n)])
+    out["W_down"] = np.array([[g(n) * _dot(abs(hid[:, j]), abs(dy[:, k]))
+                               + r * abs(_dot(hid[:, j], dy[:, k])) + eta
+                               + _dot(hid_err[:, j], abs(dy[:, k])) for k in range(d)]
+                              for j in range(h)])
+    if "b_down" in w:
+        out["b_down"] = np.array([g(n) * sum(abs(dy[:, k])) + r * abs(sum(dy[:, k])) + eta
+                                  for k in range(d)])
+    dh = np.array([[_dot(dy[t], Wd[j]) for j in range(h)] for t in range(n)])
+    dhm = np.array([[_dot(abs(dy[t]), abs(Wd[j])) for j in range(h)] for t in range(n)])
+    dhe = g(d) * dhm + r * abs(dh) + eta
+    da_err = L2 * ze[pa] + kink + own_da
+    if gated:
+        zu, zue = z["up"], ze["up"]
+        dz = {"gate": dh * zu * da, "up": dh * a}
+        mag = {"gate": dhm * abs(zu) * abs(da), "up": dhm * abs(a)}
+        err = {"gate": dhe * abs(zu) * abs(da) + dhm * zue * abs(da) + dhm * abs(zu) * da_err
+               + 2 * u * mag["gate"] + eta,
+               "up": dhe * abs(a) + dhm * a_err + u * mag["up"] + eta}
+    else:
+        dz, mag = {"up": dh * da}, {"up": dhm * abs(da)}
+        err = {"up": dhe * abs(da) + dhm * da_err + u * mag["up"] + eta}
+    for p in projs:
+        out[f"W_{p}"] = np.array([[g(n) * _dot(abs(x[:, i]), mag[p][:, j])
+                                   + r * abs(_dot(x[:, i], dz[p][:, j])) + eta
+                                   + _dot(abs(x[:, i]), err[p][:, j]) for j in range(h)]
+                                  for i in range(d)])
+        if f"b_{p}" in w:
+            out[f"b_{p}"] = np.array([g(n) * sum(mag[p][:, j]) + r * abs(sum(dz[p][:, j]))
+                                      + eta + sum(err[p][:, j]) for j in range(h)])
+    gx = np.zeros((n, d))
+    for t in range(n):
+        for i in range(d):
+            val = sum(_dot(dz[p][t], w[f"W_{p}"][i]) for p in projs)
+            m = sum(_dot(mag[p][t], abs(w[f"W_{p}"][i])) for p in projs)
+            e = sum(_dot(err[p][t], abs(w[f"W_{p}"][i])) for p in projs)
+            gx[t, i] = g(h * len(projs)) * m + r * abs(val) + eta + e
+    out["x"] = gx
+    return out
+
+
+def _kink_inputs(d=3, h=4, n=4, seed=5):
+    """Weights and inputs for relu's sign test (d = 3, float32 accumulation, u = 2⁻²⁴):
+    token 0 is all zeros (z = 0 = Σ|terms|); hidden unit 0 of token 1 has z = 7u against
+    Σ|terms| ≈ 2, between γ_d·Σ ≈ 6u and γ_{d+1}·Σ ≈ 8u (a flip allowed); token 2 has
+    z = 9u, between γ_{d+1}·Σ and γ_{d+2}·Σ ≈ 10u (no flip allowed)."""
+    rng = np.random.default_rng(seed)
+    u = 2.0**-24
+    w = numpy_ffn.init_weights("reglu", d, h, False, np.float64, rng)
+    x = rng.standard_normal((n, d))
+    x[0] = 0.0
+    x[1] = [1.0, 1.0, 0.0]
+    x[2] = [1.0, 1.0, 2 * u / 0.25]
+    w["W_gate"][:, 0] = [1.0, -1.0 + 7 * u, 0.25]
+    return w, x, rng.standard_normal((n, d))
+
+
+CONFIGS = [  # (variant, bias, dtype, act_eval): every branch of the model
+    ("swiglu", True, "float16", "fused"), ("swiglu", False, "float32", "fused"),
+    ("gelu", True, "float16", "op-by-op"), ("gelu_tanh", False, "float64", "fused"),
+    ("reglu", True, "bfloat16", "fused"), ("relu", False, "float16", "fused"),
+    ("tanhglu", False, "float16", "op-by-op"), ("silu", True, "bfloat16", "op-by-op"),
+    ("bilinear", True, "float64", "fused"),
+]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=["-".join(map(str, c)) for c in CONFIGS])
+def test_first_order_bounds_are_the_documented_model(cfg):
+    variant, bias, dtype, act_eval = cfg
+    rng = np.random.default_rng(CONFIGS.index(cfg))
+    d, h, n = 4, 5, 3
+    w = numpy_ffn.init_weights(variant, d, h, bias, np.float64, rng)
+    x, dy = rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    got = T.first_order_bounds(variant, w, x, dy, dtype, act_eval)
+    want = _model(variant, w, x, dy, dtype, act_eval)
+    assert set(got) == set(want)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-12, atol=0, err_msg=k)
+
+
+@pytest.mark.parametrize("variant", ["reglu", "relu"])
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_relu_sign_flip_band_is_the_accumulation_error(variant, dtype):
+    """Where |z| is within the accumulation's γ_{d+1}·Σ|terms| of 0, relu' may flip: the
+    derivative's error is 1 there and only there (z = 0, z = 7u: flip; z = 9u: none)."""
+    w, x, dy = _kink_inputs()
+    if variant == "relu":
+        w = {"W_up": w["W_gate"], "W_down": w["W_down"]}
+    got = T.first_order_bounds(variant, w, x, dy, dtype)
+    want = _model(variant, w, x, dy, dtype)
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-12, atol=0, err_msg=k)
+    ua = T.DTYPES[dtype][1]
+    zg = x @ w["W_up" if variant == "relu" else "W_gate"]
+    zbar = np.abs(x) @ np.abs(w["W_up" if variant == "relu" else "W_gate"])
+    assert zg[0, 0] == 0 and T.gamma(3, ua) * zbar[1, 0] < zg[1, 0] < T.gamma(4, ua) * zbar[1, 0]
+    assert T.gamma(4, ua) * zbar[2, 0] < zg[2, 0] < T.gamma(5, ua) * zbar[2, 0]
+    grad_w = got["W_gate" if variant == "reglu" else "W_up"]
+    # the allowed flip at z = 7u costs |x|·|dh|·(|z_up| if gated)·1 in that weight's gradient
+    up = abs((x @ w["W_up"])[1, 0]) if variant == "reglu" else 1.0
+    assert grad_w[0, 0] >= np.abs(dy[1]) @ np.abs(w["W_down"][0]) * up
+
+
+def test_bounds_add_the_plain_multiple_and_both_dtypes():
+    """bound = M·E_plain + B_δ + B_float64 (the module docstring), tensor by tensor."""
+    rng = np.random.default_rng(11)
+    w = numpy_ffn.init_weights("geglu", 3, 4, True, np.float64, rng)
+    x, dy = rng.standard_normal((2, 3)), rng.standard_normal((2, 3))
+    keys = ("y", "x", "W_gate", "W_up", "W_down", "b_gate", "b_up", "b_down")
+    plain = {k: 1e-3 * (i + 1) for i, k in enumerate(keys)}
+    for act_eval in ("fused", "op-by-op"):
+        got = T.bounds("geglu", w, x, dy, "float16", plain, act_eval)
+        lo = _model("geglu", w, x, dy, "float16", act_eval)
+        ref = _model("geglu", w, x, dy, "float64")
+        for k in keys:
+            np.testing.assert_allclose(got[k], T.PLAIN_MULTIPLE * plain[k] + lo[k] + ref[k],
+                                       rtol=1e-12, atol=0, err_msg=k)
+    got = T.bounds("geglu", w, x, dy, "float16", {"y": 1.0})  # a missing tensor: no plain term
+    np.testing.assert_allclose(got["x"], _model("geglu", w, x, dy, "float16")["x"]
+                               + _model("geglu", w, x, dy, "float64")["x"], rtol=1e-12)
+
+
+def test_unknown_act_eval_is_refused():
+    w = numpy_ffn.init_weights("swiglu", 2, 3, False, np.float64, 0)
+    with pytest.raises(ValueError, match="unknown act_eval 'sometimes'; choose from fused, op-by-op"):
+        T.first_order_bounds("swiglu", w, np.ones((1, 2)), np.ones((1, 2)), "float16",
+                             "sometimes")
+
+
+# ---------------------------------------------------------------- activation evaluation
+
+
+def _fused_model(act_name, z, dtype):
+    """activation_errors' docstring: ACTIVATION_ULPS units of the accumulation precision on
+    the operands' scale (|a| + |z| for the value; |a'| + 1 + |z| for the derivative, whose
+    1 − σ part is absolute), one rounding to the dtype (u·|value|), one underflow (η); σ and
+    tanh differentiate from their rounded output ŝ: the derivative moves by
+    (u|s| + η)·|1 − 2s| (σ) or (u|t| + η)·2|t| (tanh), plus two more roundings 2u|a'|."""
+    u, ua, eta = T.DTYPES[dtype]
+    act, dact = ACTIVATIONS[act_name]
+    c = T.ACTIVATION_ULPS
+    fa, fd = [], []
+    for zi in np.ravel(z):
+        a, da = abs(float(act(np.float64(zi)))), abs(float(dact(np.float64(zi))))
+        ea = c * ua * (a + abs(zi)) + u * a + eta
+        ed = c * ua * (da + 1 + abs(zi)) + u * da + eta
+        if act_name == "sigmoid":
+            ed += (u * a + eta) * abs(1 - 2 * a) + 2 * u * da
+        if act_name == "tanh":
+            ed += (u * a + eta) * 2 * a + 2 * u * da
+        fa.append(ea)
+        fd.append(ed)
+    return np.reshape(fa, np.shape(z)), np.reshape(fd, np.shape(z))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "float16"])
+@pytest.mark.parametrize("act_name", sorted(T.SECOND_DERIVATIVE_BOUND))
+def test_fused_activation_error_is_the_documented_model(act_name, dtype):
+    z = np.array([-30.0, -7.5, -1.25, -0.3, 0.0, 2.0**-20, 0.4, 1.5, 6.0, 25.0])
+    got_a, got_d = T.activation_errors(act_name, z, dtype, "fused")
+    want_a, want_d = _fused_model(act_name, z, dtype)
+    np.testing.assert_allclose(got_a, want_a, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(got_d, want_d, rtol=1e-13, atol=0)
+    # op by op adds the op-by-op model and one underflow per rounding, nothing else
+    if act_name in ("identity", "relu"):
+        e_f = e_b = np.zeros_like(z)
+    else:
+        e_f, e_b = T.op_by_op_errors(act_name, z, T.DTYPES[dtype][0])
+        e_f, e_b = e_f + T.OP_ROUNDINGS * T.DTYPES[dtype][2], e_b + T.OP_ROUNDINGS * T.DTYPES[dtype][2]
+    op_a, op_d = T.activation_errors(act_name, z, dtype, "op-by-op")
+    np.testing.assert_allclose(op_a, want_a + e_f, rtol=1e-13, atol=0)
+    np.testing.assert_allclose(op_d, want_d + e_b, rtol=1e-13, atol=0)
+
+
+def _fused_torch(act_name):
+    F = torch.nn.functional
+    return {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "silu": F.silu, "gelu": F.gelu,
+            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[act_name]
+
+
+@pytest.mark.parametrize("dtype", LOW)
+@pytest.mark.parametrize("act_name", ["sigmoid", "tanh", "silu", "gelu", "gelu_tanh"])
+def test_fused_activation_bound_is_tight_in_low_precision(act_name, dtype):
+    """A fused activation (and its autograd) is computed in float32 and rounded once to
+    bfloat16/float16: its error is one rounding, at most u·2^e for a value in [2^e, 2^e+1),
+    and round to nearest comes within a few % of that just above each power of two the
+    values cross (z in [2⁻⁶, 8]: several binades, ~750-3000 representable z). The bound is
+    u·|v| + 8·2⁻²⁴·(|v| + |z| (+1)) + η, within 2% of u·|v| here. So worst error / bound
+    lies in [0.9, 1] for the value and for silu/gelu/gelu_tanh's derivative. σ' and tanh'
+    are differentiated from the rounded output ŝ: the bound adds (u|s| + η)·|∂(s(1−s))/∂s|
+    and two more roundings 2u|a'| for the formula, about twice u|a'| in all, against one
+    real rounding: [0.3, 1] (measured ~0.49). A bound 11% (value) or 3× (σ') too loose
+    fails, as does any too tight."""
+    fn = _fused_torch(act_name)
+    z = torch.linspace(2**-6, 8, 4001, dtype=torch.float64).to(getattr(torch, dtype)).unique()
+    z64 = z.double().numpy()
+    zg = z.clone().requires_grad_(True)
+    out = fn(zg)
+    out.backward(torch.ones_like(out))
+    f, df = ACTIVATIONS[act_name]
+    err = np.abs(out.detach().double().numpy() - f(z64))
+    errd = np.abs(zg.grad.double().numpy() - df(z64))
+    bound, bound_d = T.activation_errors(act_name, z64, dtype, "fused")
+    ratio, ratio_d = (err / bound).max(), (errd / bound_d).max()
+    lo_d = 0.3 if act_name in ("sigmoid", "tanh") else 0.9
+    assert 0.9 <= ratio <= 1.0 and lo_d <= ratio_d <= 1.0, (ratio, ratio_d)
+
+
+# ---------------------------------------------------------------- the plain computation
+
+
+def _plain_reference(variant, w, x, dy, dtype):
+    """plain_errors' docstring, written out: x @ W (+ b) in our layout, the torch activation,
+    the gating multiply, autograd, all in `dtype`."""
+    from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
+
+    tdt = getattr(torch, dtype)
+    act_name, gated = T.lookup(variant)
+    p = {k: torch.tensor(v, dtype=tdt, requires_grad=True) for k, v in w.items()}
+    tx = torch.tensor(x, dtype=tdt, requires_grad=True)
+
+    def lin(t, q):
+        return t @ p[f"W_{q}"] + p[f"b_{q}"] if f"b_{q}" in p else t @ p[f"W_{q}"]
+
+    up = lin(tx, "up")
+    a = TORCH_ACTIVATIONS[act_name](lin(tx, "gate") if gated else up)
+    y = lin(a * up if gated else a, "down")
+    y.backward(torch.tensor(dy, dtype=tdt))
+    return {"y": y.detach(), "x": tx.grad, **{k: v.grad for k, v in p.items()}}
+
+
+@pytest.mark.parametrize("cfg", [("swiglu", True, "bfloat16"), ("gelu", False, "float16"),
+                                 ("reglu", True, "float32")])
+def test_plain_errors_are_the_plain_computations_errors(cfg):
+    """E_plain = max |plain − reference| per tensor: checked against the plain computation
+    written out here, with a reference moved by a known offset per tensor (so a tensor read
+    under the wrong name, a wrong sign, dtype or activation shows), and it stays within the
+    first-order bound of that dtype (the plain computation is one of those it bounds)."""
+    variant, bias, dtype = cfg
+    rng = np.random.default_rng(4)
+    w = numpy_ffn.init_weights(variant, 5, 6, bias, np.float64, rng)
+    tdt = getattr(torch, dtype)
+    w = {k: torch.tensor(v).to(tdt).double().numpy() for k, v in w.items()}
+    x = torch.tensor(rng.standard_normal((3, 5))).to(tdt).double().numpy()
+    dy = torch.tensor(rng.standard_normal((3, 5))).to(tdt).double().numpy()
+    y, cache = numpy_ffn.forward(variant, w, x)
+    ref = {"y": y, **numpy_ffn.backward(variant, w, cache, dy)}
+    plain = _plain_reference(variant, w, x, dy, dtype)
+    e = T.plain_errors(variant, w, x, dy, dtype, "cpu", ref)
+    fob = T.first_order_bounds(variant, w, x, dy, dtype)
+    assert set(e) == set(ref)
+    for i, k in enumerate(sorted(ref)):
+        mine = float(np.abs(plain[k].double().numpy() - ref[k]).max())
+        assert e[k] == pytest.approx(mine, rel=1e-12, abs=0), k
+        assert 0 < e[k] <= fob[k].max(), k  # rounding happened, and within the model
+        shift = 10.0 * (i + 1)
+        moved = T.plain_errors(variant, w, x, dy, dtype, "cpu", {k: ref[k] + shift})
+        assert moved == {k: pytest.approx(shift, abs=2 * e[k])}
+    assert T.plain_errors(variant, w, x[:0], dy[:0], dtype, "cpu", {"y": ref["y"][:0]}) == \
+        {"y": 0.0}  # an empty tensor: no error (not the max of nothing)
