@@ -11,6 +11,7 @@ Three kinds of oracle, none of them the code under test:
   bands are derived in each test from which rounding dominates.
 """
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -380,3 +381,81 @@ def test_plain_errors_are_the_plain_computations_errors(cfg):
         assert moved == {k: pytest.approx(shift, abs=2 * e[k])}
     assert T.plain_errors(variant, w, x[:0], dy[:0], dtype, "cpu", {"y": ref["y"][:0]}) == \
         {"y": 0.0}  # an empty tensor: no error (not the max of nothing)
+
+
+# ---------------------------------------------------------------- op-by-op activations
+
+
+def _sig(t):
+    return 1 / (1 + math.exp(-t)) if t >= 0 else math.exp(t) / (1 + math.exp(t))
+
+
+def _op_model(act_name, z, u):
+    """op_by_op_errors' derivation (its docstring and comments), per scalar in Python's math:
+    each rounding of an intermediate v costs u·|v|·|∂result/∂v| (first order); a library
+    call (tanh, erf, σ, exp) is one rounding of its value; a constant rounded to the dtype
+    (1.702, 1/√2, √(2/π), 0.044715) is one more rounding of the product it enters; tanh
+    rounds to ±1 exactly once 1 − |tanh| of the perturbed argument is below u/4, and then
+    the error is the true 1 − |t| (value) and the true 1 − t² (derivative)."""
+    az = abs(z)
+    if act_name in ("identity", "relu"):
+        return 0.0, 0.0
+    if act_name == "relu2":
+        r = max(z, 0.0)
+        return u * r * r, 2 * u * r
+    if act_name in ("sigmoid", "tanh"):
+        a = _sig(z) if act_name == "sigmoid" else math.tanh(z)
+        da = a * (1 - a) if act_name == "sigmoid" else 1 - a * a
+        return u * abs(a), 2 * u * a * a + 4 * u * abs(da) + 2 * u * abs(a)
+    if act_name in ("silu", "quick_gelu"):
+        c = 1.0 if act_name == "silu" else 1.702
+        t = c * z
+        dt = 0.0 if act_name == "silu" else 2 * u * abs(t)
+        s = _sig(t)
+        ds = s * (1 - s)
+        es = ds * dt + u * s
+        e_f = az * es + u * abs(z * s)
+        eds = abs(1 - 2 * s) * es + 3 * u * ds + 0.1 * dt
+        e_b = es + u * s + c * az * eds + 4 * u * c * az * ds + u * (s + c * az * ds)
+        return e_f, e_b
+    if act_name == "gelu":
+        q = z / math.sqrt(2)
+        pdf2 = 2 / math.sqrt(math.pi) * math.exp(-q * q)
+        e = math.erf(q)
+        m, s = az / 2, 1 + e
+        es = pdf2 * 2 * u * abs(q) + u * abs(e) + u * s
+        eexp = pdf2 * (7 * u * q * q + u)
+        return m * es + u * m * s, 0.5 * es + u * s + m / math.sqrt(2) * (eexp + 4 * u * pdf2)
+    if act_name == "gelu_tanh":
+        k, c = math.sqrt(2 / math.pi), 0.044715
+        zc = min(az, 1e6)
+        Q = k * (zc + c * zc**3)
+        t = math.copysign(math.tanh(Q), z)
+        sech2 = 1 - t * t
+        eq = 5 * u * Q
+        sat = 1 - math.tanh(max(Q - eq, 0.0)) <= u / 4
+        et = 1 - abs(t) if sat else sech2 * eq + u * abs(t)
+        m, s = az / 2, 1 + t
+        D = k * (1 + 3 * c * zc * zc)
+        esech = sech2 if sat else 2 * abs(t) * et + et * et + 2 * u
+        return (m * (et + u * s) + u * m * s,
+                0.5 * (et + u * s) + u * s + m * D * (esech + 6 * u * sech2))
+    raise KeyError(act_name)
+
+
+Z_OP = np.array([-40.0, -30.0, -12.5, -6.0, -3.25, -2.0, -1.0, -0.375, -2.0**-12, 0.0,
+                 2.0**-12, 0.3125, 1.0, 2.5, 4.0, 7.0, 15.0, 38.0, 3.0e6])
+
+
+@pytest.mark.parametrize("u", [2.0**-8, 2.0**-11, 2.0**-24])
+@pytest.mark.parametrize("act_name", sorted(T.SECOND_DERIVATIVE_BOUND))
+def test_op_by_op_error_is_the_documented_model(act_name, u):
+    e_f, e_b = T.op_by_op_errors(act_name, Z_OP, u)
+    want = np.array([_op_model(act_name, float(z), u) for z in Z_OP])
+    np.testing.assert_allclose(e_f, want[:, 0], rtol=1e-9, atol=1e-300)
+    np.testing.assert_allclose(e_b, want[:, 1], rtol=1e-9, atol=1e-300)
+
+
+def test_op_by_op_model_is_refused_for_an_unknown_activation():
+    with pytest.raises(KeyError, match="no op-by-op error model for activation 'softsign'"):
+        T.op_by_op_errors("softsign", Z_OP, 2.0**-8)
