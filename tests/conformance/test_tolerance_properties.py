@@ -459,3 +459,185 @@ def test_op_by_op_error_is_the_documented_model(act_name, u):
 def test_op_by_op_model_is_refused_for_an_unknown_activation():
     with pytest.raises(KeyError, match="no op-by-op error model for activation 'softsign'"):
         T.op_by_op_errors("softsign", Z_OP, 2.0**-8)
+
+
+# ---------------------------------------------------------------- the kit's checks, one by one
+# Each check, called on its own, accepts a correct module and rejects the zoo module that
+# violates exactly that check, naming the check, the tensor and the comparison.
+
+from ffnverify.testing import conformance as C  # noqa: E402
+
+from . import zoo  # noqa: E402
+
+
+def _prep(factory, dtypes=("float64",), variant="swiglu", bias=False, d=6, h=8, n=4, seed=3,
+          act_eval="auto"):
+    case = C.Case(factory, variant, "hf", bias, d, h, n, seed, act_eval=act_eval)
+    rng = np.random.default_rng(seed)
+    module = C._build(case)
+    C.check_params(module, case)
+    C.fill(module, case, rng)
+    x, dy = rng.standard_normal((n, d)), rng.standard_normal((n, d))
+    return case, module, x, dy, [C.prepare(module, case, dt, x, dy) for dt in dtypes]
+
+
+def _fails(check, fn, *args):
+    with pytest.raises(C.ConformanceFailure) as info:
+        fn(*args)
+    assert info.value.check == check, info.value.report()
+    return info.value
+
+
+def test_kit_every_check_accepts_a_correct_module():
+    torch.set_num_threads(1)
+    case, module, x, dy, preps = _prep(zoo.SwiGLU, C.DTYPES, bias=True)
+    for p in preps:
+        C.check_independence(p, case, np.ones(case.d), case.n - 1)
+        C.check_forward_backward(p, case)
+        C.check_saturation(p, case, C.saturated(p, case))
+    C.check_train_mode(preps[0], case)
+    C.check_flops(module, case, x, dy)
+    assert all(q.grad is None for q in module.parameters())  # no gradient left behind
+    assert case.notes == set()  # a fused SiLU needs no op-by-op bound
+
+
+@pytest.mark.parametrize("mutant,n,label", [
+    (zoo.Input3dDiffers, 4, "y of input (1, n, d) vs (n, d)"),
+    (zoo.BatchOf2Differs, 4, "y of input (2, 2, 6) vs (n, d)"),
+    (zoo.BatchOf2Differs, 6, "y of input (2, 3, 6) vs (n, d)"),
+    (zoo.AloneDiffers, 4, "y of token 0 run alone vs in the batch"),
+    (zoo.LastTokenLeaks, 4, "y with token 3 perturbed (other tokens)"),
+    (zoo.TokenMixing, 2, "y with token 1 perturbed (other tokens)"),
+])
+def test_kit_independence_rejects_each_way_of_mixing_tokens(mutant, n, label):
+    case, _, _, _, (p,) = _prep(mutant, n=n)
+    f = _fails("independence", C.check_independence, p, case, np.full(case.d, 3.0), n - 1)
+    assert (f.tensor, f.dtype) == (label, "float64")
+    assert f.error > f.bound > 0
+
+
+def test_kit_independence_of_a_prime_number_of_tokens_has_no_batch_reshape():
+    """n = 5: no (b, s, d) with b, s > 1, so a batch-axis bug cannot show (and n = 1 has
+    nothing to perturb, one token alone is the batch)."""
+    for n in (5, 1):
+        case, _, _, _, (p,) = _prep(zoo.BatchOf2Differs, n=n)
+        C.check_independence(p, case, np.ones(case.d), n - 1)
+
+
+def test_kit_independence_reports_a_wrong_output_shape_as_forward():
+    case, _, _, _, (p,) = _prep(zoo.OutputTransposedShape, d=6, n=4)
+    f = _fails("forward", C.check_independence, p, case, np.ones(case.d), 0)
+    assert "has shape (6, 4), expected (4, 6)" in f.message
+
+
+@pytest.mark.parametrize("name,tensor", [
+    ("down_proj.weight", "grad W_down"), ("down_proj.bias", "grad b_down"),
+    ("gate_proj.weight", "grad W_gate"), ("gate_proj.bias", "grad b_gate"),
+    ("up_proj.weight", "grad W_up"), ("up_proj.bias", "grad b_up")])
+def test_kit_backward_names_the_one_wrong_gradient(name, tensor):
+    case, _, _, _, preps = _prep(zoo.grad_scaled(name), ("float64", "float32"), bias=True)
+    for p in preps:
+        f = _fails("backward", C.check_forward_backward, p, case)
+        assert (f.tensor, f.dtype) == (tensor, p.dtype)
+        f = _fails("train-mode", C.check_train_mode, p, case)
+        assert f.tensor == tensor
+
+
+def test_kit_backward_names_a_wrong_input_gradient_last():
+    case, _, _, _, (p,) = _prep(zoo.InputGradScaled, bias=True)
+    f = _fails("backward", C.check_forward_backward, p, case)
+    assert f.tensor == "grad x (input)"
+    f = _fails("saturation", C.check_saturation, p, case, C.saturated(p, case))
+    assert f.tensor == "grad x (input)"
+
+
+def test_kit_forward_failure_is_the_output_first():
+    """A wrong output and (through it) wrong gradients: the output is reported."""
+    case, _, _, _, (p,) = _prep(zoo.Scaled1001)
+    f = _fails("forward", C.check_forward_backward, p, case)
+    assert f.tensor == "y" and f.error > f.bound
+
+
+def test_kit_a_tuple_output_is_named():
+    case, _, _, _, (p,) = _prep(zoo.ReturnsTuple)
+    f = _fails("forward", C.check_forward_backward, p, case)
+    assert "returned (Tensor, Tensor), not a tensor" in f.message
+
+
+def test_kit_train_mode_rejects_a_training_only_path_and_restores_the_module():
+    case, _, _, _, (p,) = _prep(zoo.TrainDiffers)
+    f = _fails("train-mode", C.check_train_mode, p, case)
+    assert (f.tensor, f.dtype) == ("y", "float64")
+    assert not p.module.training
+    case, _, _, _, (p,) = _prep(zoo.WithDropouts)
+    C.check_train_mode(p, case)  # every dropout at 0: the same function
+    assert (p.module.drop.p, p.module.resid_pdrop, p.module.training) == (0.5, 0.5, False)
+
+
+def test_kit_auto_accepts_by_the_op_by_op_bound_and_says_so():
+    """gelu_new in bfloat16 on the draw that failed GPT2MLP (test_act_eval): the fused bound
+    rejects it in saturation; auto accepts it by the op-by-op bound and notes the dtype."""
+    def gpt2_new_gelu(d, h, bias=True):
+        m = zoo.GPT2("gelu_tanh", d, h, bias)
+        m.act = zoo.new_gelu
+        return m
+
+    for act_eval in ("fused", "auto"):
+        case = C.Case(gpt2_new_gelu, "gelu_tanh", "gpt2", True, 3, 1, 2, 0, act_eval=act_eval)
+        rng = np.random.default_rng(0)
+        module = C._build(case)
+        C.fill(module, case, rng)
+        x, dy = rng.standard_normal((2, 3)), rng.standard_normal((2, 3))
+        p = C.prepare(module, case, "bfloat16", x, dy)
+        sat = C.saturated(p, case)
+        if act_eval == "fused":
+            assert p.wide is None
+            f = _fails("saturation", C.check_saturation, p, case, sat)
+            assert f.dtype == "bfloat16"
+        else:
+            C.check_saturation(p, case, sat)
+            assert case.notes == {"bfloat16"}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+def test_kit_saturated_inputs_reach_the_saturation_level(dtype):
+    """max |x @ W_gate| = SATURATION[dtype] (inputs scaled, at most 16-fold), and the
+    reference and bound are those of the scaled inputs."""
+    case, _, _, _, (p,) = _prep(zoo.SwiGLU, (dtype,), bias=True)
+    x, ref, bound, wide = C.saturated(p, case)
+    zmax0 = np.abs(p.x @ p.weights["W_gate"]).max()
+    scale = min(C.SATURATION[dtype] / zmax0, C.MAX_INPUT_SCALE)
+    u = T.DTYPES[dtype][0]
+    np.testing.assert_allclose(x, p.x * scale, rtol=u, atol=0)
+    assert np.abs(x @ p.weights["W_gate"]).max() == pytest.approx(
+        scale * zmax0, rel=2 * case.d * u)
+    y, _ = numpy_ffn.forward("swiglu", p.weights, x)
+    np.testing.assert_array_equal(ref["y"], y)
+    plain = T.plain_errors("swiglu", p.weights, x, p.dy, dtype, "cpu", ref)
+    np.testing.assert_array_equal(bound["y"], T.bounds("swiglu", p.weights, x, p.dy, dtype,
+                                                        plain, "fused")["y"])
+    assert wide is not None and np.all(wide["y"] >= bound["y"])
+
+
+def test_kit_saturated_refuses_a_zero_pre_activation():
+    case, _, _, _, (p,) = _prep(zoo.SwiGLU)
+    p.weights = dict(p.weights, W_gate=np.zeros_like(p.weights["W_gate"]))
+    with pytest.raises(C.Vacuous, match="saturation: x @ W is zero"):
+        C.saturated(p, case)
+
+
+def test_kit_saturation_check_rejects_a_clamped_gate():
+    case, _, _, _, (p,) = _prep(zoo.ClampedGate, n=6)
+    f = _fails("saturation", C.check_saturation, p, case, C.saturated(p, case))
+    assert f.dtype == "float64"
+
+
+def test_kit_flops_rejects_extra_work_in_the_forward_and_in_the_backward():
+    case, module, x, dy, _ = _prep(zoo.RedundantMatmul)
+    f = _fails("flops", C.check_flops, module, case, x, dy)
+    assert f.message.startswith("forward pass counted ")
+    assert "derivation flops(swiglu, 6, 8, 4, forward) = 1152" in f.message  # 3·2·n·d·h
+    case, module, x, dy, _ = _prep(zoo.ExtraBackwardMatmul)
+    f = _fails("flops", C.check_flops, module, case, x, dy)
+    assert f.message.startswith("forward+backward counted ")
+    assert "derivation flops(swiglu, 6, 8, 4, train) = 3456" in f.message  # 3 × forward
