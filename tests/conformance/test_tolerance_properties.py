@@ -641,3 +641,95 @@ def test_kit_flops_rejects_extra_work_in_the_forward_and_in_the_backward():
     f = _fails("flops", C.check_flops, module, case, x, dy)
     assert f.message.startswith("forward+backward counted ")
     assert "derivation flops(swiglu, 6, 8, 4, train) = 3456" in f.message  # 3 × forward
+
+
+def _case(**kw):
+    args = dict(factory=zoo.SwiGLU, variant="swiglu", layout="hf", bias=False, d=3, h=4, n=2,
+                seed=7)
+    args.update(kw)
+    return C.Case(**args)
+
+
+def test_kit_compare_accepts_an_error_equal_to_the_bound_and_a_zero_bound_if_exact():
+    """|got − expected| <= bound, elementwise: equality passes; a zero bound passes an exact
+    match; an empty tensor passes; anything above fails, naming the worst element."""
+    ref = np.array([[1.0, -2.0, 3.0]])
+    bound = np.array([[0.5, 0.25, 0.0]])
+    C.compare("forward", "y", ref + np.array([[0.5, -0.25, 0.0]]), ref, bound, _case(), "float64")
+    C.compare("forward", "y", np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 3)), _case(),
+              "float64")
+    f = _fails("forward", C.compare, "forward", "y", ref + np.array([[0.25, 0.0, 2.0**-40]]),
+               ref, bound, _case(), "float32")
+    assert (f.tensor, f.dtype, f.index, f.got, f.expected) == ("y", "float32", (0, 2),
+                                                                3.0 + 2.0**-40, 3.0)
+    assert (f.error, f.bound, f.scale) == (2.0**-40, 0.0, 3.0)
+    assert f.message == "y differs from the float64 reference beyond the bound"
+    # the worst element is the largest excess over its bound, not the largest error
+    f = _fails("backward", C.compare, "backward", "grad x", ref + np.array([[0.75, 0.5, 0.0]]),
+               ref, np.array([[0.5, 0.1, 1.0]]), _case(), "float16")
+    assert f.index == (0, 1) and f.error == 0.5 and f.bound == 0.1
+    f = _fails("forward", C.compare, "forward", "y", np.zeros((3, 1)), ref, bound, _case(),
+               "float64")
+    assert f.message == "y has shape (3, 1), expected (1, 3)" and f.tensor == "y"
+    assert f.dtype == "float64" and f.case is not None
+
+
+def test_kit_not_vacuous_only_when_the_bound_is_far_below_a_signal_in_range():
+    """bound <= VACUITY_RATIO·max|T| (equality passes), 0 < max|T| < max(dtype)/4; without
+    `ratio` only the range is asked (the cap is the dtype's largest value)."""
+    r = T.VACUITY_RATIO["float32"]
+    ref = {"y": np.array([2.0, -4.0]), "x": np.array([1.0])}
+    C.assert_not_vacuous("float32", ref, {"y": np.array([0.0, 4.0 * r]), "x": np.array([r])},
+                         "")
+    with pytest.raises(C.Vacuous) as info:
+        C.assert_not_vacuous("float32", ref, {"y": np.array([0.0, 4.0 * r]),
+                                              "x": np.array([1.01 * r])}, "saturation ")
+    assert str(info.value) == f"[float32] saturation x: bound {1.01 * r:.3g} vs max |reference| 1"
+    top = float(torch.finfo(torch.float16).max)
+    C.assert_not_vacuous("float16", {"y": np.array([top / 4.01])}, {"y": np.array([top])}, "",
+                         ratio=False)
+    for bad in ({"y": np.array([top / 4])}, {"y": np.array([0.0])}):
+        with pytest.raises(C.Vacuous):
+            C.assert_not_vacuous("float16", bad, {"y": np.array([0.0])}, "", ratio=False)
+    with pytest.raises(C.Vacuous):  # without ratio the cap is max(dtype): above it fails
+        C.assert_not_vacuous("float16", {"y": np.array([1.0])}, {"y": np.array([1.5 * top])},
+                             "", ratio=False)
+    C.assert_not_vacuous("float16", {"y": np.array([1.0])}, {"y": np.array([0.5 * top])}, "",
+                         ratio=False)
+
+
+@pytest.mark.parametrize("variant", ["swiglu", "gelu"])
+def test_kit_expected_shapes_follow_the_derivation_and_the_bias_setting(variant):
+    gated = T.lookup(variant)[1]
+    ws = {"W_up": (5, 7), "W_down": (7, 5), **({"W_gate": (5, 7)} if gated else {})}
+    bs = {"b_up": (7,), "b_down": (5,), **({"b_gate": (7,)} if gated else {})}
+    assert C.expected_shapes(variant, 5, 7, False) == ws
+    assert C.expected_shapes(variant, 5, 7, True) == {**ws, **bs}
+    got = C.expected_shapes(variant, 5, 7, {"up": True, "down": False})
+    assert got == {**ws, "b_up": (7,)}
+    assert all(type(s) is int for v in got.values() for s in v)
+    assert C.expected_shapes(variant, 5, 7, {"up": False}) == ws
+
+
+def test_kit_params_rejects_a_missing_bias_an_extra_parameter_and_a_stray_tensor():
+    case = _case(bias=True, d=8, h=12)
+    f = _fails("params", C.check_params, zoo.SwiGLU(8, 12, False).double(), case)
+    assert f.message == ("module has 288 parameters, the derivation params(swiglu, d=8, "
+                         "h=12, bias=True) = 320")  # 3·8·12; + 12 + 12 + 8 biases
+    f = _fails("params", C.check_params, zoo.ExtraParameter(8, 12, True).double(), case)
+    assert f.message.endswith("= 320; not read by the layout: scale")
+    C.check_params(zoo.SwiGLU(8, 12, True).double(), case)
+    # timm-style per-projection bias: down's bias declared outside the FFN, so not counted,
+    # but the layout still reads it: an unexpected tensor
+    case = _case(bias={"gate": True, "up": True, "down": False}, d=8, h=12,
+                 extra=("down_proj.bias",))
+    f = _fails("params", C.check_params, zoo.SwiGLU(8, 12, True).double(), case)
+    assert f.message.startswith("unexpected tensors ['b_down'] (bias=")
+
+
+def test_kit_params_rejects_a_wrong_shape_the_count_cannot_see():
+    """d and h swapped in up_proj keeps the count; the shape check names the tensor."""
+    m = zoo.SwiGLU(8, 12, False).double()
+    m.up_proj = torch.nn.Linear(12, 8, bias=False).double()  # weight (8, 12): W_up (12, 8)
+    f = _fails("params", C.check_params, m, _case(d=8, h=12))
+    assert f.tensor == "W_up" and f.message == "W_up has shape (12, 8), expected (8, 12)"
