@@ -250,6 +250,61 @@ def test_unknown_act_eval_is_refused():
                              "sometimes")
 
 
+# worst error / bound over 6 draws (d=16, h=32, n=8, bias, seeds 0-5) that the bound of a
+# correct nn.Linear FFN must reach; the upper end is 1 (soundness). The bound adds one term
+# per rounding on the tensor's path (2-3 for y, W_down, b_down; 6-10 for the first layer's
+# gradients and x, which go through the activation's derivative); the real error reaches
+# about the largest single term (the last rounding, u·|T| in 16 bits) on some element. So
+# the floor is about 1/(2·terms) in 16 bits. In float32 (u = u_acc) the bound is
+# dominated by γ_k·Σ|terms| (k up to 2h + 1 = 65) against a random walk of ~√k roundings
+# and cancellation: 10× lower. Measured maxima: bfloat16/float16 y 0.30-0.42, W_down
+# 0.44-0.59, b_down 0.88-0.95, W_gate/W_up 0.20-0.37, b_gate/b_up 0.10-0.35, x 0.08-0.15;
+# float32 y 0.03-0.04, W_down 0.04-0.17, b_down 0.14-0.17, the rest 0.01-0.03.
+TIGHT_FLOOR = {
+    16: {"y": 0.15, "W_down": 0.2, "b_down": 0.4, "W_gate": 0.08, "W_up": 0.08,
+         "b_gate": 0.04, "b_up": 0.04, "x": 0.04},
+    32: {"y": 0.01, "W_down": 0.015, "b_down": 0.05, "W_gate": 0.004, "W_up": 0.004,
+         "b_gate": 0.002, "b_up": 0.004, "x": 0.002},
+}
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32"])
+@pytest.mark.parametrize("variant", ["swiglu", "gelu", "reglu", "geglu_tanh"])
+def test_first_order_bound_is_tight_for_a_correct_ffn(variant, dtype):
+    """B_δ + B_float64 alone (no plain term) bounds a correct nn.Linear FFN (one rounding
+    per addmm, fused activation) in every tensor, and is reached to within the floor."""
+    from ffnverify.backends.torch_ffn import from_numpy_weights, to_numpy_weights
+
+    torch.set_num_threads(1)
+    tdt = getattr(torch, dtype)
+    worst = {}
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        m = from_numpy_weights(variant, numpy_ffn.init_weights(variant, 16, 32, True,
+                                                               np.float64, rng), dtype=tdt)
+        w = to_numpy_weights(m)
+        x = torch.tensor(rng.standard_normal((8, 16))).to(tdt).requires_grad_(True)
+        dy = torch.tensor(rng.standard_normal((8, 16))).to(tdt)
+        xn, dyn = x.detach().double().numpy(), dy.double().numpy()
+        y, cache = numpy_ffn.forward(variant, w, xn)
+        ref = {"y": y, **numpy_ffn.backward(variant, w, cache, dyn)}
+        out = m(x)
+        out.backward(dy)
+        got = {"y": out, "x": x.grad}
+        for k in w:
+            kind, p = k.split("_", 1)
+            lin = getattr(m, f"{p}_proj")
+            got[k] = lin.weight.grad.T if kind == "W" else lin.bias.grad
+        b = T.first_order_bounds(variant, w, xn, dyn, dtype)
+        b64 = T.first_order_bounds(variant, w, xn, dyn, "float64")
+        for k in ref:
+            r = (np.abs(got[k].detach().double().numpy() - ref[k]) / (b[k] + b64[k])).max()
+            worst[k] = max(worst.get(k, 0.0), float(r))
+    floor = TIGHT_FLOOR[32 if dtype == "float32" else 16]
+    for k, r in worst.items():
+        assert floor[k] <= r <= 1.0, (k, r)
+
+
 # ---------------------------------------------------------------- activation evaluation
 
 
