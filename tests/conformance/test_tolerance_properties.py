@@ -511,6 +511,17 @@ def test_op_by_op_error_is_the_documented_model(act_name, u):
     np.testing.assert_allclose(e_b, want[:, 1], rtol=1e-9, atol=1e-300)
 
 
+@pytest.mark.parametrize("dtype", ["float64", "bfloat16", "float16"])
+def test_error_models_evaluate_cleanly_at_zero_and_far_out(dtype):
+    """No 0/0, overflow or invalid operation anywhere on the grid (z = 0 and |z| = 3e6
+    included): a NaN or inf inside a bound is a bound that silently means nothing."""
+    with np.errstate(divide="raise", invalid="raise", over="raise"):
+        for name in sorted(T.SECOND_DERIVATIVE_BOUND):
+            for act_eval in ("fused", "op-by-op"):
+                e = T.activation_errors(name, Z_OP, dtype, act_eval)
+                assert np.all(np.isfinite(e[0])) and np.all(np.isfinite(e[1]))
+
+
 def test_op_by_op_model_is_refused_for_an_unknown_activation():
     with pytest.raises(KeyError, match="no op-by-op error model for activation 'softsign'"):
         T.op_by_op_errors("softsign", Z_OP, 2.0**-8)
