@@ -799,3 +799,15 @@ def test_kit_params_rejects_a_wrong_shape_the_count_cannot_see():
     m.up_proj = torch.nn.Linear(12, 8, bias=False).double()  # weight (8, 12): W_up (12, 8)
     f = _fails("params", C.check_params, m, _case(d=8, h=12))
     assert f.tensor == "W_up" and f.message == "W_up has shape (12, 8), expected (8, 12)"
+
+
+def test_plain_computation_runs_on_the_device_it_is_given():
+    """Every tensor of the plain computation lives on `device`: on the meta device (shapes,
+    no values) the computation runs and reading its values back is refused, where a
+    computation quietly done on the CPU would return numbers."""
+    w = numpy_ffn.init_weights("swiglu", 3, 4, True, np.float64, 0)
+    x, dy = np.ones((2, 3)), np.ones((2, 3))
+    y, cache = numpy_ffn.forward("swiglu", w, x)
+    ref = {"y": y, **numpy_ffn.backward("swiglu", w, cache, dy)}
+    with pytest.raises(NotImplementedError, match="meta"):
+        T.plain_errors("swiglu", w, x, dy, "float32", "meta", ref)
