@@ -484,11 +484,12 @@ def _op_model(act_name, z, u):
     if act_name == "gelu_tanh":
         k, c = math.sqrt(2 / math.pi), 0.044715
         zc = min(az, 1e6)
-        Q = k * (zc + c * zc**3)
+        za = np.array([zc])  # NumPy's z**3, as the code's (ties at the switch agree)
+        Q = float((k * (za + c * za**3))[0])
         t = math.copysign(math.tanh(Q), z)
         sech2 = 1 - t * t
         eq = 5 * u * Q
-        sat = 1 - math.tanh(max(Q - eq, 0.0)) <= u / 4
+        sat = 1 - np.tanh(max(Q - eq, 0.0)) <= u / 4  # (NumPy's tanh: the same ties)
         et = 1 - abs(t) if sat else sech2 * eq + u * abs(t)
         m, s = az / 2, 1 + t
         D = k * (1 + 3 * c * zc * zc)
@@ -811,3 +812,39 @@ def test_plain_computation_runs_on_the_device_it_is_given():
     ref = {"y": y, **numpy_ffn.backward("swiglu", w, cache, dy)}
     with pytest.raises(NotImplementedError, match="meta"):
         T.plain_errors("swiglu", w, x, dy, "float32", "meta", ref)
+
+
+def _z_at_saturation_level(u, level):
+    """The z > 0 where 1 − tanh(Q − 5uQ) = level·u for gelu_tanh (Q = √(2/π)(z + 0.044715z³),
+    the docstring's perturbed argument), by bisection in float64: the switch to the exact
+    ±1 of the rounded tanh sits at level 1/4."""
+    def gap(z):  # in NumPy array arithmetic, whose z**3 and tanh the bound's code shares
+        za = np.array([z])
+        Q = np.sqrt(2 / np.pi) * (za + 0.044715 * za**3)
+        return float((1 - np.tanh(np.maximum(Q - 5 * u * Q, 0)) - level * u)[0])
+    lo, hi = 0.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if gap(mid) > 0 else (lo, mid)
+    return hi, gap
+
+
+@pytest.mark.parametrize("u", [2.0**-8, 2.0**-11, 2.0**-24])
+def test_gelu_tanh_saturation_switch_is_at_a_quarter_of_u(u):
+    """Around the switch (1 − tanh = u/4: the rounded tanh is ±1 exactly), the model gives
+    the saturated error on one side and the first-order one on the other; at the z where
+    1 − tanh equals u/4 exactly (found among neighbouring floats) it is saturated."""
+    zs = [_z_at_saturation_level(u, lv)[0] for lv in (0.2, 0.24, 0.26, 0.3)]
+    z, gap = _z_at_saturation_level(u, 0.25)
+    exact = []
+    for _ in range(4000):  # walk the floats down from the crossing to an exact tie
+        if gap(z) == 0:
+            exact.append(z)
+            break
+        z = np.nextafter(z, 0.0)
+    assert exact, "no float z with 1 − tanh exactly u/4 near the crossing"
+    z = np.array(zs + exact + [-v for v in zs + exact])
+    e_f, e_b = T.op_by_op_errors("gelu_tanh", z, u)
+    want = np.array([_op_model("gelu_tanh", float(v), u) for v in z])
+    np.testing.assert_allclose(e_f, want[:, 0], rtol=1e-9, atol=0)
+    np.testing.assert_allclose(e_b, want[:, 1], rtol=1e-9, atol=0)
