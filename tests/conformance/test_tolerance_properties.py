@@ -848,3 +848,20 @@ def test_gelu_tanh_saturation_switch_is_at_a_quarter_of_u(u):
     want = np.array([_op_model("gelu_tanh", float(v), u) for v in z])
     np.testing.assert_allclose(e_f, want[:, 0], rtol=1e-9, atol=0)
     np.testing.assert_allclose(e_b, want[:, 1], rtol=1e-9, atol=0)
+
+
+def test_relu_sign_flip_band_includes_two_underflows():
+    """float64, d = 1: z = 2η and z = 3η exactly (η = 2⁻¹⁰⁷⁴, γ·Σ|terms| underflows to 0).
+    The band |z| <= γ_{d+1}·Σ|terms| + 2η holds z = 2η (a flip allowed: its bound carries
+    the +1) and not z = 3η (none)."""
+    w = {"W_gate": np.array([[2.0**-537]]), "W_up": np.array([[2.0**500]]),
+         "W_down": np.array([[1.0]])}
+    x = np.array([[2 * 2.0**-537], [3 * 2.0**-537]])  # z = x·W_gate = 2η, 3η
+    dy = np.ones((2, 1))
+    got = T.first_order_bounds("reglu", w, x, dy, "float64")
+    want = _model("reglu", w, x, dy, "float64")
+    assert (x @ w["W_gate"]).ravel().tolist() == [2 * 2.0**-1074, 3 * 2.0**-1074]
+    for k in want:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-12, atol=0, err_msg=k)
+    zu = (x @ w["W_up"]).ravel()
+    assert got["W_gate"][0, 0] >= abs(x[0, 0]) * zu[0] * 1.0  # token 0's allowed flip
