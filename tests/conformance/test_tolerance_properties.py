@@ -676,6 +676,8 @@ def test_kit_saturated_inputs_reach_the_saturation_level(dtype):
     scale = min(C.SATURATION[dtype] / zmax0, C.MAX_INPUT_SCALE)
     u = T.DTYPES[dtype][0]
     np.testing.assert_allclose(x, p.x * scale, rtol=u, atol=0)
+    tdt = getattr(torch, dtype)  # the scaled inputs are the dtype's own numbers
+    np.testing.assert_array_equal(torch.tensor(x).to(tdt).double().numpy(), x)
     assert np.abs(x @ p.weights["W_gate"]).max() == pytest.approx(
         scale * zmax0, rel=2 * case.d * u)
     y, _ = numpy_ffn.forward("swiglu", p.weights, x)
@@ -689,7 +691,7 @@ def test_kit_saturated_inputs_reach_the_saturation_level(dtype):
 def test_kit_saturated_refuses_a_zero_pre_activation():
     case, _, _, _, (p,) = _prep(zoo.SwiGLU)
     p.weights = dict(p.weights, W_gate=np.zeros_like(p.weights["W_gate"]))
-    with pytest.raises(C.Vacuous, match="saturation: x @ W is zero"):
+    with pytest.raises(C.Vacuous, match=r"^saturation: x @ W is zero$"):
         C.saturated(p, case)
 
 
@@ -704,9 +706,10 @@ def test_kit_flops_rejects_extra_work_in_the_forward_and_in_the_backward():
     f = _fails("flops", C.check_flops, module, case, x, dy)
     assert f.message.startswith("forward pass counted ")
     assert "derivation flops(swiglu, 6, 8, 4, forward) = 1152" in f.message  # 3·2·n·d·h
+    assert f.case is case and "reproduce:" in f.report()
     case, module, x, dy, _ = _prep(zoo.ExtraBackwardMatmul)
     f = _fails("flops", C.check_flops, module, case, x, dy)
-    assert f.message.startswith("forward+backward counted ")
+    assert f.message.startswith("forward+backward counted ") and f.case is case
     assert "derivation flops(swiglu, 6, 8, 4, train) = 3456" in f.message  # 3 × forward
 
 
@@ -865,3 +868,12 @@ def test_relu_sign_flip_band_includes_two_underflows():
         np.testing.assert_allclose(got[k], want[k], rtol=1e-12, atol=0, err_msg=k)
     zu = (x @ w["W_up"]).ravel()
     assert got["W_gate"][0, 0] >= abs(x[0, 0]) * zu[0] * 1.0  # token 0's allowed flip
+
+
+def test_kit_saturation_inputs_out_of_the_dtypes_range_sit_out_named():
+    """Scaled to saturation, a float16 output beyond max/4 cannot be judged: Vacuous, naming
+    the dtype, the stage and the tensor."""
+    case, _, _, _, (p,) = _prep(zoo.SwiGLU, ("float16",))
+    p.weights = dict(p.weights, W_down=p.weights["W_down"] * 4096.0)
+    with pytest.raises(C.Vacuous, match=r"^\[float16\] saturation y: bound "):
+        C.saturated(p, case)
