@@ -490,3 +490,129 @@ def table_ffn(variant, layout):
         return TableFFN(variant, table, d, h, bias)
     factory.__qualname__ = f"table_ffn[{variant}, {layout}]"
     return factory
+
+
+# ---------------------------------------------------------------- aimed at single checks
+# (tests/conformance/test_tolerance_properties.py: each violates exactly one check)
+
+
+class Input3dDiffers(SwiGLU):
+    """Right on (n, d); off by 1e-3 relative on a (1, n, d) input (a reshape bug)."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * 1.001 if x.dim() == 3 and x.shape[0] == 1 else y
+
+
+class BatchOf2Differs(SwiGLU):
+    """Right on (n, d) and (1, n, d); wrong on (b, s, d) with b > 1 (a batch-axis bug)."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * 1.001 if x.dim() == 3 and x.shape[0] > 1 else y
+
+
+class AloneDiffers(SwiGLU):
+    """Right in a batch; off when it sees a single token (a special case for n = 1)."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * 1.001 if x.shape[-2] == 1 else y
+
+
+class LastTokenLeaks(SwiGLU):
+    """Token i gets 1% of token n−1 added when perturbing changes it: y_i += 0.01·y_{n−1}."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y + 0.01 * y[..., -1:, :] if x.shape[-2] > 1 else y
+
+
+class TrainDiffers(SwiGLU):
+    """A training-only code path that scales the output."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * 1.001 if self.training else y
+
+
+class WithDropouts(SwiGLU):
+    """Correct, with an nn.Dropout and a functional dropout rate (resid_pdrop): the kit
+    sets both to 0 in train mode and must give them back."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__(d, h, bias)
+        self.drop = nn.Dropout(0.5)
+        self.resid_pdrop = 0.5
+
+    def forward(self, x):
+        y = super().forward(self.drop(x))
+        return F.dropout(y, self.resid_pdrop, self.training)
+
+
+class _ScaleGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t, factor):
+        ctx.factor = factor
+        return t.view_as(t)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.factor, None
+
+
+def grad_scaled(name, factor=1.001):
+    """A SwiGLU whose parameter `name` (e.g. "down_proj.bias") gets its gradient scaled."""
+    class GradScaled(SwiGLU):
+        def forward(self, x):
+            mod, attr = name.rsplit(".", 1)
+            lin = getattr(self, mod)
+            w, b = lin.weight, lin.bias
+            if attr == "weight":
+                w = _ScaleGrad.apply(w, factor)
+            else:
+                b = _ScaleGrad.apply(b, factor)
+            saved = {m: getattr(self, m) for m in ("gate_proj", "up_proj", "down_proj")}
+            out = {m: (lambda t, m=m: F.linear(t, saved[m].weight, saved[m].bias))
+                   for m in saved}
+            out[mod] = lambda t: F.linear(t, w, b)
+            return out["down_proj"](F.silu(out["gate_proj"](x)) * out["up_proj"](x))
+    GradScaled.__qualname__ = f"grad_scaled[{name}]"
+    return GradScaled
+
+
+class InputGradScaled(SwiGLU):
+    def forward(self, x):
+        return super().forward(_ScaleGrad.apply(x, 1.001))
+
+
+class _ExtraBackwardMatmul(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t, w):
+        ctx.save_for_backward(w)
+        return t.view_as(t)
+
+    @staticmethod
+    def backward(ctx, g):
+        (w,) = ctx.saved_tensors
+        waste = g @ w.T @ w  # a backward-only matmul whose result is not used
+        return g + 0 * waste, None
+
+
+class ExtraBackwardMatmul(SwiGLU):
+    """Right values and forward FLOPs; the backward does two matmuls more."""
+
+    def forward(self, x):
+        return super().forward(_ExtraBackwardMatmul.apply(x, self.up_proj.weight.detach()))
+
+
+class ReturnsTuple(SwiGLU):
+    def forward(self, x):
+        return super().forward(x), torch.zeros(1)
+
+
+class OutputTransposedShape(SwiGLU):
+    """Right values for d == n only: returns the output with its last two axes swapped."""
+
+    def forward(self, x):
+        return super().forward(x).transpose(-1, -2)
