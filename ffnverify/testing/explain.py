@@ -685,26 +685,6 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
     return fits
 
 
-def _without_idle_parts(fits, points):
-    """Drop a combination whose extra part changes nothing at these points (e.g. bias adds
-    not counted, where bias is false throughout): the simpler fit already says it."""
-    out = []
-    for f in fits:
-        parts = set(f.key.split("+"))
-        idle = any(set(g.key.split("+")) < parts and all(
-            _safe(f.expected, p) == _safe(g.expected, p) for p in points) for g in fits)
-        if not idle:
-            out.append(f)
-    return out
-
-
-def _safe(e, p):
-    try:
-        return e(p)
-    except (ZeroDivisionError, ValueError, KeyError):
-        return None
-
-
 def _round_off(target, exact_mismatch):
     def rel(p):
         return abs(p["yours"] - target.value(p)) / abs(target.value(p))
