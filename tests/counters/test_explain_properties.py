@@ -450,10 +450,10 @@ def test_a_token_mistake_needs_a_batch_by_seq_split(fn):
     target = Target(**conv)
     for key in ("seq_dropped", "per_sample"):
         expected = dict(X.NAMED)[key](target, X._base)[0]
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="no batch x seq split"):
             expected(plain[0])
     for key in ("per_sample_double_activation", "per_sample_functional_activation"):
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="no batch x seq split"):
             fresh()[key](target, X._base)[0](plain[0])
 
 
@@ -597,10 +597,30 @@ def test_float_round_off_below_2_53_does_not_say_above():
     pts = [{**p, "yours": ex(conv, p) * (1 - 2 * U), "float": True} for p in POOLS["plain"][:5]]
     fits = explain(Target(**conv), pts)
     assert [f.key for f in fits] == ["float_round_off"]
+    assert fits[0].title.startswith("float round-off: ")
     assert "above 2^53" not in fits[0].title and "at most 2·u" in fits[0].title
     smallest = min(pts, key=lambda p: ex(conv, p))
-    assert (f"is {ex(conv, smallest)} at d={smallest['d']}, h={smallest['h']}, "
-            f"n={smallest['n']}, bias={str(smallest['bias']).lower()}") in fits[0].title
+    assert fits[0].title.endswith(f"is {ex(conv, smallest)} at d={smallest['d']}, "
+                                  f"h={smallest['h']}, n={smallest['n']}, "
+                                  f"bias={str(smallest['bias']).lower()}")
+    # a point given without a bias flag is reported without one
+    bare = [{"d": p["d"], "h": p["h"], "n": p["n"], "yours": ex(conv, p, bias=False)
+             * (1 - 2 * U), "float": True} for p in pts]
+    low = min(bare, key=lambda p: ex(conv, p, bias=False))
+    title = explain(Target(**conv), bare)[0].title
+    assert title.endswith(f"at d={low['d']}, h={low['h']}, n={low['n']}")
+
+
+def test_round_off_at_exactly_2_53_is_not_above_it():
+    # relu params 2·d·h = 2^53 at d = h = 2^26: every integer up to 2^53 is a float
+    conv = T("params", "relu")
+    p = _pt(2**26, 2**26, 1, False)
+    assert ex(conv, p) == 2**53
+    fits = explain(Target(**conv), [{**p, "yours": ex(conv, p) * (1 + 2 * U), "float": True}])
+    assert [f.key for f in fits] == ["float_round_off"] and "above" not in fits[0].title
+    q = _pt(2**26 + 1, 2**26, 1, False)
+    fits = explain(Target(**conv), [{**q, "yours": ex(conv, q) * (1 + 2 * U), "float": True}])
+    assert fits[0].title.endswith(", above 2^53, beyond which floats skip integers")
 
 
 def test_a_float_counter_making_a_mistake_is_named_up_to_round_off():
