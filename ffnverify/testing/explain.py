@@ -268,8 +268,7 @@ def _elements(t, p):
     return n * h, (n * h if v.gated else Fraction(0)), bias
 
 
-_ACT_TEXT = {1: "the activation priced at 1 FLOP per element (ours: {ours})",
-             0: "the activation not counted (ours: {ours} FLOPs per element)"}
+_ACT_TEXT = {1: "the activation priced at 1 FLOP per element (ours: {ours})"}
 
 
 def _repriced(act, gate, bias):
@@ -433,7 +432,7 @@ def _repriced_family():
                 if act is None and not gate:
                     continue  # the bias adds alone: that is missing_bias
                 key = "+".join(k for k, on in (
-                    ("activation_one_flop", act == 1), ("activation_not_counted", act == 0),
+                    ("activation_one_flop", act == 1),
                     ("gate_not_counted", gate), ("bias_adds_not_counted", bias)) if on)
                 out.append((key, _repriced(act, gate, bias), len(key.split("+"))))
     return [(k, m) for k, m, _ in sorted(out, key=lambda e: e[2])]

@@ -161,6 +161,8 @@ CASES = [
      "plain", "(ours: 5)"),
     ("activation_added", T("macs", "relu"), lambda c, p: ex(c, p) + act_elems(p), "plain",
      "the activation at 1 per element"),
+    ("activation_added", T("macs", "swiglu"), lambda c, p: ex(c, p) + act_elems(p), "plain",
+     "the activation at 1 per element"),  # gated: the gate product stays uncounted
     ("activation_and_gate_added", T("flops", "swiglu"),
      lambda c, p: ex(c, p) + act_elems(p) + gate_elems(c, p), "plain", "gating product"),
     ("activation_added_twice", T("flops", "gelu"), lambda c, p: ex(c, p) + 2 * act_elems(p),
@@ -543,6 +545,25 @@ def test_two_mistakes_are_named_together(keys, conv, fn):
     assert fits and set(fits[0].key.split("+")) == keys, [f.key for f in fits]
     assert "; and " in fits[0].title
     assert all("+" in f.key for f in fits)  # no single explanation fits
+
+
+@pytest.mark.parametrize("keys, conv, fn, text", [
+    # calflops' include_backPropagation over a forward it prices at 1 FLOP per activation
+    ({"backward_as_2x_forward", "activation_one_flop"}, T("flops", "gelu", "train", "all"),
+     lambda c, p: 3 * repriced(True, False, False)(dict(c, pass_="forward"), p), "(ours: 5)"),
+    # 3 x a forward that adds the activation to the matmuls
+    ({"backward_as_2x_forward", "activation_added"}, T("flops", "relu", "train"),
+     lambda c, p: 3 * (ex(c, p, pass_="forward") + act_elems(p)),
+     "the activation at 1 per element"),
+    # the elementwise work counted, with the activation priced at 1
+    ({"count", "activation_one_flop"}, T("flops", "gelu"),
+     lambda c, p: repriced(True, False, False)(dict(c, count="all"), p), "(ours: 5)"),
+], ids=["2x-forward-repriced", "2x-forward-added", "count-repriced"])
+def test_a_mistake_inside_a_related_count_is_named(keys, conv, fn, text):
+    pts = POOLS["plain"][1::4][:6]
+    fits = explain(Target(**conv), observe(fn, conv, pts))
+    assert fits and set(fits[0].key.split("+")) == keys, [f.key for f in fits]
+    assert text in fits[0].title and "; and " in fits[0].title
 
 
 def test_a_bias_term_inside_a_dropped_sequence_is_fitted():
