@@ -795,3 +795,14 @@ def test_every_title_is_lower_case_prose():
                     if w.isupper() and w.upper() not in ACRONYMS]
         assert not shouting, title
         assert title[0].islower() or title[0].isdigit() or title.startswith(("MACs", "N")), title
+
+
+def test_discriminating_tells_points_apart_by_their_bias_flag():
+    # the same shape with and without bias: two points, each evaluated once
+    target = Target("flops", "relu")
+    halved = _fit("macs_vs_flops", lambda p: target.value(p) / 2)
+    a, b = _pt(4, 5, 6, False), _pt(4, 5, 6, True)
+    seen = set()
+    assert discriminating([halved], target, [a, b], seen) == [a]
+    assert discriminating([halved], target, [a, b], seen) == [b]
+    assert discriminating([halved], target, [a, b], seen) == []
