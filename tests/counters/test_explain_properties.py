@@ -765,7 +765,7 @@ def test_an_unknown_quantity_is_a_clear_error():
 
 TITLE_TARGETS = [T("params", "swiglu"), T("params", "relu"), T("flops", "swiglu", "train"),
                  T("macs", "gelu", "backward", "all", False), T("flops", "geglu", count="all"),
-                 T("macs", "relu")]
+                 T("macs", "relu"), T("flops", "swiglu")]
 ACRONYMS = {"FLOP", "FLOPS", "MACS"}
 
 
