@@ -268,8 +268,7 @@ def _elements(t, p):
     return n * h, (n * h if v.gated else Fraction(0)), bias
 
 
-_ACT_TEXT = {1: "the activation priced at 1 FLOP per element (ours: {ours})",
-             0: "the activation not counted (ours: {ours} FLOPs per element)"}
+_ACT_TEXT = {1: "the activation priced at 1 FLOP per element (ours: {ours})"}
 
 
 def _repriced(act, gate, bias):
@@ -433,7 +432,7 @@ def _repriced_family():
                 if act is None and not gate:
                     continue  # the bias adds alone: that is missing_bias
                 key = "+".join(k for k, on in (
-                    ("activation_one_flop", act == 1), ("activation_not_counted", act == 0),
+                    ("activation_one_flop", act == 1),
                     ("gate_not_counted", gate), ("bias_adds_not_counted", bias)) if on)
                 out.append((key, _repriced(act, gate, bias), len(key.split("+"))))
     return [(k, m) for k, m, _ in sorted(out, key=lambda e: e[2])]
@@ -683,26 +682,6 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
             fits.append(Fit("constant_factor", fit[1] + (" (up to float round-off)"
                                                          if rounded else ""), fit[0]))
     return fits
-
-
-def _without_idle_parts(fits, points):
-    """Drop a combination whose extra part changes nothing at these points (e.g. bias adds
-    not counted, where bias is false throughout): the simpler fit already says it."""
-    out = []
-    for f in fits:
-        parts = set(f.key.split("+"))
-        idle = any(set(g.key.split("+")) < parts and all(
-            _safe(f.expected, p) == _safe(g.expected, p) for p in points) for g in fits)
-        if not idle:
-            out.append(f)
-    return out
-
-
-def _safe(e, p):
-    try:
-        return e(p)
-    except (ZeroDivisionError, ValueError, KeyError):
-        return None
 
 
 def _round_off(target, exact_mismatch):
