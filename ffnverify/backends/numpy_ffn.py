@@ -246,6 +246,14 @@ def _grad_block(dact_into, scratch, dh, z, r):
     dh[r] *= g
 
 
+def _spare(buf, like):
+    """A view of the no-longer-needed contiguous `buf` shaped like `like`, or None (too small):
+    the second input-gradient term is written there instead of into a fresh (n, d) array."""
+    if buf.flags.c_contiguous and buf.dtype == like.dtype and buf.size >= like.size:
+        return buf.reshape(-1)[: like.size].reshape(like.shape)
+    return None
+
+
 def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
     """Gradients {W_*, b_*, x} of sum(dy * y) from the cache of `forward`.
 
@@ -293,8 +301,10 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
         terms = iter(dz.items())
         p, g = next(terms)
         dx = g @ weights[f"W_{p}"].T
+        spare = _spare(g, dx)  # the consumed dz: room for the next term's product
         for p, g in terms:
-            dx += g @ weights[f"W_{p}"].T
+            dx += np.matmul(g, weights[f"W_{p}"].T, out=spare)
+            spare = None
         grads["x"] = dx.reshape(x_shape)
     return grads
 
