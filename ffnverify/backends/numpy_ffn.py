@@ -10,13 +10,16 @@ Performance (measured in benchmarks/, see benchmarks/RESULTS.md): the matmuls ar
 BLAS GEMMs, gate and up as two separate GEMMs (one GEMM on the stacked [gate; up] weight
 measured within about 1% of them at the LLM shape, and it would cost a copy of the
 weights per call and change the rounding). The elementwise work runs over row blocks
-that stay in cache, and writes in place: the backward
-allocates one (n, h) buffer per pre-activation gradient and nothing else of that size
-(none with free_cache=True). Results are bit for bit those of the plain expressions on
-np_activations (same operations in the same order, per element); `_sigmoid` is
-np_activations' stable sigmoid with its np.where (a mispredicted branch per element,
-about 3 ns each on random signs) replaced by an exact arithmetic select, checked bitwise
-in tests/test_bench_helpers.py.
+that stay in cache; sigmoid, silu, relu, tanh and relu² and their derivatives are
+`*_into` kernels writing with `out=` into the cached arrays or into one or two
+block-sized scratch arrays per call, so they allocate nothing per block (gelu, gelu_tanh
+and quick_gelu are np_activations' own, copied into place). The backward allocates one (n, h) buffer per pre-activation
+gradient and nothing else of that size (none with free_cache=True); the second
+input-gradient term goes into the consumed dz_gate's buffer. Results are bit for bit
+those of the plain expressions on np_activations, in float64 and float32 (same operations
+in the same order, per element; checked in tests/test_backend_speed_paths.py and
+tests/test_bench_helpers.py); the stable sigmoid's np.where (a mispredicted branch per
+element, about 3 ns each on random signs) is replaced by an exact arithmetic select.
 """
 
 from functools import partial
