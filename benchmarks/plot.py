@@ -1,12 +1,16 @@
 """Plot and tabulate a pytest-benchmark JSON of the matmul-core benchmarks.
 
     python -m benchmarks.plot [RUN.json] [--storage .benchmarks] [--output ffn_bench.png]
-                              [--readme README.md]
+                              [--kernels KERNELS.json] [--readme README.md]
 
 Without RUN.json, reads the newest JSON under --storage (what --benchmark-autosave
 wrote). Writes a PNG (GFLOP/s and ratio_to_gemm per shape, variant, pass and backend;
 matplotlib's Agg backend, no display needed) and prints Markdown tables: the FFN
 benchmarks, the memory measurements, the fused gate+up comparison, and the machine.
+--kernels adds the output of `python -m benchmarks.kernels --json` (SwiGLU fwd+bwd on
+both OpenBLAS kernels, Haswell and the one OpenBLAS picks itself): a row of panels with
+each kernel's median ratio_to_gemm and its range over the repeats, and its table. With
+--kernels and no pytest-benchmark JSON, the PNG holds that row alone.
 --readme rewrites the README's section between the bench markers with a summary.
 """
 
@@ -123,7 +127,35 @@ def write_readme(path, text):
     Path(path).write_text(new)
 
 
-def plot(ffn, output):
+def kernel_panels(axes, summary):
+    """One panel per shape: SwiGLU fwd+bwd ratio_to_gemm per backend, one bar per OpenBLAS
+    kernel (median over the repeats, the range as an error bar), the shape's target."""
+    shapes = sorted({s["shape"] for s in summary})
+    kernels = sorted({s["architecture"] for s in summary})
+    for col, shape in enumerate(shapes):
+        ax = axes[col]
+        sub = [s for s in summary if s["shape"] == shape]
+        targets = sorted({s["target"] for s in sub})
+        width = 0.8 / len(kernels)
+        for i, kernel in enumerate(kernels):
+            got = {s["target"]: s for s in sub if s["architecture"] == kernel}
+            xs = [j + i * width for j in range(len(targets))]
+            med = [got[t]["median"] if t in got else 0 for t in targets]
+            lo = [got[t]["median"] - got[t]["min"] if t in got else 0 for t in targets]
+            hi = [got[t]["max"] - got[t]["median"] if t in got else 0 for t in targets]
+            ax.bar(xs, med, width, yerr=[lo, hi], capsize=3, label=f"OpenBLAS {kernel}")
+        loads = [x for s in sub for x in (s["load_min"], s["load_max"])]
+        ax.axhline(sub[0]["target_ratio"], color="red", linestyle="--",
+                   label=f"target {sub[0]['target_ratio']:.2f}")
+        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(targets))], targets, fontsize=8)
+        ax.set_ylim(0, 1.2)
+        ax.set_ylabel("ratio_to_gemm (median, range)")
+        ax.set_title(f"{shape}: swiglu fwd+bwd by OpenBLAS kernel "
+                     f"(load {min(loads):.1f}–{max(loads):.1f})", fontsize=9)
+        ax.legend(fontsize=8)
+
+
+def plot(ffn, output, kernels=None):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -131,7 +163,12 @@ def plot(ffn, output):
 
     shapes = sorted({r["shape"] for r in ffn})
     backends = sorted({r["backend"] for r in ffn})
-    fig, axes = plt.subplots(2, len(shapes), figsize=(6 * len(shapes), 7), squeeze=False)
+    k_shapes = sorted({s["shape"] for s in kernels or []})
+    n_rows = (2 if ffn else 0) + (1 if k_shapes else 0)
+    n_cols = max(len(shapes), len(k_shapes), 1)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(6 * n_cols, 3.5 * n_rows), squeeze=False)
+    if k_shapes:
+        kernel_panels(axes[-1], kernels)
     for col, shape in enumerate(shapes):
         sub = [r for r in ffn if r["shape"] == shape]
         cases = sorted({(r["pass"], r["variant"]) for r in sub}, reverse=True)
@@ -166,22 +203,33 @@ def main(argv=None) -> int:
     ap.add_argument("json", nargs="?", help="a pytest-benchmark JSON (default: newest in --storage)")
     ap.add_argument("--storage", default=".benchmarks")
     ap.add_argument("--output", default=".benchmarks/ffn_bench.png")
+    ap.add_argument("--kernels", help="output of `python -m benchmarks.kernels --json`")
     ap.add_argument("--readme", help="rewrite this README's bench section with a summary")
     args = ap.parse_args(argv)
-    path = Path(args.json) if args.json else latest_json(args.storage)
-    data = json.loads(path.read_text())
+    kernels = json.loads(Path(args.kernels).read_text())["summary"] if args.kernels else None
+    if args.json or not kernels:
+        path = Path(args.json) if args.json else latest_json(args.storage)
+        data = json.loads(path.read_text())
+        print(f"<!-- from {path} -->\n{machine_lines(data)}\n")
+    else:
+        data = {}
     ffn, mem, fused = rows(data, "ratio_to_gemm"), rows(data, "peak_ratio"), rows(data, "fused_speedup")
-    print(f"<!-- from {path} -->\n{machine_lines(data)}\n")
-    if ffn:
+    if ffn or kernels:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-        plot(ffn, args.output)
+        plot(ffn, args.output, kernels)
+    if ffn:
         print(ffn_table(ffn), "\n")
+    if kernels:
+        from benchmarks.kernels import table as kernel_table
+
+        print(kernel_table(kernels), "\n")
     for table, found in ((memory_table, mem), (fused_table, fused)):
         if found:
             print(table(found), "\n")
-    if args.readme:
+    if args.readme and data:
         write_readme(args.readme, summary(data, ffn, mem))
-    print(f"plot: {args.output if ffn else '(no FFN benchmarks in this run)'}", file=sys.stderr)
+    print(f"plot: {args.output if ffn or kernels else '(no FFN benchmarks in this run)'}",
+          file=sys.stderr)
     return 0
 
 

@@ -63,6 +63,21 @@ def test_llama_mlp_target_and_a_wrong_layout(capsys):
     assert "not a swiglu FFN in layout 'torchtune'" in capsys.readouterr().err
 
 
+@pytest.mark.hf
+@pytest.mark.torch
+def test_torchtune_feedforward_target_with_the_layout_detected(capsys):
+    pytest.importorskip("torchtune", reason="needs torchtune")
+    target = "tests.conformance.real_modules:torchtune_feedforward"
+    assert main(["bench", target, "--variant", "swiglu", "--shape", "6,4,10",
+                 "--format", "json", *FAST]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["layout"] for r in rows] == ["torchtune", "torchtune"]
+    assert rows[1]["memory"]["convention"] == "store"
+    assert rows[1]["memory"]["saved_elements"] == 6 * 4 + 4 * 6 * 10  # x, z_gate, z_up, a, p
+    assert main(["bench", target, "--variant", "gelu", "--shape", "6,4,10", *FAST]) == 2
+    assert "gelu" in capsys.readouterr().err
+
+
 USER_TEST = """
 def test_fast_enough(ffn_bench):
     r = ffn_bench("numpy", "swiglu", (16, 8, 12), rounds=2, warmup=1)
