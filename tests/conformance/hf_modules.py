@@ -166,3 +166,59 @@ HF_CLASSES = [
     ("x-transformers FeedForward(relu_squared)", x_ff(relu_squared=True), "relu2",
      (False, True), TWICE, XT),
 ]
+
+
+def _timm_bias(bias):
+    """The kit's bias setting as timm's `bias=(fc1, fc2)` per-projection flags (fc1 packs
+    gate and up, or SwiGLU's fc1_g and fc1_x share the first flag)."""
+    if isinstance(bias, dict):
+        first = {bias[k] for k in ("gate", "up") if k in bias}
+        assert len(first) == 1, "timm's gate and up projections share one bias flag"
+        return (first.pop(), bias["down"])
+    return bias
+
+
+def timm_mlp(cls, act=None, packed=False, **kw):
+    """timm.layers' `cls(d, hidden_features, act_layer=act, bias=(fc1, fc2))`. A packed GLU
+    (GluMlp, SwiGLUPacked) takes hidden_features = 2·h: fc1 holds both halves."""
+    def factory(d, h, bias=True):
+        import timm.layers
+
+        extra = dict(kw) if act is None else {**kw, "act_layer": _timm_act(act)}
+        return getattr(timm.layers, cls)(d, hidden_features=2 * h if packed else h,
+                                         bias=_timm_bias(bias), drop=0.1, **extra)
+    factory.__qualname__ = cls
+    return factory
+
+
+def _timm_act(name):
+    import timm.layers
+    from torch import nn
+
+    return {"GELUTanh": timm.layers.activations.GELUTanh,
+            "QuickGELU": timm.layers.activations.QuickGELU,
+            "ReLU": nn.ReLU, "SiLU": nn.SiLU, "GELU": nn.GELU, "Tanh": nn.Tanh}[name]
+
+
+TM = "timm"
+# per-projection flags: timm's bias=(True, False) is fc1 with a bias, fc2 without
+TIMM_PLAIN_BIAS = (False, True, {"up": True, "down": False})
+TIMM_GLU_BIAS = (False, True, {"gate": True, "up": True, "down": False})
+# (class, factory, variant, bias settings, check_ffn keywords, package): timm.layers' MLPs.
+# GatedMlp is gMLP's block: with its default gate_layer=None a plain MLP; with
+# SpatialGatingUnit it mixes tokens (a LayerNorm and a projection across the sequence), no
+# FFN the variant table describes. ConvMlp and use_conv=True take NCHW images.
+TIMM_CLASSES = [
+    ("timm Mlp", timm_mlp("Mlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm Mlp(GELUTanh)", timm_mlp("Mlp", "GELUTanh"), "gelu_tanh", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm Mlp(QuickGELU)", timm_mlp("Mlp", "QuickGELU"), "quick_gelu", TIMM_PLAIN_BIAS, {},
+     TM),
+    ("timm Mlp(ReLU)", timm_mlp("Mlp", "ReLU"), "relu", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm GluMlp", timm_mlp("GluMlp", packed=True), "glu", TIMM_GLU_BIAS, {}, TM),
+    ("timm GluMlp(GELU)", timm_mlp("GluMlp", "GELU", packed=True), "geglu", TIMM_GLU_BIAS,
+     {}, TM),
+    ("timm SwiGLUPacked", timm_mlp("SwiGLUPacked", packed=True), "swiglu", TIMM_GLU_BIAS, {},
+     TM),
+    ("timm SwiGLU", timm_mlp("SwiGLU"), "swiglu", TIMM_GLU_BIAS, {}, TM),
+    ("timm GatedMlp", timm_mlp("GatedMlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
+]
