@@ -222,3 +222,61 @@ TIMM_CLASSES = [
     ("timm SwiGLU", timm_mlp("SwiGLU"), "swiglu", TIMM_GLU_BIAS, {}, TM),
     ("timm GatedMlp", timm_mlp("GatedMlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
 ]
+
+
+def _megatron_parallel_state():
+    """megatron-core's layers need a model-parallel state: one CPU process, a gloo group
+    (a file rendezvous, so no port is taken), tensor and pipeline parallel size 1."""
+    import tempfile
+
+    import torch.distributed as dist
+    from megatron.core import parallel_state
+
+    if not dist.is_initialized():
+        store = tempfile.NamedTemporaryFile(prefix="ffnverify-gloo-", delete=False)
+        store.close()
+        dist.init_process_group("gloo", init_method=f"file://{store.name}", rank=0,
+                                world_size=1)
+    if not parallel_state.model_parallel_is_initialized():
+        parallel_state.initialize_model_parallel(1, 1)
+
+
+def megatron_mlp(act="gelu", gated=False, fused=False):
+    """megatron.core.transformer.mlp.MLP with its local (non-Transformer-Engine) parallel
+    linears, on the CPU; forward returns (output, fc2's bias): the kit's megatron_call."""
+    def factory(d, h, bias=True):
+        import torch.nn.functional as F
+        from megatron.core.tensor_parallel import ColumnParallelLinear, RowParallelLinear
+        from megatron.core.transformer.mlp import MLP, MLPSubmodules
+        from megatron.core.transformer.transformer_config import TransformerConfig
+
+        _megatron_parallel_state()
+        cfg = TransformerConfig(num_layers=1, hidden_size=d, ffn_hidden_size=h,
+                                num_attention_heads=1, add_bias_linear=bias,
+                                gated_linear_unit=gated, activation_func=getattr(F, act),
+                                bias_activation_fusion=fused, use_cpu_initialization=True,
+                                hidden_dropout=0.1)
+        return MLP(cfg, MLPSubmodules(linear_fc1=ColumnParallelLinear,
+                                      linear_fc2=RowParallelLinear), ffn_hidden_size=h)
+    factory.__qualname__ = "MLP"
+    return factory
+
+
+def _megatron_call(module, x):
+    from ffnverify.testing.conformance import megatron_call
+
+    return megatron_call(module, x)
+
+
+MC = "megatron"
+MCALL = {"call": _megatron_call}
+# (class, factory, variant, bias settings, check_ffn keywords, package): megatron-core's MLP
+# unfused (bias_activation_fusion=False). Its fused bias-GELU (bias_gelu_impl) computes
+# tanh-GELU with the constant 0.79788456 while the config says F.gelu: test_megatron.
+MEGATRON_CLASSES = [
+    ("megatron-core MLP", megatron_mlp(), "gelu", (False, True), MCALL, MC),
+    ("megatron-core MLP(swiglu)", megatron_mlp("silu", gated=True), "swiglu", (False, True),
+     MCALL, MC),
+    ("megatron-core MLP(geglu)", megatron_mlp("gelu", gated=True), "geglu", (False, True),
+     MCALL, MC),
+]
