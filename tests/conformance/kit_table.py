@@ -15,13 +15,17 @@ import time
 import warnings
 from pathlib import Path
 
-from .hf_modules import HF_CLASSES, MEGATRON_CLASSES, TIMM_CLASSES
+from .hf_modules import HF_CLASSES, MCALL, MEGATRON_CLASSES, TIMM_CLASSES, megatron_mlp
 from .real_modules import torchtune_feedforward
 
 # torchtune's FeedForward(gate_proj, down_proj, up_proj) as the other entries
 TORCHTUNE = [("torchtune FeedForward", torchtune_feedforward, "swiglu", (False, True), {},
               "torchtune")]
-ALL = HF_CLASSES + TORCHTUNE + TIMM_CLASSES + MEGATRON_CLASSES
+# megatron-core's fused bias-GELU (config F.gelu; the kernel: tanh-GELU, constant 0.79788456),
+# run with torch.compile off (megatron's jit_fuser compiles it per shape: minutes on a CPU)
+FUSED = [("megatron-core MLP(bias_activation_fusion)", megatron_mlp(fused=True), "gelu",
+          (True,), MCALL, "megatron")]
+ALL = HF_CLASSES + TORCHTUNE + TIMM_CLASSES + MEGATRON_CLASSES + FUSED
 LOW = ("float32", "bfloat16", "float16")
 IMPORTS = {"transformers": "transformers", "x_transformers": "x_transformers.x_transformers",
            "torchtune": "torchtune.modules", "timm": "timm.layers", "megatron": "megatron.core"}
@@ -76,10 +80,17 @@ def row(entry, examples):
                 out["time"] = f"{time.perf_counter() - start:.0f} s"
                 return out
             # rejected in float64 only (a truncated constant): the working precisions
-            report = check_ffn(factory, variant, bias=bias, max_examples=examples,
-                               shrink=False, dtypes=LOW, **kw)
+            try:
+                report = check_ffn(factory, variant, bias=bias, max_examples=examples,
+                                   shrink=False, dtypes=LOW, **kw)
+            except ConformanceFailure as low:
+                out["result"] += f"; in {', '.join(LOW)}: {low.check}[{low.dtype}]"
+                out["time"] = f"{time.perf_counter() - start:.0f} s"
+                return out
             out["result"] += "; pass in " + ", ".join(LOW)
         out["layout"] = report.layout
+        if found.layout != report.layout:
+            out["identify"] += f", layout {found.layout}"
         out["examples"] = " + ".join(str(n) for n in report.examples.values())
     out["time"] = f"{time.perf_counter() - start:.0f} s"
     return out
@@ -110,6 +121,16 @@ def table(rows, examples):
     return "\n".join(lines) + "\n"
 
 
+def _no_compile(off):
+    import contextlib
+
+    if not off:
+        return contextlib.nullcontext()
+    import torch._dynamo
+
+    return torch._dynamo.config.patch(disable=True)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--examples", type=int, default=25)
@@ -119,7 +140,8 @@ def main(argv=None):
     rows = []
     for entry in ALL:
         if args.k.lower() in entry[0].lower():
-            rows.append(row(entry, args.examples))
+            with _no_compile(entry in FUSED):
+                rows.append(row(entry, args.examples))
             print(" | ".join(str(rows[-1][c]) for c in COLUMNS), flush=True)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
