@@ -90,3 +90,19 @@ def test_megatron_fused_bias_gelu_is_tanh_gelu_with_a_truncated_constant():
             check_ffn(fused, "gelu", bias=True, dtypes=("float64",), max_examples=5,
                       shrink=False, **MCALL)
         assert (info.value.check, info.value.dtype) == ("forward", "float64")
+
+
+def test_kit_table_rows_are_measured():
+    """build/kit_table.md (python -m tests.conformance.kit_table) is written from runs, and a
+    library that does not import gets a row that says so, not a pass."""
+    _need("transformers")
+    from . import kit_table
+
+    qwen = kit_table.row(HF_CLASSES[0], 2)
+    assert (qwen["result"], qwen["layout"], qwen["examples"]) == ("pass", "hf", "2"), qwen
+    assert qwen["identify"].startswith("swiglu ("), qwen
+    if importlib.util.find_spec("timm") is None:  # the hf env has no timm
+        absent = kit_table.row(("Nothing", None, "gelu", (True,), {}, "timm"), 2)
+        assert absent["result"].startswith("not run: timm does not import"), absent
+    text = kit_table.table([qwen], 2)
+    assert "| Qwen2MLP | swiglu | False | hf | swiglu (" in text
