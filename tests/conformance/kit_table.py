@@ -102,15 +102,16 @@ HEADS = ["class", "variant asked", "bias settings", "layout found (auto)",
 
 
 def table(rows, examples):
+    from importlib import metadata
+
     import torch
 
     versions = []
-    for pkg in ("transformers", "timm", "x_transformers", "torchtune", "megatron.core"):
+    for dist in ("transformers", "timm", "x-transformers", "torchtune", "megatron-core"):
         try:
-            mod = importlib.import_module(pkg)
-            versions.append(f"{pkg} {getattr(mod, '__version__', '?')}")
-        except Exception:
-            versions.append(f"{pkg} absent")
+            versions.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{dist} absent")
     lines = [f"Measured by `python -m tests.conformance.kit_table --examples {examples}`: "
              f"torch {torch.__version__}, {', '.join(versions)}, Python "
              f"{platform.python_version()}. Examples: per bias setting, every dtype; time: "
