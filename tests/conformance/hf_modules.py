@@ -166,3 +166,117 @@ HF_CLASSES = [
     ("x-transformers FeedForward(relu_squared)", x_ff(relu_squared=True), "relu2",
      (False, True), TWICE, XT),
 ]
+
+
+def _timm_bias(bias):
+    """The kit's bias setting as timm's `bias=(fc1, fc2)` per-projection flags (fc1 packs
+    gate and up, or SwiGLU's fc1_g and fc1_x share the first flag)."""
+    if isinstance(bias, dict):
+        first = {bias[k] for k in ("gate", "up") if k in bias}
+        assert len(first) == 1, "timm's gate and up projections share one bias flag"
+        return (first.pop(), bias["down"])
+    return bias
+
+
+def timm_mlp(cls, act=None, packed=False, **kw):
+    """timm.layers' `cls(d, hidden_features, act_layer=act, bias=(fc1, fc2))`. A packed GLU
+    (GluMlp, SwiGLUPacked) takes hidden_features = 2·h: fc1 holds both halves."""
+    def factory(d, h, bias=True):
+        import timm.layers
+
+        extra = dict(kw) if act is None else {**kw, "act_layer": _timm_act(act)}
+        return getattr(timm.layers, cls)(d, hidden_features=2 * h if packed else h,
+                                         bias=_timm_bias(bias), drop=0.1, **extra)
+    factory.__qualname__ = cls
+    return factory
+
+
+def _timm_act(name):
+    import timm.layers
+    from torch import nn
+
+    return {"GELUTanh": timm.layers.activations.GELUTanh,
+            "QuickGELU": timm.layers.activations.QuickGELU,
+            "ReLU": nn.ReLU, "SiLU": nn.SiLU, "GELU": nn.GELU, "Tanh": nn.Tanh}[name]
+
+
+TM = "timm"
+# per-projection flags: timm's bias=(True, False) is fc1 with a bias, fc2 without
+TIMM_PLAIN_BIAS = (False, True, {"up": True, "down": False})
+TIMM_GLU_BIAS = (False, True, {"gate": True, "up": True, "down": False})
+# (class, factory, variant, bias settings, check_ffn keywords, package): timm.layers' MLPs.
+# GatedMlp is gMLP's block: with its default gate_layer=None a plain MLP; with
+# SpatialGatingUnit it mixes tokens (a LayerNorm and a projection across the sequence), no
+# FFN the variant table describes. ConvMlp and use_conv=True take NCHW images.
+TIMM_CLASSES = [
+    ("timm Mlp", timm_mlp("Mlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm Mlp(GELUTanh)", timm_mlp("Mlp", "GELUTanh"), "gelu_tanh", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm Mlp(QuickGELU)", timm_mlp("Mlp", "QuickGELU"), "quick_gelu", TIMM_PLAIN_BIAS, {},
+     TM),
+    ("timm Mlp(ReLU)", timm_mlp("Mlp", "ReLU"), "relu", TIMM_PLAIN_BIAS, {}, TM),
+    ("timm GluMlp", timm_mlp("GluMlp", packed=True), "glu", TIMM_GLU_BIAS, {}, TM),
+    ("timm GluMlp(GELU)", timm_mlp("GluMlp", "GELU", packed=True), "geglu", TIMM_GLU_BIAS,
+     {}, TM),
+    ("timm SwiGLUPacked", timm_mlp("SwiGLUPacked", packed=True), "swiglu", TIMM_GLU_BIAS, {},
+     TM),
+    ("timm SwiGLU", timm_mlp("SwiGLU"), "swiglu", TIMM_GLU_BIAS, {}, TM),
+    ("timm GatedMlp", timm_mlp("GatedMlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
+]
+
+
+def _megatron_parallel_state():
+    """megatron-core's layers need a model-parallel state: one CPU process, a gloo group
+    (a file rendezvous, so no port is taken), tensor and pipeline parallel size 1."""
+    import tempfile
+
+    import torch.distributed as dist
+    from megatron.core import parallel_state
+
+    if not dist.is_initialized():
+        store = tempfile.NamedTemporaryFile(prefix="ffnverify-gloo-", delete=False)
+        store.close()
+        dist.init_process_group("gloo", init_method=f"file://{store.name}", rank=0,
+                                world_size=1)
+    if not parallel_state.model_parallel_is_initialized():
+        parallel_state.initialize_model_parallel(1, 1)
+
+
+def megatron_mlp(act="gelu", gated=False, fused=False):
+    """megatron.core.transformer.mlp.MLP with its local (non-Transformer-Engine) parallel
+    linears, on the CPU; forward returns (output, fc2's bias): the kit's megatron_call."""
+    def factory(d, h, bias=True):
+        import torch.nn.functional as F
+        from megatron.core.tensor_parallel import ColumnParallelLinear, RowParallelLinear
+        from megatron.core.transformer.mlp import MLP, MLPSubmodules
+        from megatron.core.transformer.transformer_config import TransformerConfig
+
+        _megatron_parallel_state()
+        cfg = TransformerConfig(num_layers=1, hidden_size=d, ffn_hidden_size=h,
+                                num_attention_heads=1, add_bias_linear=bias,
+                                gated_linear_unit=gated, activation_func=getattr(F, act),
+                                bias_activation_fusion=fused, use_cpu_initialization=True,
+                                hidden_dropout=0.1)
+        return MLP(cfg, MLPSubmodules(linear_fc1=ColumnParallelLinear,
+                                      linear_fc2=RowParallelLinear), ffn_hidden_size=h)
+    factory.__qualname__ = "MLP"
+    return factory
+
+
+def _megatron_call(module, x):
+    from ffnverify.testing.conformance import megatron_call
+
+    return megatron_call(module, x)
+
+
+MC = "megatron"
+MCALL = {"call": _megatron_call}
+# (class, factory, variant, bias settings, check_ffn keywords, package): megatron-core's MLP
+# unfused (bias_activation_fusion=False). Its fused bias-GELU (bias_gelu_impl) computes
+# tanh-GELU with the constant 0.79788456 while the config says F.gelu: test_megatron.
+MEGATRON_CLASSES = [
+    ("megatron-core MLP", megatron_mlp(), "gelu", (False, True), MCALL, MC),
+    ("megatron-core MLP(swiglu)", megatron_mlp("silu", gated=True), "swiglu", (False, True),
+     MCALL, MC),
+    ("megatron-core MLP(geglu)", megatron_mlp("gelu", gated=True), "geglu", (False, True),
+     MCALL, MC),
+]

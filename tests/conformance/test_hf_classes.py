@@ -6,6 +6,10 @@ sqrt(2/pi) = 0.7978845608..., a 1e-9 relative truncation that float64 resolves (
 output is off by ~5e-11, the float64 bound is ~3e-15). It passes in float32, bfloat16 and
 float16, fails the float64 forward check, and identify finds no exact variant, gelu_tanh
 closest.
+
+megatron-core's MLP (unfused, local parallel linears on one CPU gloo process; forward returns
+(output, bias): megatron_call) passes. Its fused bias-GELU does not: bias_gelu_impl
+computes tanh-GELU with 0.79788456 for sqrt(2/pi) while the config asks for F.gelu.
 """
 
 import importlib.util
@@ -19,7 +23,7 @@ pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
 
-from .hf_modules import HF_CLASSES  # noqa: E402
+from .hf_modules import HF_CLASSES, MCALL, MEGATRON_CLASSES, megatron_mlp  # noqa: E402
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
 LOW = ("float32", "bfloat16", "float16")
@@ -31,6 +35,8 @@ EXAMPLES = int(os.environ.get("FFNVERIFY_HF_EXAMPLES", "100"))
 def _need(pkg):
     if importlib.util.find_spec(pkg) is None:
         pytest.skip(f"{pkg} is not installed (tox -e hf installs it)")
+    if pkg == "megatron":
+        _need("megatron.core")
 
 
 def _identify(factory, bias, kw):
@@ -38,7 +44,10 @@ def _identify(factory, bias, kw):
                         d_multiple_of=kw.get("d_multiple_of"))
 
 
-@pytest.mark.parametrize("entry", HF_CLASSES, ids=[e[0] for e in HF_CLASSES])
+CLASSES = HF_CLASSES + MEGATRON_CLASSES
+
+
+@pytest.mark.parametrize("entry", CLASSES, ids=[e[0] for e in CLASSES])
 def test_class_passes_with_an_auto_layout_and_is_identified(entry):
     name, factory, variant, bias, kw, pkg = entry
     _need(pkg)
@@ -59,3 +68,41 @@ def test_class_passes_with_an_auto_layout_and_is_identified(entry):
             report = check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
     assert report.layout == found.layout, (report.summary(), found.summary())
     assert all(k == EXAMPLES for k in report.examples.values()), report.summary()
+
+
+def test_megatron_fused_bias_gelu_is_tanh_gelu_with_a_truncated_constant():
+    """bias_activation_fusion=True with F.gelu: megatron's bias_gelu is
+    x/2·(1 + tanh(0.79788456·x·(1 + 0.044715·x²))), not exact GELU. The kit rejects it as
+    gelu in float64 and identify finds no exact variant, gelu_tanh closest (the truncated
+    constant: ~1e-9 relative). torch.compile (megatron's jit_fuser) is switched off: the
+    formula is the same eagerly, and compiling it per shape takes minutes on a CPU."""
+    _need("megatron")
+    _need("megatron.core")
+    import torch._dynamo
+
+    fused = megatron_mlp(fused=True)
+    with warnings.catch_warnings(), torch._dynamo.config.patch(disable=True):
+        warnings.simplefilter("ignore")
+        found = identify_ffn(fused, bias=True, **MCALL)
+        assert found.best is None and found.closest.variant == "gelu_tanh", found.summary()
+        assert found.closest.error < 1e-8, found.summary()
+        with pytest.raises(ConformanceFailure) as info:
+            check_ffn(fused, "gelu", bias=True, dtypes=("float64",), max_examples=5,
+                      shrink=False, **MCALL)
+        assert (info.value.check, info.value.dtype) == ("forward", "float64")
+
+
+def test_kit_table_rows_are_measured():
+    """build/kit_table.md (python -m tests.conformance.kit_table) is written from runs, and a
+    library that does not import gets a row that says so, not a pass."""
+    _need("transformers")
+    from . import kit_table
+
+    qwen = kit_table.row(HF_CLASSES[0], 2)
+    assert (qwen["result"], qwen["layout"], qwen["examples"]) == ("pass", "hf", "2"), qwen
+    assert qwen["identify"].startswith("swiglu ("), qwen
+    if importlib.util.find_spec("timm") is None:  # the hf env has no timm
+        absent = kit_table.row(("Nothing", None, "gelu", (True,), {}, "timm"), 2)
+        assert absent["result"].startswith("not run: timm does not import"), absent
+    text = kit_table.table([qwen], 2)
+    assert "| Qwen2MLP | swiglu | False | hf | swiglu (" in text
