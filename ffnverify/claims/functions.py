@@ -26,6 +26,38 @@ class ClaimError(Exception):
         self.param = param  # the argument at fault, so the error can point at it
 
 
+class floor(sp.floor):  # noqa: N801 (printed as SymPy's floor)
+    """SymPy's floor, evaluated only where exact arithmetic decides it.
+
+    SymPy evaluates the number part of a floor / ceiling argument by evalf at a fixed
+    precision and takes a value closer to an integer than that precision for the integer
+    (ceil((1 + e**-2000)**2 - (1 + 2*e**-2000)) came out 0, not 1): a wrong TRUE
+    downstream. Here an argument with an irrational number part is built unevaluated (also
+    when a point is substituted later: SymPy rebuilds the function through this class), and
+    certify decides it with intervals, or leaves it unknown.
+    """
+
+    def __new__(cls, arg, **options):
+        if _inexact_number_part(arg):
+            options["evaluate"] = False
+        return super().__new__(cls, arg, **options)
+
+
+class ceiling(sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
+    """SymPy's ceiling, evaluated only where exact arithmetic decides it (see `floor`)."""
+
+    def __new__(cls, arg, **options):
+        if _inexact_number_part(arg):
+            options["evaluate"] = False
+        return super().__new__(cls, arg, **options)
+
+
+def _inexact_number_part(arg) -> bool:
+    """A term of the argument that is a number but not a rational one (exp(-4000), pi)."""
+    return isinstance(arg, sp.Basic) and any(
+        t.is_number and not t.is_Rational for t in sp.Add.make_args(arg))
+
+
 def _variant(name):
     if name not in variants.VARIANTS:
         raise ClaimError(f"unknown FFN variant {name!r}; known: {', '.join(variants.VARIANTS)}",
@@ -96,10 +128,10 @@ def memory(variant, d, h, n=1, convention="store"):
 
 def _llama_width_symbolic(d, multiple_of, multiplier):
     """Meta's rule for a symbolic d (as derivations.widths.llama_width, step by step)."""
-    hidden = sp.floor(sp.Rational(8, 3) * d)
+    hidden = floor(sp.Rational(8, 3) * d)
     if multiplier is not None:
-        hidden = sp.floor(multiplier * hidden)
-    return sp.ceiling(hidden / multiple_of) * multiple_of
+        hidden = floor(multiplier * hidden)
+    return ceiling(hidden / multiple_of) * multiple_of
 
 
 def width(rule, d, multiple_of=256, multiplier=None):
@@ -124,7 +156,10 @@ def match_width(from_variant, from_h, to_variant, d, bias=False):
 
 
 def round_up(x, m):
-    return widths.round_up(_expr(x, "x"), _positive_integer(m, "round_up's multiple"))
+    x, m = _expr(x, "x"), _positive_integer(m, "round_up's multiple")
+    if _inexact_number_part(x):  # derivations' SymPy ceiling would evaluate it by evalf
+        return ceiling(x / m) * m
+    return widths.round_up(x, m)
 
 
 def round_nearest(x, m=1):
@@ -132,23 +167,23 @@ def round_nearest(x, m=1):
     m = _expr(_int_default(m), "round_nearest's multiple")
     if not (m.is_Rational and m > 0):
         raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}")
-    return sp.floor(_expr(x, "round_nearest's x") / m + sp.Rational(1, 2)) * m
+    return floor(_expr(x, "round_nearest's x") / m + sp.Rational(1, 2)) * m
 
 
 def trunc(x):
     """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
     x = _expr(x, "trunc's argument")
     if x.is_nonnegative:
-        return sp.floor(x)
+        return floor(x)
     if x.is_nonpositive:
-        return sp.ceiling(x)
+        return ceiling(x)
     if x.is_number:
         from ffnverify.claims.certify import sign
 
         s = sign(x)
         if s is not None:
-            return sp.floor(x) if s >= 0 else sp.ceiling(x)
-    return sp.sign(x) * sp.floor(sp.Abs(x))
+            return floor(x) if s >= 0 else ceiling(x)
+    return sp.sign(x) * floor(sp.Abs(x))
 
 
 def _unary(fn, what):
@@ -281,8 +316,8 @@ FUNCTIONS = {
     "round_up": round_up,
     "round_nearest": round_nearest,
     "trunc": trunc,
-    "floor": _unary(sp.floor, "floor's argument"),
-    "ceil": _unary(sp.ceiling, "ceil's argument"),
+    "floor": _unary(floor, "floor's argument"),
+    "ceil": _unary(ceiling, "ceil's argument"),
     "abs": _unary(sp.Abs, "abs' argument"),
     "sqrt": _unary(sp.sqrt, "sqrt's argument"),
     "min": _minmax(sp.Min),

@@ -454,19 +454,17 @@ def test_piecewise_functions_never_select_the_wrong_branch(claim):
     assert r["verdict"] == "false", f"{claim!r} is off by about exp(-4000) or 1, got {r}"
 
 
-# A KNOWN SOUNDNESS BUG (found by this file, not fixed yet): SymPy's floor / ceiling
-# evaluate a closed argument when the claim is built, by evalf at a fixed precision, and
-# take exp(-4000) > 0 for 0: ceil(A - B) becomes 0 and `ceil(A - B) == 0` is a wrong TRUE.
-# The fix belongs where floor / ceil are built (functions.py): leave a closed irrational
-# argument unevaluated so certify decides it with intervals.
-@pytest.mark.xfail(strict=True, reason="SymPy's floor/ceiling evaluate exp(-4000) as 0")
+# Found by this file: SymPy's floor / ceiling evaluate a closed argument by evalf at a
+# fixed precision and took exp(-4000) > 0 for 0, so `ceil(A - B) == 0` was a wrong TRUE.
+# The claim language's floor / ceil (functions.floor / ceiling) leave such an argument to
+# certify's intervals; also when a point is substituted into a symbolic one.
 @pytest.mark.parametrize("claim, want", [
     (f"ceil({A} - {B}) == 0", "false"), (f"ceil({A} - {B}) == 1", "true"),
     (f"floor({B} - {A}) == -1", "true"), (f"floor({B} - {A}) == 0", "false"),
 ])
 def test_rounding_of_a_tiny_closed_value_is_certified(claim, want):
     r = decide(claim)
-    assert r["verdict"] in (want, "unknown"), f"{claim!r} is {want}; got {r}"
+    assert r["verdict"] == want, f"{claim!r} is {want}; got {r}"
 
 
 @pytest.mark.parametrize("claim", [
@@ -584,3 +582,21 @@ def test_no_proof_where_the_search_has_no_point(claim, assume):
     # searched point meets the assumption; so `unknown`, never a proof
     r = decide(claim, assume)
     assert r["verdict"] == "unknown", r
+
+
+@pytest.mark.parametrize("claim, want", [
+    (f"round_up({A} - {B}, 8) == 8", "true"), (f"round_up({A} - {B}, 8) == 0", "false"),
+    (f"round_nearest({A} - {B} + 1/2) == 1", "true"),
+    (f"trunc({B} - {A}) == 0", "true"), (f"floor({B} - {A} + 7) == 6", "true"),
+    ("floor(pi) == 3", "true"), ("ceil(exp(1)) == 3", "true"),
+    (f"floor(d*({A} - {B})) == 0", "unknown_or_false"),
+])
+def test_roundings_of_closed_values_are_certified(claim, want):
+    # A - B = exp(-4000): each rounding's exact value is known by hand; SymPy's numeric
+    # evaluation (the bug above) gets the first four wrong
+    r = decide(claim)
+    if want == "unknown_or_false":
+        assert r["verdict"] in ("false", "unknown"), f"{claim!r}: floor(d*e**-4000) is 0 " \
+            f"only for d < e**4000, so the claim is false for some d; got {r}"
+    else:
+        assert r["verdict"] == want, f"{claim!r} is {want} (intervals decide it); got {r}"
