@@ -72,6 +72,7 @@ _PLAIN = {
     "neox": _sep(None, "dense_h_to_4h", "dense_4h_to_h"),  # GPT-NeoX, Falcon, Bloom
     "t5": _sep(None, "wi", "wo"),  # T5 DenseReluDense
     "sequential": _sep(None, "0", "2"),  # nn.Sequential(Linear, act, Linear): mlp.0/mlp.2
+    "torchvision": _sep(None, "0", "3"),  # torchvision.ops.MLP: Linear, act, Dropout, Linear
     "x-transformers": _sep(None, "ff.0.0", "ff.2"),
     "x-transformers-ff3": _sep(None, "ff.0.0", "ff.3"),  # with post_act_ln
     "megatron": _sep(None, "linear_fc1", "linear_fc2"),

@@ -191,6 +191,19 @@ def timm_mlp(cls, act=None, packed=False, **kw):
     return factory
 
 
+def torchvision_mlp(act):
+    """torchvision.ops.MLP(d, [h, d]): Sequential(Linear, act, Dropout, Linear, Dropout),
+    one bias flag for both Linears. It needs the same torchvision as timm (tox -e timm)."""
+    def factory(d, h, bias=True):
+        import torchvision.ops
+        from torch import nn
+
+        return torchvision.ops.MLP(d, [h, d], activation_layer=getattr(nn, act), bias=bias,
+                                   dropout=0.1)
+    factory.__qualname__ = f"torchvision_mlp_{act}"
+    return factory
+
+
 def _timm_act(name):
     import timm.layers
     from torch import nn
@@ -221,6 +234,9 @@ TIMM_CLASSES = [
      TM),
     ("timm SwiGLU", timm_mlp("SwiGLU"), "swiglu", TIMM_GLU_BIAS, {}, TM),
     ("timm GatedMlp", timm_mlp("GatedMlp"), "gelu", TIMM_PLAIN_BIAS, {}, TM),
+    ("torchvision MLP", torchvision_mlp("ReLU"), "relu", (False, True), {}, "torchvision"),
+    ("torchvision MLP(GELU)", torchvision_mlp("GELU"), "gelu", (False, True), {},
+     "torchvision"),
 ]
 
 

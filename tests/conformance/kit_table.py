@@ -28,7 +28,8 @@ FUSED = [("megatron-core MLP(bias_activation_fusion)", megatron_mlp(fused=True),
 ALL = HF_CLASSES + TORCHTUNE + TIMM_CLASSES + MEGATRON_CLASSES + FUSED
 LOW = ("float32", "bfloat16", "float16")
 IMPORTS = {"transformers": "transformers", "x_transformers": "x_transformers.x_transformers",
-           "torchtune": "torchtune.modules", "timm": "timm.layers", "megatron": "megatron.core"}
+           "torchtune": "torchtune.modules", "timm": "timm.layers", "megatron": "megatron.core",
+           "torchvision": "torchvision.ops"}
 
 
 def _importable(pkg):
@@ -107,7 +108,8 @@ def table(rows, examples):
     import torch
 
     versions = []
-    for dist in ("transformers", "timm", "x-transformers", "torchtune", "megatron-core"):
+    for dist in ("transformers", "timm", "torchvision", "x-transformers", "torchtune",
+                 "megatron-core"):
         try:
             versions.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.timm, pytest.mark.torch]
 # examples per bias setting, as in test_hf_classes (tox -e timm takes 25)
 EXAMPLES = int(os.environ.get("FFNVERIFY_HF_EXAMPLES", "100"))
 LAYOUTS = {"timm GluMlp": "timm-glu", "timm GluMlp(GELU)": "timm-glu",
-           "timm SwiGLUPacked": "timm-glu-gate-first", "timm SwiGLU": "timm-swiglu"}
+           "timm SwiGLUPacked": "timm-glu-gate-first", "timm SwiGLU": "timm-swiglu",
+           "torchvision MLP": "torchvision", "torchvision MLP(GELU)": "torchvision"}
 
 
 def _importable():
@@ -50,8 +51,9 @@ def test_timm_class_passes_with_an_auto_layout_and_is_identified(entry):
         assert found.layout == LAYOUTS.get(name, "fc"), found.summary()
         report = check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES)
     assert report.layout == found.layout, (report.summary(), found.summary())
-    flags = ", ".join(f"{k}={v}" for k, v in bias[-1].items())  # bias=(True, False) ran
-    assert set(report.examples) == {False, True, flags}, report.summary()
+    want = {b if not isinstance(b, dict) else ", ".join(f"{k}={v}" for k, v in b.items())
+            for b in bias}  # timm's per-projection bias=(True, False) ran as its flags
+    assert set(report.examples) == want, report.summary()
     assert all(k == EXAMPLES for k in report.examples.values()), report.summary()
 
 
