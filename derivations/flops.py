@@ -18,7 +18,8 @@ from derivations.symbols import n as N
 PASSES = ("forward", "backward", "train")
 COUNTS = ("matmul", "all")
 
-# FLOPs per element, counting each add, multiply, divide, max, exp, erf and tanh as one.
+# FLOPs per element, counting each add, multiply, divide, max, exp, erf and tanh as one
+# (each entry is written out step by step, and checked to compute it, in tests/test_cost_table.py).
 # forward: act(z).  backward: dL/dz = g·act'(z) from the saved z and the incoming g,
 # including the multiply by g (identity needs none: the gradient passes through).
 ELEMENTWISE_COST = {
@@ -29,7 +30,8 @@ ELEMENTWISE_COST = {
     "tanh": (1, 4),  # tanh | tanh, square, 1−t², ·g
     "silu": (5, 9),  # σ (4), ·z | σ (4), 1−σ, ·z, 1+, ·σ, ·g
     "gelu": (5, 11),  # /√2, erf, 1+, ·z, ·½ | Φ (4), z², ·(−½), exp, ·1/√(2π), ·z, +, ·g
-    "gelu_tanh": (9, 15),  # z³ (2), ·c, +z, ·√(2/π), tanh, 1+, ·z, ·½ | see docs/flops.md
+    "gelu_tanh": (9, 15),  # z³ (2), ·c, +z, ·√(2/π), tanh, 1+, ·z, ·½ | u = z·(k₁ + k₂z²) (4),
+    # tanh, 1+t, t², 1−t², u' = k₁ + 3k₂z² (2), z·(1−t²), ·u', +(1+t), ·½, ·g  (k: constants)
     "relu2": (2, 3),  # max(0, z), square | max(0, z), ·2, ·g
     "quick_gelu": (6, 10),  # ·1.702, σ (4), ·z | ·1.702, σ (4), 1−σ, ·1.702z, 1+, ·σ, ·g
 }
