@@ -26,14 +26,14 @@ class ClaimError(Exception):
         self.param = param  # the argument at fault, so the error can point at it
 
 
-class floor(sp.floor):  # noqa: N801 (printed as SymPy's floor)
-    """SymPy's floor, evaluated only where exact arithmetic decides it.
+class _ExactRounding:
+    """SymPy's floor / ceiling, evaluated only where exact arithmetic decides them.
 
     SymPy evaluates the number part of a floor / ceiling argument by evalf at a fixed
     precision and takes a value closer to an integer than that precision for the integer
     (ceil((1 + e**-2000)**2 - (1 + 2*e**-2000)) came out 0, not 1): a wrong TRUE
     downstream. Here an argument with an irrational number part is built unevaluated (also
-    when a point is substituted later: SymPy rebuilds the function through this class), and
+    when a point is substituted later: SymPy rebuilds the function through its class), and
     certify decides it with intervals, or leaves it unknown.
     """
 
@@ -43,13 +43,12 @@ class floor(sp.floor):  # noqa: N801 (printed as SymPy's floor)
         return super().__new__(cls, arg, **options)
 
 
-class ceiling(sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
-    """SymPy's ceiling, evaluated only where exact arithmetic decides it (see `floor`)."""
+class floor(_ExactRounding, sp.floor):  # noqa: N801 (printed as SymPy's floor)
+    """floor, evaluated only where exact arithmetic decides it (see _ExactRounding)."""
 
-    def __new__(cls, arg, **options):
-        if _inexact_number_part(arg):
-            options["evaluate"] = False
-        return super().__new__(cls, arg, **options)
+
+class ceiling(_ExactRounding, sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
+    """ceiling, evaluated only where exact arithmetic decides it (see _ExactRounding)."""
 
 
 def _inexact_number_part(arg) -> bool:
