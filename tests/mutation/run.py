@@ -67,13 +67,14 @@ AREAS = {
         {},
         ["tests/claims/test_evaluate.py", "tests/claims/test_rounding.py",
          "tests/claims/test_notation.py", "tests/claims/test_soundness.py",
-         "tests/claims/test_decider_properties.py"],
+         "tests/claims/test_decider_properties.py", "tests/claims/test_certify_properties.py"],
     ),
     "tolerances": (
         ["ffnverify.testing.tolerances"],
         {"ffnverify.testing.conformance": CONFORMANCE_CHECKS},
         ["tests/conformance/test_tolerances.py", "tests/conformance/test_checks.py",
-         "tests/conformance/test_tolerance_properties.py"],
+         "tests/conformance/test_tolerance_properties.py",
+         "tests/conformance/test_check_properties.py"],
     ),
     "explain": (
         ["ffnverify.testing.explain"],
