@@ -35,12 +35,33 @@ def _prep(factory, dtype="float64", bias=False, d=6, h=8, n=4, seed=3, act_eval=
     return case, module, x, dy, C.prepare(module, case, dtype, x, dy)
 
 
+# Both helpers fail outside their `except`, so that a failure's traceback does not run
+# through the kit's frames (pytest parses each frame's whole source file to print it: in
+# the mutation run, a mutated module of thousands of lines, seconds per killed mutant).
+
+
 def _fails(check, fn, *args):
-    with pytest.raises(C.ConformanceFailure) as info:
+    """fn(*args) raises a ConformanceFailure of `check` (not another exception)."""
+    try:
         fn(*args)
-    f = info.value
-    assert f.check == check, f.report()
-    return f
+        failure = None
+    except Exception as exc:  # noqa: BLE001 - a crash is judged below, cheaply
+        failure = exc
+    if not isinstance(failure, C.ConformanceFailure):
+        pytest.fail(f"expected a ConformanceFailure of {check!r}, got {failure!r}")
+    assert failure.check == check, failure.report()
+    return failure
+
+
+def _passes(fn, *args):
+    """fn(*args) accepts (raises nothing)."""
+    try:
+        fn(*args)
+        failure = None
+    except Exception as exc:  # noqa: BLE001
+        failure = exc
+    if failure is not None:
+        pytest.fail(f"expected to pass, got {failure!r}")
 
 
 def _names(f, case, dtype, tensor=None):
@@ -117,8 +138,8 @@ def test_compare_judges_inf_nan_and_overflow_without_a_warning(got, bound):
         warnings.simplefilter("error")
         f = _fails("saturation", C.compare, "saturation", "grad x", got, np.ones((1, 2)),
                    bound, case, "float16")
-        C.compare("forward", "y", np.ones((1, 2)), np.ones((1, 2)), np.zeros((1, 2)), case,
-                  "float64")  # an exact match under a zero bound: no warning either
+        _passes(C.compare, "forward", "y", np.ones((1, 2)), np.ones((1, 2)), np.zeros((1, 2)),
+                case, "float64")  # an exact match under a zero bound: no warning either
     assert f.index == (0, 1) and f.case is case and f.dtype == "float16"
 
 
@@ -128,8 +149,8 @@ def test_compare_judges_a_single_element():
                np.array([[0.5]]), case, "float32")
     assert (f.index, f.error, f.bound, f.tensor) == ((0, 0), 1.0, 0.5, "y")
     _names(f, case, "float32", "y")
-    C.compare("forward", "y", np.array([[1.25]]), np.array([[1.0]]), np.array([[0.5]]), case,
-              "float32")
+    _passes(C.compare, "forward", "y", np.array([[1.25]]), np.array([[1.0]]), np.array([[0.5]]),
+            case, "float32")
 
 
 def test_judge_names_the_tensor_and_case_and_falls_back_to_the_wide_bound():
@@ -143,8 +164,8 @@ def test_judge_names_the_tensor_and_case_and_falls_back_to_the_wide_bound():
                np.full(2, 5e-3), case, "bfloat16")  # the wide bound rejects too
     _names(f, case, "bfloat16", "grad W_up")
     assert f.bound == 5e-3 and case.notes == set()
-    C._judge("backward", "grad W_up", got, ref, np.full(2, 1e-3), np.full(2, 0.02), case,
-             "bfloat16")
+    _passes(C._judge, "backward", "grad W_up", got, ref, np.full(2, 1e-3), np.full(2, 0.02),
+            case, "bfloat16")
     assert case.notes == {"bfloat16"}
 
 
@@ -163,7 +184,7 @@ def test_compare_all_lets_the_wide_bound_accept_the_output_and_notes_the_dtype()
     case = _case()
     y = ref["y"] + 1e-3
     grads = {"W_up": ref["W_up"], "x": ref["x"]}
-    C._compare_all("forward", "backward", p, case, y, grads, ref, tight, wide)
+    _passes(C._compare_all, "forward", "backward", p, case, y, grads, ref, tight, wide)
     assert case.notes == {"float32"}
     f = _fails("forward", C._compare_all, "forward", "backward", p, case, y, grads, ref, tight)
     _names(f, case, "float32", "y")
@@ -193,7 +214,7 @@ def test_auto_accepts_by_the_op_by_op_bound_where_the_bound_rejects(check):
     case, _, _, _, p = _prep(zoo.SwiGLU, "float32")
     real = p.bound
     p.bound, p.wide = {k: np.zeros_like(v) for k, v in real.items()}, real
-    fn(p, case)
+    _passes(fn, p, case)
     assert case.notes == {"float32"}
     p.wide = None
     f = _fails(check, fn, p, case)
@@ -205,7 +226,7 @@ def test_fused_act_eval_is_judged_by_its_own_bound(check):
     fn = C.check_forward_backward if check == "forward" else C.check_train_mode
     case, _, _, _, p = _prep(zoo.SwiGLU, "float32", act_eval="fused")
     assert p.wide is None
-    fn(p, case)
+    _passes(fn, p, case)
     case, _, _, _, p = _prep(zoo.Scaled1001, "float32", act_eval="fused")
     f = _fails(check, fn, p, case)
     _names(f, case, "float32", "y")
@@ -250,7 +271,7 @@ class HiddenDropout(zoo.SwiGLU):
 def test_train_mode_zeroes_dropout_rates_only_and_gives_them_back(factory, attr):
     case, _, _, _, p = _prep(factory)
     before = getattr(p.module, attr)
-    C.check_train_mode(p, case)
+    _passes(C.check_train_mode, p, case)
     assert getattr(p.module, attr) == before and not p.module.training
 
 
@@ -298,7 +319,7 @@ def test_per_projection_biases_are_checked_each(bias):
         x, dy = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
         p = C.prepare(module, case, "float64", x, dy)
         if ok:
-            C.check_forward_backward(p, case)
+            _passes(C.check_forward_backward, p, case)
         else:
             f = _fails("backward", C.check_forward_backward, p, case)
             assert f.tensor == f"grad b_{name[:-5]}"
@@ -406,7 +427,7 @@ def test_saturation_names_itself_when_large_inputs_raise(factory, what):
     sat = C.saturated(p, case)
     assert np.abs(sat[0]).max() > cut  # the saturation inputs are beyond it
     p.module.cut = cut
-    C.check_forward_backward(p, case)  # the drawn inputs pass
+    _passes(C.check_forward_backward, p, case)  # the drawn inputs pass
     f = _fails("saturation", C.check_saturation, p, case, sat)
     assert what in f.message
     _names(f, case, "float32")
@@ -420,7 +441,7 @@ def test_flops_runs_on_the_cases_device():
     case = C.Case(zoo.SwiGLU, "swiglu", "hf", False, 6, 8, 4, 0, device="meta")
     module = zoo.SwiGLU(6, 8).to("meta", torch.float64)
     rng = np.random.default_rng(0)
-    C.check_flops(module, case, rng.standard_normal((4, 6)), rng.standard_normal((4, 6)))
+    _passes(C.check_flops, module, case, rng.standard_normal((4, 6)), rng.standard_normal((4, 6)))
     assert all(q.grad is None for q in module.parameters())
 
 
@@ -437,3 +458,45 @@ def test_flops_names_itself_when_the_counted_forward_raises(when, phase):
     f = _fails("flops", C.check_flops, module, case, x, dy)
     assert "the module's forward raised RuntimeError: refused this input" in f.message
     assert f.case is case
+
+
+# ---------------------------------------------------------------- bounds and vacuity
+
+
+@pytest.mark.parametrize("act_eval,first,second", [
+    ("fused", "fused", None), ("op-by-op", "op-by-op", None), ("auto", "fused", "op-by-op")])
+def test_bounds_are_those_of_the_cases_act_eval(act_eval, first, second):
+    """act_eval names the bound judged first, and auto adds the op-by-op one; the two
+    differ in bfloat16 (SiLU op by op rounds several times), so a swap shows."""
+    from ffnverify.testing import tolerances as T
+
+    case, _, _, _, p = _prep(zoo.SwiGLU, "bfloat16", act_eval=act_eval)
+    plain = T.plain_errors("swiglu", p.weights, p.x, p.dy, "bfloat16", "cpu", p.ref)
+    want = {e: T.bounds("swiglu", p.weights, p.x, p.dy, "bfloat16", plain, e)
+            for e in ("fused", "op-by-op")}
+    assert np.any(want["op-by-op"]["y"] > want["fused"]["y"])
+    bound, wide = C._bounds(case, p.weights, p.x, p.dy, "bfloat16", p.ref)
+    for k in p.ref:
+        np.testing.assert_array_equal(bound[k], want[first][k])
+        if second is None:
+            assert wide is None
+        else:
+            np.testing.assert_array_equal(wide[k], want[second][k])
+
+
+def test_bounds_run_the_plain_computation_on_the_cases_device():
+    """On the meta device the plain computation has no numbers to give: it is refused
+    there rather than silently done on the CPU."""
+    case, _, _, _, p = _prep(zoo.SwiGLU, "float32")
+    case.device = "meta"
+    with pytest.raises(NotImplementedError, match="meta"):
+        C._bounds(case, p.weights, p.x, p.dy, "float32", p.ref)
+
+
+def test_an_empty_tensor_or_input_is_vacuous_not_a_crash():
+    with pytest.raises(C.Vacuous, match=r"\[float32\] y: bound 0 vs max \|reference\| 0"):
+        C.assert_not_vacuous("float32", {"y": np.zeros((0, 3))}, {"y": np.zeros((0, 3))}, "")
+    case, _, _, _, p = _prep(zoo.SwiGLU, "float32")
+    p.x = p.x[:0]  # no tokens: no pre-activation to scale
+    with pytest.raises(C.Vacuous, match="x @ W is zero"):
+        C.saturated(p, case)
