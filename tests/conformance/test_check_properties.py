@@ -513,3 +513,24 @@ def test_an_empty_tensor_or_input_is_vacuous_not_a_crash():
     case, _, _, _, p = _prep(zoo.SwiGLU, "float32")
     p.x = p.x[:0]  # no tokens: no pre-activation to scale
     _raises(C.Vacuous, "x @ W is zero", C.saturated, p, case)
+
+
+# ---------------------------------------------------------------- params
+
+
+class TwoExtraParameters(zoo.SwiGLU):
+    """Right otherwise; two parameters no layout reads (a learned scale and shift)."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__(d, h, bias)
+        self.scale = nn.Parameter(torch.ones(d))
+        self.shift = nn.Parameter(torch.zeros(d))
+
+
+def test_params_names_every_parameter_the_layout_does_not_read():
+    case = C.Case(TwoExtraParameters, "swiglu", "hf", False, 3, 4, 2, 0)
+    module = C._build(case)
+    f = _fails("params", C.check_params, module, case)
+    assert f.message.endswith("= 36; not read by the layout: scale, shift")  # 3·3·4
+    assert "module has 42 parameters" in f.message
+    assert f.case is case and "reproduce:" in f.report()
