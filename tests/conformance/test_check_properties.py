@@ -534,3 +534,24 @@ def test_params_names_every_parameter_the_layout_does_not_read():
     assert f.message.endswith("= 36; not read by the layout: scale, shift")  # 3·3·4
     assert "module has 42 parameters" in f.message
     assert f.case is case and "reproduce:" in f.report()
+
+
+class GateInsideUp(nn.Module):
+    """A packed gate+up tensor under the name up_proj and no gate_proj: the right count,
+    every parameter read, but the hf layout finds no W_gate."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__()
+        self.up_proj = nn.Linear(d, 2 * h, bias=False)
+        self.down_proj = nn.Linear(h, d, bias=False)
+
+    def forward(self, x):
+        gate, up = self.up_proj(x).chunk(2, dim=-1)
+        return self.down_proj(F.silu(gate) * up)
+
+
+def test_params_names_a_tensor_the_layout_cannot_find():
+    case = C.Case(GateInsideUp, "swiglu", "hf", False, 3, 4, 2, 0)
+    f = _fails("params", C.check_params, C._build(case), case)
+    assert f.message == "layout finds no W_gate (expected shape (3, 4))"
+    assert f.tensor == "W_gate" and f.case is case and "reproduce:" in f.report()
