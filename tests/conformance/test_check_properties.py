@@ -555,3 +555,17 @@ def test_params_names_a_tensor_the_layout_cannot_find():
     f = _fails("params", C.check_params, C._build(case), case)
     assert f.message == "layout finds no W_gate (expected shape (3, 4))"
     assert f.tensor == "W_gate" and f.case is case and "reproduce:" in f.report()
+
+
+def test_params_shape_and_stray_tensor_failures_name_the_case():
+    m = zoo.SwiGLU(8, 12, False).double()
+    m.up_proj = nn.Linear(12, 8, bias=False).double()  # d and h swapped: the same count
+    case = C.Case(zoo.SwiGLU, "swiglu", "hf", False, 8, 12, 2, 0)
+    f = _fails("params", C.check_params, m, case)
+    assert f.tensor == "W_up" and f.case is case and "reproduce:" in f.report()
+    # down's bias declared outside the FFN (not counted) but still read by the layout
+    case = C.Case(zoo.SwiGLU, "swiglu", "hf", {"gate": True, "up": True, "down": False},
+                  8, 12, 2, 0, extra=("down_proj.bias",))
+    f = _fails("params", C.check_params, zoo.SwiGLU(8, 12, True).double(), case)
+    assert "unexpected tensors ['b_down']" in f.message
+    assert f.case is case and "reproduce:" in f.report()
