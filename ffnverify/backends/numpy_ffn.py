@@ -298,7 +298,8 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False):
         grads[f"W_{p}"] = x2.T @ g
     if "b_down" in weights:
         grads["b_down"] = dy2.sum(axis=0)
-        for p, g in dz.items():
+    for p, g in dz.items():  # biases may be set per projection (timm's bias=(True, False))
+        if f"b_{p}" in weights:
             grads[f"b_{p}"] = g.sum(axis=0)
     if input_grad:
         terms = iter(dz.items())
