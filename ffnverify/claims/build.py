@@ -439,17 +439,22 @@ class Builder:
                          "a bare word or a quoted string", node.col)
 
     def approx(self, node, bound):
+        """a ≈ b within max(rel * |b|, abs) (either alone when the other is not given);
+        an error points at the argument at fault."""
+        sig = SIGNATURES["approx"]
         a, b = bound["a"], bound["b"]
         for name in ("a", "b"):
-            if not isinstance(bound[name], sp.Basic) or isinstance(bound[name], Formula):
-                raise ClaimError(f"approx()'s {name!r} must be an expression", node.col)
+            if not isinstance(bound[name], sp.Basic):
+                raise ClaimError(f"approx()'s {name!r} must be an expression, not "
+                                 f"{_kind(bound[name])}", _argument_col(node, sig, name))
         rel, abs_ = bound["rel"], bound["abs"]
         if rel is None and abs_ is None:
             raise ClaimError("approx() needs rel=... or abs=...", node.col)
         terms = []
         for name, t in (("rel", rel), ("abs", abs_)):
             if t is not None and not (isinstance(t, sp.Basic) and t.is_Rational and t >= 0):
-                raise ClaimError(f"approx()'s {name} must be a non-negative number", node.col)
+                raise ClaimError(f"approx()'s {name} must be a non-negative number, not "
+                                 f"{_kind(t)}", _argument_col(node, sig, name))
         if rel is not None:
             terms.append(rel * sp.Abs(b))
         if abs_ is not None:
@@ -495,17 +500,11 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
 def _argument_col(node, sig, param) -> int | None:
     """The column of the argument named `param` in the call `node` (a keyword, or the
     positional argument in that parameter's place), so an error points at it."""
-    if not param:
-        return None
     for key, _, col in node.kwargs:
-        if key == param or key.rstrip("_") == param.rstrip("_"):
+        if key == param:
             return col
-    names = [p.rstrip("_") for p in getattr(sig, "params", ())]
-    if param.rstrip("_") in names:
-        i = names.index(param.rstrip("_"))
-        if i < len(node.args):
-            return node.args[i].col
-    return None
+    given = dict(zip(sig.params, node.args))
+    return given[param].col if param in given else None
 
 
 def stated_unit(node) -> Fraction | None:
