@@ -20,6 +20,7 @@ a condition fails or cannot be certified, and say which conditions a proof assum
   otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` itself.
 """
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -185,10 +186,13 @@ def _power(base, exp, col):
             raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
     if base.is_Rational and exp.is_Rational:
         if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:
-            digits = int(size) * bits(base) * 30103 // 100000
+            # the digits of the larger of numerator and denominator, to the power size
+            top = max(abs(int(base.p)), int(base.q))
+            digits = int(size) * int(math.log10(top) * 10**9) // 10**9 + 1
             shown = f"about {digits:,}" if digits.bit_length() < 100 else \
                 f"about 10**{int(digits.bit_length() * 0.30103)}"
-            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have {shown} "
+            b = fmt(base) if base.is_Integer and base > 0 else f"({fmt(base)})"
+            raise ClaimError(f"power too large: {b}**{fmt(exp)} would have {shown} "
                              f"digits (limit {int(MAX_BITS * 0.30103):,})", col)
     elif size > MAX_SYMBOLIC_EXPONENT:
         raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "

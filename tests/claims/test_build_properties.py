@@ -125,7 +125,6 @@ def test_operators_of_different_precedence():
 
 
 def test_names_are_constants_reals_or_dimensions():
-    f = build("true == (1 < 2)") if False else None  # noqa: F841 (comparisons only below)
     f = build("z + d + pi + oo == 0")
     assert f.lhs == z + d + sp.pi + sp.oo or f.lhs == sp.oo
     assert build("x + alpha == 0").lhs.free_symbols == {sp.Symbol("x", real=True),
@@ -357,6 +356,24 @@ def test_power_sizes_are_refused_before_computing():
     assert build("z**(300*pi) == 0").lhs == z**(300 * sp.pi)
     assert build("z**d == 0").lhs == z**d, "a symbolic exponent is sized at its values"
     assert evaluate_claim("2**pi > 8")["verdict"] == "true"
+
+
+def test_a_refused_power_states_its_digit_count():
+    # oracle: p**n has floor(n*log10(p)) + 1 digits (mpmath at 60 digits); for a fraction,
+    # those of the larger of numerator and denominator
+    import mpmath
+    for text, top, n in [("2**400001", 2, 400001), ("5**200001", 5, 200001),
+                         ("(1/3)**400001", 3, 400001), ("(-7/10)**400001", 10, 400001),
+                         ("(9/2)**(-300000)", 9, 300000), ("2**(10**40)", 2, 10**40),
+                         ("(2/3)**(-10**40)", 3, 10**40)]:
+        r = error(f"{text} == 1")
+        with mpmath.workdps(60):
+            digits = int(mpmath.floor(n * mpmath.log10(top))) + 1
+        shown = f"about {digits:,} digits" if digits.bit_length() < 100 else \
+            f"about 10**{len(str(digits)) - 1} digits"
+        assert "power too large" in r["detail"] and shown in r["detail"], (text, shown, r)
+        assert f"(limit {int(MAX_BITS * 0.30103):,})" in r["detail"], r
+    assert "(-3)**400001" in error("(-3)**400001 == 1")["detail"], "a negative base in ()"
 
 
 def test_power_errors_name_the_problem():
