@@ -399,6 +399,24 @@ def test_division_and_remainder_errors_point_at_their_operator():
     assert_error_at("2 + oo % 2 == 0", "%", "undefined value")
 
 
+def test_arithmetic_error_messages_in_full():
+    for claim, detail in {"d/0 == 1": "division by zero", "d % 0 == 1": "remainder by zero (d % 0)",
+                          "oo - oo == 0": "undefined value (nan)", "oo % 2 == 0": "undefined value (nan)",
+                          "oo * 0 == 0": "undefined value (nan)", "1**oo == 1": "undefined value (nan)",
+                          "true % 2 == 0": "the left operand of % must be a number or expression, not "
+                          "true/false",
+                          "2 % true == 0": "the right operand of % must be a number or expression, not "
+                          "true/false",
+                          "none**2 == 0": "the left operand of ** must be a number or expression, not "
+                          "none",
+                          "2**none == 0": "the right operand of ** must be a number or expression, not "
+                          "none",
+                          "0**(-2) == 0": "division by zero (0 to a negative power)",
+                          "approx(1, 2, foo=1)": "approx() has no argument 'foo'; its arguments are a, "
+                          "b, rel, abs"}.items():
+        assert error(claim)["detail"] == detail, claim
+
+
 def test_operand_errors_say_which_operand_and_what_it_is():
     cases = [
         ("1 + (1 < 2) == 1", "1 < 2", "the right operand of +", "not a comparison"),
@@ -530,6 +548,19 @@ def test_closed_conditions_are_certified_first():
         "the value is undefined (log: -1 > 0 fails)", r
     r = evaluate_claim("subs(0*log(z), z, 2) == 0")
     assert r["verdict"] == "true" and r["detail"] == "exact", r
+
+
+def test_closed_claims_beyond_the_last_precision_are_unknown_and_say_why():
+    # E = (1 + e**-9000)**2 - (1 + 2 e**-9000) = e**-18000 > 0: past 16,384 bits
+    e = "(1 + exp(-9000))**2 - (1 + 2*exp(-9000))"
+    r = evaluate_claim(f"subs(0*log(z), z, {e}) == 0")
+    assert r["verdict"] == "unknown" and r["col"] is None and r["value"] == "0 vs 0", r
+    assert r["detail"].startswith("could not certify that ") and r["detail"].endswith(
+        " > 0, where the claim's values are defined"), r
+    r = evaluate_claim("(1 + exp(-9000))**2 == 1 + 2*exp(-9000)")
+    assert r["verdict"] == "unknown" and r["detail"] == (
+        "the two sides agree to 16384 bits, but exact equality could not be proved"), r
+    assert r["value"].startswith("(exp(-9000) + 1)**2"), r
 
 
 def test_symbolic_verdict_details_name_the_domain():
