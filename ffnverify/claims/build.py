@@ -345,6 +345,19 @@ class Builder:
         return Logic("not", [self.formula(node.operand)], node.col)
 
     def v_Call(self, node):
+        # the call's own conditions are collected apart, so subs() moves every one of them
+        # to its point and limit() drops them, also one that an earlier part of the claim
+        # recorded (log(y - 3) + subs(0*log(y - 3), y, 1) is undefined: log(-2))
+        outer, self.conds = self.conds, []
+        try:
+            return self._call(node)
+        finally:
+            inner, self.conds = self.conds, outer
+            for c in inner:
+                if c not in self.conds:
+                    self.conds.append(c)
+
+    def _call(self, node):
         sig = SIGNATURES.get(node.func)
         if sig is None:
             known = ", ".join(sorted(SIGNATURES))

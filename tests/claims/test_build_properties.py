@@ -167,6 +167,7 @@ def test_logic_nodes_keep_their_parts_and_columns():
     claim = "d > 0 and  not d < 0"
     f = build(claim)
     assert f.parts[1].col == claim.index("not") + 1
+    assert build("  d > 0 or d < 0").col == 3, "a disjunction starts at its first part"
     assert build("true and 1 < 2").parts[0].value is True
 
 
@@ -283,6 +284,32 @@ def test_subs_moves_conditions_to_the_point_and_limit_drops_its_variables():
     assert r["verdict"] == "true" and "y - 1 ≥ 0" in r["detail"], r
     r = evaluate_claim("subs(1/(z - 2), z, 2 + 0*y) == 1")
     assert r["verdict"] == "error", r
+
+
+def test_a_call_keeps_its_own_conditions_when_an_earlier_part_has_them_too():
+    # Found by this file: the conditions a call's arguments recorded were deduplicated
+    # against the claim's earlier parts, so subs() did not move a shared one to its point:
+    # log(y - 3) + subs(0*log(y - 3), y, 1) contains log(-2) and was proved TRUE
+    for claim in ["log(y - 3) + subs(0*log(y - 3), y, 1) == log(y - 3)",
+                  "subs(0*log(y - 3), y, 1) + log(y - 3) == log(y - 3)",
+                  "1/(y - 1) + subs(0/(y - 1), y, 1) == 1/(y - 1)"]:
+        r = evaluate_claim(claim)
+        assert r["verdict"] == "error" and "undefined" in r["detail"], (
+            f"{claim!r} is undefined at the substituted point; got {r}")
+    assert conds("1/y + subs(1/y, y, 2) == 1") == {("!=", y, "division"),
+                                                   ("!=", sp.Integer(2), "division")}
+    assert conds("1/z + limit(1/z + 1, z, 1) == 1") == {("!=", z, "division")}
+    assert conds("log(z) + diff(log(z), z) == 1") == {(">", z, "log"), ("!=", z, "division")}
+    r = evaluate_claim("1/z + limit(1/z + 1, z, 1) == 1/z + 2")
+    assert r["verdict"] == "true" and "z ≠ 0" in r["detail"], r
+    assert_error_at("1 + subs(1/(1/z), z, 0) == 0", "subs", "subs(): the expression is "
+                    "undefined at z = 0")
+    # an exception inside a function is an error at the call that names the function
+    r = error("1 + match_width(swiglu, h, gelu, 0) == 1")
+    assert r["detail"].startswith("match_width(): ") and len(r["detail"]) > 15, r
+    assert r["col"] == 5, r
+    known = error("foo(1) == 1")["detail"].split("known: ")[1].split(", ")
+    assert "approx" in known and "relu" in known and known == sorted(known), known
 
 
 def test_derivatives_at_a_kink_by_the_mean_value_theorem():
