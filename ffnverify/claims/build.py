@@ -387,8 +387,7 @@ class Builder:
         if node.func == "diff":
             self._derivatives[id(out)] = (out, bound["expr"], bound["var"],
                                           list(self.conds[start:]))
-        if node.func != "limit":
-            self.note(out, node.col)
+        self.note(out, node.col)  # a limit's value too: limit(sqrt(y + z), z, 0) needs y ≥ 0
         return _check_size(out, node.col)
 
     def _subs_conditions(self, node, bound, out, start):

@@ -278,6 +278,13 @@ def test_subs_moves_conditions_to_the_point_and_limit_drops_its_variables():
     assert conds("subs(sqrt(z - 1), z, y) == 1") == {(">=", y - 1, "root")}
     assert conds("subs(sqrt(z - 1), z, 5) == 2") == {(">=", sp.Integer(4), "root")}
     assert conds("limit(1/z + 1/y, z, 1) == 1") == {("!=", y, "division")}
+    # the limit's value has conditions of its own (found by this file: they were dropped,
+    # and limit(sqrt(y + z), z, 0)**2 == y was proved for every real y)
+    assert conds("limit(log(y*z), z, 1) == 1") == {(">", y, "log")}
+    assert conds("limit(sqrt(y + z), z, 0) == 1") == {(">=", y, "root")}
+    r = evaluate_claim("limit(sqrt(y + z), z, 0)**2 == y")
+    assert r["verdict"] == "true" and "where y ≥ 0" in r["detail"], r
+    assert_error_at("1 + limit(sqrt(z - 4), z, 0, dir='+') == 0", "limit", "not a real number")
     assert conds("limit(sqrt(z), z, 4) == 2") == set()
     assert conds("1/z + limit(1/y, y, 1) == 1") == {("!=", z, "division")}
     r = evaluate_claim("subs(sqrt(z - 1), z, y) == sqrt(y - 1)")
@@ -511,7 +518,7 @@ def test_call_argument_errors_point_at_the_argument():
     assert_error_at("params(swiglu, 1 < 2, 3) == 1", "1 < 2", "'d' must be")
     assert_error_at("1 + sqrt(-1) == 1", "sqrt", "not a real number")
     assert_error_at("1 + limit(1/z, z, 0) == 1", "limit", "limit():", "does not exist")
-    assert_error_at("1 + subs(1/z, z, 0) == 1", "subs", "subs() is undefined here")
+    assert_error_at("1 + subs(1/z, z, 0) == 1", "subs", "subs() is undefined here (zoo)")
     assert_error_at("1 + log(0) == 1", "log", "log()", "undefined")
 
 
