@@ -219,6 +219,19 @@ def test_approx_sign_tolerance_belongs_to_its_right_operand():
     assert evaluate_claim("1.04 ≈ 1.00 < 2")["verdict"] == "false"
 
 
+def test_approx_sign_needs_a_literal_on_its_right():
+    for claim, token in [("1.0 ≈ abs(1.0)", "abs"), ("1 < 2 ≈ abs(2)", "abs"),
+                         ("1.0 ≈ d < 2.0", "d <")]:
+        assert_error_at(claim, token, "≈ needs a number literal on its right",
+                        "use approx(a, b, rel=...)")
+    assert error("(1 < 2) < 3")["detail"] == \
+        "a compared value must be a number or expression, not a comparison"
+    assert build("  1 < 2 < 3").col == 3, "a chain starts at its first operand"
+    # a call's value is sized like any other
+    assert_error_at("1 + round_up(2**399999 + 1, 2**399999) == 1", "round_up",
+                    "intermediate number too large")
+
+
 # ---- domain conditions ------------------------------------------------------------------
 
 def conds(claim):
