@@ -149,10 +149,6 @@ def _proved(f, open_conds, assumption, symbols, lower, upper, first, domain):
     return _result("true", first, f"proved for all {domain}")
 
 
-def _message(e):
-    return e.message if hasattr(e, "message") else str(e)
-
-
 def evaluate_claim(text: str, assume=()) -> dict:
     """The verdict for one claim (never raises; errors become the `error` verdict)."""
     try:
@@ -164,7 +160,7 @@ def evaluate_claim(text: str, assume=()) -> dict:
                 parts.append(build(a))
             except (P.ClaimSyntaxError, ClaimError) as e:
                 return {"verdict": "error", "value": "", "col": None,
-                        "detail": f"in assume {a!r}: {_message(e)}"}
+                        "detail": f"in assume {a!r}: {e.message}"}
         if parts:
             assumption = parts[0] if len(parts) == 1 else Logic("and", parts, 1)
         return decide(f, assumption, " and ".join(assume or ()), conds)

@@ -579,6 +579,8 @@ def test_closed_verdict_details():
         gap = mpmath.nstr(abs(mpmath.e - mpmath.mpf("2.718")), 6)
     assert r["verdict"] == "true" and r["detail"] == f"|difference| = about {gap} <= 1/1000 " \
         "(0.001)", (gap, r)
+    r = evaluate_claim("1.0 ≈ 1.04")
+    assert r["verdict"] == "false" and r["detail"] == "differs by -1/25 (-0.04)", r
     r = evaluate_claim("oo ≈ 3.0")
     assert r["verdict"] == "false" and r["detail"] == "", r
     r = evaluate_claim("exp(1) == 3")
@@ -631,6 +633,25 @@ def test_symbolic_verdict_details_name_the_domain():
         r = evaluate_claim(claim, assume)
         assert (r["verdict"], r["detail"]) == (verdict, detail), (claim, r)
         assert r["col"] is None and r["value"]
+
+
+def test_conditions_the_assumptions_imply_are_not_stated():
+    # each condition below holds at every allowed value (by hand: d >= 1, or the assumed
+    # bound), so the proof needs no domain; with a weaker bound it is stated
+    for claim, assume in [("sqrt(d - 1) >= 0", ()), ("1/(1/2 - d) < 0", ()),
+                          ("1/(z - 1) > 0", ("z >= 2",)), ("1/(1 - z) < 0", ("z >= 2",)),
+                          ("sqrt(z - 2) >= 0", ("z >= 3",)),
+                          ("log(z - 2) > log(z - 2) - 1", ("z >= 3",))]:
+        r = evaluate_claim(claim, assume)
+        assert r["verdict"] == "true" and "where" not in r["detail"], (claim, assume, r)
+    for claim, cond in [("1/(z - 3) + 0*z == 1/(z - 3)", "z - 3 ≠ 0"),
+                        ("1/(3 - z) + 0*z == 1/(3 - z)", "3 - z ≠ 0"),
+                        ("sqrt(z - 3)**2 == z - 3", "z - 3 ≥ 0"),
+                        ("log(z - 3) + 0*z == log(z - 3)", "z - 3 > 0")]:
+        r = evaluate_claim(claim, ["z >= 2"])
+        assert r["verdict"] == "true" and r["detail"] == (
+            f"proved for all real z with z >= 2 where {cond} (elsewhere the claim is "
+            "undefined)"), (claim, r)
 
 
 def test_symbolic_false_names_a_real_counterexample():
