@@ -679,6 +679,7 @@ def test_unknown_and_vacuous_verdicts_say_why():
         "values of real z where z > 0 (elsewhere the claim is undefined)"), r
     r = evaluate_claim("1/(z - 3) == 1/(z - 3)", ["z*z > 10**8"])
     assert r["verdict"] == "unknown" and "no point was found" in r["detail"], r
+    assert r["value"] == "1/(z - 3) vs 1/(z - 3)", r
 
 
 def test_assume_errors_name_the_assumption():
