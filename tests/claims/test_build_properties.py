@@ -27,7 +27,7 @@ from ffnverify.claims.build import (
     build_claim,
     stated_unit,
 )
-from ffnverify.claims.evaluate import evaluate_claim
+from ffnverify.claims.evaluate import decide, evaluate_claim
 
 FEW = settings(deadline=None, max_examples=min(settings.default.max_examples, 25))
 
@@ -668,6 +668,21 @@ def test_symbolic_false_names_a_real_counterexample():
     r = evaluate_claim("(d + z > 0) and z == z + 1")
     assert r["verdict"] == "false" and r["value"] == "d + z vs 0", (
         "the value shown is the claim's first relation", r)
+
+
+def test_a_counterexample_always_meets_the_assumptions():
+    # d**2 > 4 is no simple bound, so the search starts at d = 1, which it must skip:
+    # d > 2 holds for every positive integer with d**2 > 4
+    r = evaluate_claim("d > 2", ["d**2 > 4"])
+    assert r["verdict"] in ("true", "unknown"), r
+    r = evaluate_claim("d > 3", ["d**2 > 4"])
+    assert r["verdict"] == "false" and r["detail"].startswith("counterexample d=3"), r
+
+
+def test_decide_on_a_built_formula_without_assumptions():
+    assert decide(build("d + 1 > d")) == {
+        "verdict": "true", "value": "d + 1 vs d", "detail": "proved for all positive integers d",
+        "col": None}
 
 
 def test_unknown_and_vacuous_verdicts_say_why():
