@@ -125,7 +125,7 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
     # one cheap point first: a false claim is refuted before any expensive expansion
     found = search(f, open_conds, assumption, symbols, lower, upper, limit=1)
     if found.point is None and prove(f, shift):
-        return _proved(f, open_conds, assumption, symbols, lower, upper, first, domain)
+        return _proved(open_conds, assumption, symbols, lower, upper, first, domain)
     if found.point is None:
         found = search(f, open_conds, assumption, symbols, lower, upper)
     if found.point is not None:
@@ -134,13 +134,13 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
         shown = f": {bad.show()}" if bad is not None else ""
         return _result("false", first, f"counterexample {at}{shown}")
     if prove_hard(f):
-        return _proved(f, open_conds, assumption, symbols, lower, upper, first, domain)
+        return _proved(open_conds, assumption, symbols, lower, upper, first, domain)
     return _result("unknown", first,
                    f"not proved, and no counterexample among {found.tried} values of "
                    f"{domain}")
 
 
-def _proved(f, open_conds, assumption, symbols, lower, upper, first, domain):
+def _proved(open_conds, assumption, symbols, lower, upper, first, domain):
     if open_conds:
         witness = search(Const(True, 1), open_conds, assumption, symbols, lower, upper)
         if witness.witness is None:

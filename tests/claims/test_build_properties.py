@@ -662,6 +662,11 @@ def test_symbolic_false_names_a_real_counterexample():
     v = int(m.split("=")[1].split(":")[0])
     assert v >= 2 and v * v >= 10, f"d={v} is no counterexample to d**2 < 10: {r}"
     assert m.endswith(f"{v * v} vs 10"), r
+    r = evaluate_claim("d + h > 3")
+    assert r["verdict"] == "false", r
+    point = dict(p.split("=") for p in r["detail"][len("counterexample "):].split(": ")[0]
+                 .split(", "))
+    assert set(point) == {"d", "h"} and int(point["d"]) + int(point["h"]) <= 3, r
     r = evaluate_claim("z < 0 or z > 0")
     assert r["verdict"] == "false" and r["detail"].startswith("counterexample z=0"), r
     assert r["value"] == "z vs 0"
