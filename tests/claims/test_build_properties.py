@@ -684,6 +684,26 @@ def test_a_counterexample_always_meets_the_assumptions():
     assert r["verdict"] == "false" and r["detail"].startswith("counterexample d=3"), r
 
 
+def test_every_assumption_restricts_the_search():
+    # d < 10 holds for 1 <= d <= 9 (the prover has no upper bounds: never false)
+    r = evaluate_claim("d < 10", ["d >= 1", "d <= 9"])
+    assert r["verdict"] in ("true", "unknown"), r
+    assert r["value"] == "d vs 10", r
+    # a false part with nothing to show: the counterexample alone
+    r = evaluate_claim("false or d < 0")
+    assert r["verdict"] == "false" and r["detail"] == "counterexample d=1", r
+
+
+def test_identities_only_algebra_proves_state_their_domain():
+    # sigmoid(z) + sigmoid(-z) = 1 for every real z (1/(1 + e^-z) + 1/(1 + e^z) = 1)
+    r = evaluate_claim("sigmoid(z) + sigmoid(-z) == 1")
+    assert (r["verdict"], r["detail"]) == ("true", "proved for all real z"), r
+    r = evaluate_claim("sigmoid(z) + sigmoid(-z) + 0*log(z - 3) == 1", ["z >= 1"])
+    assert (r["verdict"], r["detail"]) == (
+        "true", "proved for all real z with z >= 1 where z - 3 > 0 (elsewhere the claim is "
+        "undefined)"), r
+
+
 def test_decide_on_a_built_formula_without_assumptions():
     assert decide(build("d + 1 > d")) == {
         "verdict": "true", "value": "d + 1 vs d", "detail": "proved for all positive integers d",
@@ -692,6 +712,7 @@ def test_decide_on_a_built_formula_without_assumptions():
 
 def test_unknown_and_vacuous_verdicts_say_why():
     r = evaluate_claim("log(z) < z")
+    assert r["value"] == "log(z) vs z", r
     assert r["verdict"] == "unknown" and r["detail"].startswith(
         "not proved, and no counterexample among "), r
     n = int(r["detail"].split("among ")[1].split(" ")[0])
