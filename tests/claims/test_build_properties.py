@@ -10,6 +10,7 @@ symbols is decided by exact arithmetic, and most tests only build.
 """
 
 from fractions import Fraction
+from unittest import mock
 
 import mpmath
 import sympy as sp
@@ -744,3 +745,28 @@ def test_syntax_and_evaluation_errors_carry_the_column():
     assert "'=='" in r["detail"], r
     r = evaluate_claim("d = 1")
     assert r["verdict"] == "error" and "==" in r["detail"] and r["col"] == 3, r
+
+
+class _Unprintable(Exception):
+    def __str__(self):
+        raise ValueError("no text")
+
+
+def test_evaluate_claim_never_raises_and_says_what_failed():
+    # the documented contract: every failure of the decider becomes a verdict
+    long = "x" * 1000
+    cases = [
+        (RecursionError(), "error", "expression too deeply nested to evaluate"),
+        (MemoryError(), "error", "out of memory while evaluating (size budget)"),
+        (ValueError("boom"), "unknown", "SymPy could not decide this claim (ValueError: boom)"),
+        (_Unprintable(), "unknown", "SymPy could not decide this claim (_Unprintable)"),
+        (ValueError("Exceeds the limit (4300 digits) for integer string conversion"), "unknown",
+         "SymPy could not decide this claim (a number too large to convert to text)"),
+        (ValueError("7 digits"), "unknown", "SymPy could not decide this claim (ValueError: 7 "
+         "digits)"),
+        (ValueError(long), "unknown", f"SymPy could not decide this claim (ValueError: {long}"[:500]),
+    ]
+    for exc, verdict, detail in cases:
+        with mock.patch("ffnverify.claims.evaluate.decide", side_effect=exc):
+            r = evaluate_claim("d > 0")
+        assert r == {"verdict": verdict, "value": "", "detail": detail, "col": None}, (exc, r)
