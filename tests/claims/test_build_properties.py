@@ -268,6 +268,7 @@ def test_domain_conditions_follow_the_documented_rules():
         "diff(max(z, 1), z) == 0": {("!=", z - 1, "kink")},
         "diff(relu(z), z) == 0": set(),  # relu'(0) = 0 by the documented convention
         "1/t + log(u) == 0": {("!=", t, "division"), (">", u, "log")},
+        "sqrt(d)*log(z) + 2**z*log(z - 1) == 0": {(">", z, "log"), (">", z - 1, "log")},
     }
     for claim, want in cases.items():
         got = conds(claim)
@@ -388,6 +389,8 @@ def test_power_sizes_are_refused_before_computing():
         assert_error_at(f"z**({e}) == 1", "**", "exponent", f"{e}", "beyond",
                         f"±{MAX_SYMBOLIC_EXPONENT}", "not a plain number")
     assert_error_at("pi**2000 == 1", "**", "beyond")
+    assert error("z**1001 == 1")["detail"] == \
+        "exponent 1001 is beyond ±1000 for a base that is not a plain number"
     # within the limits, exactly (the oracle: Python's integers and Fractions)
     exact = {f"2**{MAX_BITS - 1}": Fraction(2**(MAX_BITS - 1)),
              f"(1/2)**{MAX_BITS - 1}": Fraction(1, 2**(MAX_BITS - 1)),
