@@ -269,6 +269,7 @@ def test_domain_conditions_follow_the_documented_rules():
         "diff(relu(z), z) == 0": set(),  # relu'(0) = 0 by the documented convention
         "1/t + log(u) == 0": {("!=", t, "division"), (">", u, "log")},
         "sqrt(d)*log(z) + 2**z*log(z - 1) == 0": {(">", z, "log"), (">", z - 1, "log")},
+        "(d + 1)**log(z) == 0": {(">", z, "log")},  # inside a power that needs nothing
     }
     for claim, want in cases.items():
         got = conds(claim)
@@ -655,6 +656,15 @@ def test_conditions_the_assumptions_imply_are_not_stated():
         r = evaluate_claim(claim, ["z >= 2"])
         assert r["verdict"] == "true" and r["detail"] == (
             f"proved for all real z with z >= 2 where {cond} (elsewhere the claim is "
+            "undefined)"), (claim, r)
+    # d - 1 >= 0 for every dimension, but it is 0 at d = 1: a strict condition stays
+    for claim, cond in [("(d**2 - 1)/(d - 1) == d + 1", "d - 1 ≠ 0"),
+                        ("(1 - d**2)/(1 - d) == 1 + d", "1 - d ≠ 0"),
+                        ("log(d - 1) + 0*d == log(d - 1)", "d - 1 > 0"),
+                        ("(d - 1)**(-1/2) + 0*d == (d - 1)**(-1/2)", "d - 1 > 0")]:
+        r = evaluate_claim(claim)
+        assert r["verdict"] == "true" and r["detail"] == (
+            f"proved for all positive integers d where {cond} (elsewhere the claim is "
             "undefined)"), (claim, r)
 
 
