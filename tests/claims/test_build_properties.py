@@ -270,6 +270,8 @@ def test_domain_conditions_follow_the_documented_rules():
         "1/t + log(u) == 0": {("!=", t, "division"), (">", u, "log")},
         "sqrt(d)*log(z) + 2**z*log(z - 1) == 0": {(">", z, "log"), (">", z - 1, "log")},
         "(d + 1)**log(z) == 0": {(">", z, "log")},  # inside a power that needs nothing
+        # a derivative's new divisor 1/z comes after 2**z, whose base needs nothing
+        "diff(2**z*log(z), z) == 0": {(">", z, "log"), ("!=", z, "division")},
     }
     for claim, want in cases.items():
         got = conds(claim)
