@@ -20,6 +20,7 @@ a condition fails or cannot be certified, and say which conditions a proof assum
   otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` itself.
 """
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -185,10 +186,13 @@ def _power(base, exp, col):
             raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
     if base.is_Rational and exp.is_Rational:
         if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:
-            digits = int(size) * bits(base) * 30103 // 100000
+            # the digits of the larger of numerator and denominator, to the power size
+            top = max(abs(int(base.p)), int(base.q))
+            digits = int(size) * int(math.log10(top) * 10**9) // 10**9 + 1
             shown = f"about {digits:,}" if digits.bit_length() < 100 else \
                 f"about 10**{int(digits.bit_length() * 0.30103)}"
-            raise ClaimError(f"power too large: {fmt(base)}**{fmt(exp)} would have {shown} "
+            b = fmt(base) if base.is_Integer and base > 0 else f"({fmt(base)})"
+            raise ClaimError(f"power too large: {b}**{fmt(exp)} would have {shown} "
                              f"digits (limit {int(MAX_BITS * 0.30103):,})", col)
     elif size > MAX_SYMBOLIC_EXPONENT:
         raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
@@ -341,6 +345,19 @@ class Builder:
         return Logic("not", [self.formula(node.operand)], node.col)
 
     def v_Call(self, node):
+        # the call's own conditions are collected apart, so subs() moves every one of them
+        # to its point and limit() drops them, also one that an earlier part of the claim
+        # recorded (log(y - 3) + subs(0*log(y - 3), y, 1) is undefined: log(-2))
+        outer, self.conds = self.conds, []
+        try:
+            return self._call(node)
+        finally:
+            inner, self.conds = self.conds, outer
+            for c in inner:
+                if c not in self.conds:
+                    self.conds.append(c)
+
+    def _call(self, node):
         sig = SIGNATURES.get(node.func)
         if sig is None:
             known = ", ".join(sorted(SIGNATURES))
@@ -370,8 +387,7 @@ class Builder:
         if node.func == "diff":
             self._derivatives[id(out)] = (out, bound["expr"], bound["var"],
                                           list(self.conds[start:]))
-        if node.func != "limit":
-            self.note(out, node.col)
+        self.note(out, node.col)  # a limit's value too: limit(sqrt(y + z), z, 0) needs y ≥ 0
         return _check_size(out, node.col)
 
     def _subs_conditions(self, node, bound, out, start):
@@ -439,17 +455,22 @@ class Builder:
                          "a bare word or a quoted string", node.col)
 
     def approx(self, node, bound):
+        """a ≈ b within max(rel * |b|, abs) (either alone when the other is not given);
+        an error points at the argument at fault."""
+        sig = SIGNATURES["approx"]
         a, b = bound["a"], bound["b"]
         for name in ("a", "b"):
-            if not isinstance(bound[name], sp.Basic) or isinstance(bound[name], Formula):
-                raise ClaimError(f"approx()'s {name!r} must be an expression", node.col)
+            if not isinstance(bound[name], sp.Basic):
+                raise ClaimError(f"approx()'s {name!r} must be an expression, not "
+                                 f"{_kind(bound[name])}", _argument_col(node, sig, name))
         rel, abs_ = bound["rel"], bound["abs"]
         if rel is None and abs_ is None:
             raise ClaimError("approx() needs rel=... or abs=...", node.col)
         terms = []
         for name, t in (("rel", rel), ("abs", abs_)):
             if t is not None and not (isinstance(t, sp.Basic) and t.is_Rational and t >= 0):
-                raise ClaimError(f"approx()'s {name} must be a non-negative number", node.col)
+                raise ClaimError(f"approx()'s {name} must be a non-negative number, not "
+                                 f"{_kind(t)}", _argument_col(node, sig, name))
         if rel is not None:
             terms.append(rel * sp.Abs(b))
         if abs_ is not None:
@@ -495,17 +516,11 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
 def _argument_col(node, sig, param) -> int | None:
     """The column of the argument named `param` in the call `node` (a keyword, or the
     positional argument in that parameter's place), so an error points at it."""
-    if not param:
-        return None
     for key, _, col in node.kwargs:
-        if key == param or key.rstrip("_") == param.rstrip("_"):
+        if key == param:
             return col
-    names = [p.rstrip("_") for p in getattr(sig, "params", ())]
-    if param.rstrip("_") in names:
-        i = names.index(param.rstrip("_"))
-        if i < len(node.args):
-            return node.args[i].col
-    return None
+    given = dict(zip(sig.params, node.args))
+    return given[param].col if param in given else None
 
 
 def stated_unit(node) -> Fraction | None:

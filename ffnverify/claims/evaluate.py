@@ -125,7 +125,7 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
     # one cheap point first: a false claim is refuted before any expensive expansion
     found = search(f, open_conds, assumption, symbols, lower, upper, limit=1)
     if found.point is None and prove(f, shift):
-        return _proved(f, open_conds, assumption, symbols, lower, upper, first, domain)
+        return _proved(open_conds, assumption, symbols, lower, upper, first, domain)
     if found.point is None:
         found = search(f, open_conds, assumption, symbols, lower, upper)
     if found.point is not None:
@@ -134,23 +134,19 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
         shown = f": {bad.show()}" if bad is not None else ""
         return _result("false", first, f"counterexample {at}{shown}")
     if prove_hard(f):
-        return _proved(f, open_conds, assumption, symbols, lower, upper, first, domain)
+        return _proved(open_conds, assumption, symbols, lower, upper, first, domain)
     return _result("unknown", first,
                    f"not proved, and no counterexample among {found.tried} values of "
                    f"{domain}")
 
 
-def _proved(f, open_conds, assumption, symbols, lower, upper, first, domain):
+def _proved(open_conds, assumption, symbols, lower, upper, first, domain):
     if open_conds:
         witness = search(Const(True, 1), open_conds, assumption, symbols, lower, upper)
         if witness.witness is None:
             return _result("unknown", first, f"proved for all {domain}, but no point was "
                            "found where the claim is defined")
     return _result("true", first, f"proved for all {domain}")
-
-
-def _message(e):
-    return e.message if hasattr(e, "message") else str(e)
 
 
 def evaluate_claim(text: str, assume=()) -> dict:
@@ -164,7 +160,7 @@ def evaluate_claim(text: str, assume=()) -> dict:
                 parts.append(build(a))
             except (P.ClaimSyntaxError, ClaimError) as e:
                 return {"verdict": "error", "value": "", "col": None,
-                        "detail": f"in assume {a!r}: {_message(e)}"}
+                        "detail": f"in assume {a!r}: {e.message}"}
         if parts:
             assumption = parts[0] if len(parts) == 1 else Logic("and", parts, 1)
         return decide(f, assumption, " and ".join(assume or ()), conds)
