@@ -195,8 +195,10 @@ def _power(base, exp, col):
             raise ClaimError(f"power too large: {b}**{fmt(exp)} would have {shown} "
                              f"digits (limit {int(MAX_BITS * 0.30103):,})", col)
     elif size > MAX_SYMBOLIC_EXPONENT:
-        raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} for a "
-                         "base that is not a plain number", col)
+        # past the Rational branch: the base is not a rational number, or the exponent is not
+        why = "and not a plain number" if base.is_Rational else \
+            "for a base that is not a plain number"
+        raise ClaimError(f"exponent {fmt(exp)} is beyond ±{MAX_SYMBOLIC_EXPONENT} {why}", col)
     return base**exp
 
 

@@ -79,10 +79,13 @@ def _choice(value, allowed, what):
     return value
 
 
-def _expr(value, what):
+def _expr(value, what, param=None):
+    """`value` as an expression; else an error naming `what`, pointing at the argument
+    `param` (the signature's name for it; `what` when they are the same)."""
     if isinstance(value, sp.Expr):
         return value
-    raise ClaimError(f"{what} must be a number or an expression, not {value!r}", param=what)
+    raise ClaimError(f"{what} must be a number or an expression, not {value!r}",
+                     param=param or what)
 
 
 def _int_default(value):
@@ -90,10 +93,11 @@ def _int_default(value):
     return sp.Integer(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
 
-def _positive_integer(value, what):
-    value = _expr(value, what)
+def _positive_integer(value, what, param=None):
+    value = _expr(value, what, param)
     if not (value.is_Integer and value > 0):
-        raise ClaimError(f"{what} must be a positive integer here, not {value}", param=what)
+        raise ClaimError(f"{what} must be a positive integer here, not {value}",
+                         param=param or what)
     return value
 
 
@@ -138,7 +142,7 @@ def width(rule, d, multiple_of=256, multiplier=None):
         raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
     symbolic = isinstance(d, sp.Expr) and bool(d.free_symbols) and d.is_integer and \
         d.is_positive
-    d = d if symbolic else _positive_integer(d, "width's d")
+    d = d if symbolic else _positive_integer(d, "width's d", "d")
     multiple_of = _positive_integer(_int_default(multiple_of), "multiple_of")
     if multiplier is not None:
         multiplier = _expr(multiplier, "multiplier")
@@ -150,12 +154,17 @@ def width(rule, d, multiple_of=256, multiplier=None):
 
 
 def match_width(from_variant, from_h, to_variant, d, bias=False):
-    return widths.match_width(_variant(from_variant), _expr(from_h, "from_h"),
-                              _variant(to_variant), _expr(d, "d"), _flag(bias, "bias"))
+    args = (_variant(from_variant), _expr(from_h, "from_h"), _variant(to_variant),
+            _expr(d, "d"), _flag(bias, "bias"))
+    try:
+        return widths.match_width(*args)
+    except ValueError:  # sp.solve found no single h: the count does not depend on h here
+        raise ClaimError(f"no width matches: {to_variant}'s parameter count is the same "
+                         f"for every h at d = {args[3]}", param="d") from None
 
 
 def round_up(x, m):
-    x, m = _expr(x, "x"), _positive_integer(m, "round_up's multiple")
+    x, m = _expr(x, "x"), _positive_integer(m, "round_up's multiple", "m")
     if _inexact_number_part(x):  # derivations' SymPy ceiling would evaluate it by evalf
         return ceiling(x / m) * m
     return widths.round_up(x, m)
@@ -163,15 +172,16 @@ def round_up(x, m):
 
 def round_nearest(x, m=1):
     """floor(x/m + 1/2)*m: the nearest multiple of m, halves rounded up."""
-    m = _expr(_int_default(m), "round_nearest's multiple")
+    m = _expr(_int_default(m), "round_nearest's multiple", "m")
     if not (m.is_Rational and m > 0):
-        raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}")
-    return floor(_expr(x, "round_nearest's x") / m + sp.Rational(1, 2)) * m
+        raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}",
+                         param="m")
+    return floor(_expr(x, "round_nearest's x", "x") / m + sp.Rational(1, 2)) * m
 
 
 def trunc(x):
     """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
-    x = _expr(x, "trunc's argument")
+    x = _expr(x, "trunc's argument", "x")
     if x.is_nonnegative:
         return floor(x)
     if x.is_nonpositive:
@@ -186,7 +196,7 @@ def trunc(x):
 
 
 def _unary(fn, what):
-    return lambda x: fn(_expr(x, what))
+    return lambda x: fn(_expr(x, what, "x"))
 
 
 def _minmax(fn):
@@ -199,7 +209,7 @@ def swish(x, beta):
 
 def _symbol(var, what):
     if not isinstance(var, sp.Symbol):
-        raise ClaimError(f"{what} must be a bare symbol such as z, not {var}")
+        raise ClaimError(f"{what} must be a bare symbol such as z, not {var}", param="var")
     return var
 
 
@@ -217,7 +227,7 @@ def diff(expr, var):
       expression is smooth at that point (see build.py).
     - floor, ceil and steps are not differentiated (their derivative is not a function).
     """
-    expr, var = _expr(expr, "diff's expression"), _symbol(var, "diff's variable")
+    expr, var = _expr(expr, "diff's expression", "expr"), _symbol(var, "diff's variable")
     if expr == activations.relu(var):
         return sp.Heaviside(var, 0)
     if expr.has(*_STEPS):
@@ -232,8 +242,8 @@ def diff(expr, var):
 
 
 def subs(expr, var, value):
-    return _expr(expr, "subs' expression").subs(_symbol(var, "subs' variable"),
-                                                 _expr(value, "subs' value"))
+    return _expr(expr, "subs' expression", "expr").subs(_symbol(var, "subs' variable"),
+                                                 _expr(value, "subs' value", "value"))
 
 
 def _agree(a, b) -> bool:
@@ -248,11 +258,11 @@ def _agree(a, b) -> bool:
 def limit(expr, var, point, dir=None):
     """The two-sided limit (both one-sided limits exist and agree), or the one-sided limit
     from above (dir="+") or below (dir="-"). At ±oo the limit is the one from inside."""
-    expr = _expr(expr, "limit's expression")
+    expr = _expr(expr, "limit's expression", "expr")
     var = _symbol(var, "limit's variable")
-    point = _expr(point, "limit's point")
+    point = _expr(point, "limit's point", "point")
     if dir not in (None, "+", "-"):
-        raise ClaimError(f"dir must be \"+\" or \"-\", not {dir!r}")
+        raise ClaimError(f"dir must be \"+\" or \"-\", not {dir!r}", param="dir")
     if point in (sp.oo, -sp.oo):
         if dir is not None:
             raise ClaimError("dir applies to a finite point only")
