@@ -194,7 +194,7 @@ def enclose(e, prec):
         return out
     if e.is_Pow:
         return _power(enclose(e.base, prec), e.exp, prec)
-    if not isinstance(e, sp.Function):
+    if not isinstance(e, sp.Function | sp.Max | sp.Min):  # Max, Min: not Function subclasses
         raise _Unbounded
     if isinstance(e, sp.Heaviside):
         at_zero = None

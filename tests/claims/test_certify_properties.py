@@ -81,9 +81,49 @@ VALUES = [
 ]
 
 
+def unevaluated(f, *args):
+    """f(*args) as SymPy leaves it when it cannot decide the sign (built with
+    evaluate=False, so enclose's own branch for f is what computes the value)."""
+    return f(*args, evaluate=False)
+
+
+# each piecewise function on each side of its kink, with the kink's value at 0 for steps
+PIECEWISE = [
+    unevaluated(sp.Abs, 3 - sp.pi), unevaluated(sp.Abs, sp.pi - 3), unevaluated(sp.Abs, -sp.E),
+    unevaluated(sp.floor, sp.pi), unevaluated(sp.floor, -sp.pi), unevaluated(sp.floor, R(7, 2)),
+    unevaluated(sp.ceiling, sp.E), unevaluated(sp.ceiling, -sp.E), unevaluated(sp.ceiling, R(-7, 2)),
+    unevaluated(sp.Max, sp.pi, sp.E, 3), unevaluated(sp.Max, -sp.pi, -sp.E),
+    unevaluated(sp.Max, sp.E, sp.pi), unevaluated(sp.Min, sp.pi, sp.E, 3),
+    unevaluated(sp.Min, -sp.pi, sp.sqrt(2)), unevaluated(sp.Min, sp.E, -sp.pi),
+    unevaluated(sp.sign, sp.pi - 3), unevaluated(sp.sign, 3 - sp.pi),
+    unevaluated(H, sp.pi - 3, R(1, 2)), unevaluated(H, 3 - sp.pi, R(1, 2)),
+    unevaluated(H, sp.pi - 3, sp.nan), unevaluated(H, 3 - sp.pi, sp.nan),
+    unevaluated(sp.tanh, sp.Integer(0)), unevaluated(sp.erf, sp.Integer(0)),
+    unevaluated(sp.tanh, -sp.pi), unevaluated(sp.erf, -sp.E),
+]
+
+
+def piecewise_value(e):
+    """The oracle for PIECEWISE: each function's definition applied to the 400-digit
+    value of its arguments (far from every kink)."""
+    vals = [exact(a) for a in e.args if a is not sp.nan]
+    f = type(e)
+    if f is H:
+        return mpmath.mpf(1 if vals[0] > 0 else 0)
+    table = {sp.Abs: lambda v: abs(v[0]), sp.floor: lambda v: mpmath.floor(v[0]),
+             sp.ceiling: lambda v: mpmath.ceil(v[0]), sp.Max: max, sp.Min: min,
+             sp.sign: lambda v: mpmath.sign(v[0]), sp.tanh: lambda v: mpmath.tanh(v[0]),
+             sp.erf: lambda v: mpmath.erf(v[0])}
+    return table[f](vals)
+
+
 def test_enclosures_contain_the_value_and_are_tight():
     for e in VALUES:
         assert_tight(e, enclose(e))
+    for e in PIECEWISE:
+        v = piecewise_value(e)
+        lo, hi = lo_hi(enclose(e))
+        assert lo <= v <= hi and hi - lo <= mpmath.ldexp(1, -40) * max(1, abs(v)), (e, lo, hi)
 
 
 def test_enclosures_tighten_with_precision():
@@ -144,6 +184,12 @@ def test_signs_near_zero_and_at_infinity():
     assert certify.sign(ZERO) == 0  # exact algebra
     assert certify.sign(ZERO, try_zero=False) is None  # fast mode: no algebra
     assert certify.sign(sp.exp(ZERO) - 1) == 0
+    # a max / min of a tie SymPy cannot order stays unresolved: its enclosure decides
+    tie = sp.Max(sp.pi, sp.pi + ZERO)
+    assert isinstance(tie, sp.Max) and certify.resolve(tie) == tie
+    assert certify.sign(tie - 3) == 1 and certify.sign(tie - 4) == -1
+    assert certify.sign(sp.Min(sp.pi, sp.pi + ZERO) - 3) == 1
+    assert certify.sign(sp.Min(sp.pi, sp.pi + ZERO) - 4) == -1
     assert certify.sign(UNBOUNDED) is None
     assert certify.sign(UNBOUNDED - 1) is None
     assert certify.sign(z + 1) is None
@@ -169,6 +215,15 @@ def test_undefined_and_non_real_values_are_errors_that_say_so():
     with pytest.raises(ClaimError) as err:
         certify.check_real(short)
     assert str(err.value) == "the value is not a real number (I*w0)"
+    # at most 200 characters of the expression, then an ellipsis
+    for size in (199, 200, 201, 202):
+        e = sp.I * sp.Symbol("w" * (size - 2))
+        text = str(e)
+        assert len(text) == size
+        with pytest.raises(ClaimError) as err:
+            certify.check_real(e)
+        shown = str(err.value).removeprefix("the value is not a real number (")[:-1]
+        assert shown == (text if size <= 200 else text[:200] + "…"), size
     huge = sp.I * sp.Integer(10) ** 5000  # str() of it raises: the message still comes
     with pytest.raises(ClaimError, match="not a real number .an expression with very large"):
         certify.check_real(huge)
