@@ -263,6 +263,8 @@ def test_truth_of_approx_is_distance_within_tolerance():
     assert certify.truth(rel("≈", UNBOUNDED, 1, R(1))) is None
     assert certify.truth(rel("≈", sp.pi, 3, UNBOUNDED)) is None
     assert certify.truth(rel("≈", sp.pi, ZERO + sp.pi, R(1)), try_zero=False) is None
+    assert certify.truth(rel("≈", sp.pi, ZERO + sp.pi, R(1))) is True  # diff == 0 exactly
+    assert certify.truth(rel("≈", sp.pi, ZERO + sp.pi, R(0))) is True
     assert certify.truth(rel("≈", sp.pi, 3, ZERO + sp.pi - 3), try_zero=False) is None
     assert certify.truth(rel("≈", sp.pi, 3, ZERO + sp.pi - 3)) is True  # |diff| == tol
     assert certify.truth(rel("≈", 3, sp.pi, ZERO + sp.pi - 3)) is True
