@@ -139,6 +139,12 @@ def test_piecewise_enclosures_straddling_zero():
     lo, hi = lo_hi(x)
     assert lo == 0 and 0 < hi < 1e-15
     assert lo_hi(enclose(sp.sign(ZERO))) == (-1, 1)
+    # interval abs: it covers |t| for every t the argument's interval holds
+    for u in (2**62 * ZERO - R(1, 4), 2**62 * ZERO + R(1, 4)):
+        ulo, uhi = lo_hi(enclose(u))
+        assert ulo < 0 < uhi  # straddles 0 (the test's premise)
+        lo, hi = lo_hi(enclose(unevaluated(sp.Abs, u)))
+        assert lo == 0 and hi == max(-ulo, uhi)
     for at_zero in (R(1, 2), sp.Integer(0), sp.Integer(1), sp.Integer(2), sp.Integer(-1)):
         lo, hi = lo_hi(enclose(H(ZERO, at_zero)))
         want = [0, 1, int(at_zero) if at_zero.is_Integer else 0.5]
@@ -190,6 +196,10 @@ def test_signs_near_zero_and_at_infinity():
     assert certify.sign(tie - 3) == 1 and certify.sign(tie - 4) == -1
     assert certify.sign(sp.Min(sp.pi, sp.pi + ZERO) - 3) == 1
     assert certify.sign(sp.Min(sp.pi, sp.pi + ZERO) - 4) == -1
+    # a step / floor that resolves to an exact rational: the rational's sign
+    assert certify.sign(unevaluated(sp.floor, sp.pi) - 2) == 1
+    assert certify.sign(unevaluated(H, 3 - sp.pi, R(1, 2)) - 1) == -1
+    assert certify.sign(unevaluated(sp.ceiling, sp.pi) - 4) == 0
     assert certify.sign(UNBOUNDED) is None
     assert certify.sign(UNBOUNDED - 1) is None
     assert certify.sign(z + 1) is None
@@ -205,6 +215,8 @@ def test_undefined_and_non_real_values_are_errors_that_say_so():
     assert certify.undefined(H(z, sp.nan) + sp.nan) is True
     assert certify.undefined(sp.zoo * z) is True
     assert certify.undefined(3) is False
+    with pytest.raises(ClaimError, match=r"undefined \(.*w7"):  # names the expression
+        certify.check_real(sp.zoo * sp.Symbol("w7"))
     long = sp.I * sp.Add(*[sp.Symbol(f"w{k}") for k in range(100)])
     with pytest.raises(ClaimError) as err:
         certify.check_real(long)
