@@ -78,6 +78,11 @@ VALUES = [
     sp.ceiling(-sp.E), sp.Max(sp.pi, sp.E, 3), sp.Max(-sp.pi, -sp.E), sp.Min(sp.pi, sp.E, 3),
     sp.Min(-sp.pi, sp.sqrt(2)), sp.sign(sp.pi - 3), sp.sign(3 - sp.pi), H(sp.pi - 3),
     H(3 - sp.pi), H(sp.E - 2, R(1, 2)), sp.sqrt(sp.pi - 1) * sp.exp(-sp.E) + sp.log(3),
+    sp.Float("0.1", 30), sp.Float(2.5) * sp.pi, sp.pi - sp.Float("3.14159265358979323846", 40),
+    # erf (the one function that reads the working precision) inside every composite
+    sp.erf(R(1, 3)) + sp.erf(R(5, 2)), sp.erf(R(1, 3)) * sp.erf(R(5, 2)),
+    sp.erf(R(1, 3)) ** 3, sp.erf(R(1, 3)) ** R(1, 3), sp.Integer(3) ** sp.erf(R(1, 3)),
+    sp.exp(sp.erf(R(1, 3))), sp.log(sp.erf(R(1, 3))), sp.tanh(sp.erf(R(1, 3))),
 ]
 
 
@@ -100,6 +105,12 @@ PIECEWISE = [
     unevaluated(H, sp.pi - 3, sp.nan), unevaluated(H, 3 - sp.pi, sp.nan),
     unevaluated(sp.tanh, sp.Integer(0)), unevaluated(sp.erf, sp.Integer(0)),
     unevaluated(sp.tanh, -sp.pi), unevaluated(sp.erf, -sp.E),
+    unevaluated(sp.Abs, sp.erf(R(-1, 3))), unevaluated(sp.floor, 10 * sp.erf(R(1, 3))),
+    unevaluated(sp.ceiling, 10 * sp.erf(R(1, 3))), unevaluated(sp.sign, sp.erf(R(-1, 3))),
+    unevaluated(sp.Max, sp.erf(R(1, 3)), sp.erf(R(1, 4))),
+    unevaluated(sp.Min, sp.erf(R(1, 3)), sp.erf(R(1, 4))),
+    unevaluated(H, sp.erf(R(1, 3)) - R(1, 3), R(1, 2)),
+    unevaluated(H, sp.erf(R(1, 3)) - R(1, 2), R(1, 2)),
 ]
 
 
@@ -175,7 +186,7 @@ SIGNS = [
     (sp.pi - R(355, 113), -1), (sp.pi - R(103993, 33102), 1),
     (sp.pi - R(3141592653589793238462643383279, 10**30), 1),  # needs more than 64 bits
     (R(3141592653589793238462643383280, 10**30) - sp.pi, 1),
-    (sp.E - R(2718281828459045, 10**15), 1), (-sp.exp(-sp.Integer(1000)), -1),
+    (sp.E - sp.Float("2.718281828459045", 30), 1), (sp.E - R(2718281828459045, 10**15), 1), (-sp.exp(-sp.Integer(1000)), -1),
     (sp.Integer(0), 0), (R(-1, 3), -1), (sp.oo, 1), (-sp.oo, -1), (7, 1), (-2, -1),
     (0.5, 1), (sp.Max(sp.pi, 3) - sp.pi, 0), (sp.Min(sp.pi, 3) - 3, 0),
     (sp.Abs(3 - sp.pi) - sp.pi + 3, 0), (H(sp.pi - 3) - 1, 0), (sp.sign(3 - sp.pi) + 1, 0),
