@@ -178,6 +178,12 @@ def test_what_cannot_be_enclosed_is_refused():
             enclose(e)
     # just inside the limits: enclosed
     assert_tight(sp.exp(sp.Integer(2) ** 10), enclose(sp.exp(sp.Integer(2) ** 10)))
+    assert certify.sign(sp.exp(sp.Integer(2) ** 20) - 1) == 1  # the limit itself: enclosed
+    # log of a value certainly <= 0 (here: -|0|, whose interval ends at 0): not real
+    with pytest.raises(certify._NotReal):
+        enclose(sp.log(-unevaluated(sp.Abs, ZERO)))
+    with pytest.raises(ClaimError, match="not a real number"):
+        certify.sign(sp.log(-unevaluated(sp.Abs, ZERO)))
     assert_tight(sp.sqrt(ZERO + 1), enclose(sp.sqrt(ZERO + 1)))
 
 
