@@ -421,6 +421,10 @@ PROVABLE = [
     (rel(">", d * (sp.E - 2), 0), {}),
     (rel("<", (d + 1) / d, 3), {}), (rel(">", d / (d + 1), 0), {}),
     (rel(">=", sp.floor(d / 2) * d, 0), {}),
+    # non-negative only by the coefficients of the expanded, shifted polynomial
+    # ((d0 + 1)**3 - 3*d0 - 1 = d0**3 + 3*d0**2; SymPy's sign assumptions cannot see it)
+    (rel("≈", 2, 3 * d, d ** 3), {}), (rel("<=", 3 * d - 2, d ** 3), {}),
+    (rel(">=", d ** 3, 3 * d - 2), {}), (rel("==", d ** 3 - 3 * d + 2, (d - 1) ** 2 * (d + 2)), {}),
 ]
 # false somewhere in the allowed range (or not a theorem): never proved
 UNPROVABLE = [
@@ -438,6 +442,11 @@ UNPROVABLE = [
     (rel("<", sp.pi * d, 3 * d), {}), (rel(">", d * (2 - sp.E), 0), {}),
     (rel(">", sp.floor(d / 2) - 1, d / 2), {}), (rel("!=", sp.floor(d / 2), 0), {}),
     (rel(">", sp.floor(n / 2) * d, 0), {}), (rel(">", d / (d + 1), 1), {}),
+    (rel("!=", 1, d), {}), (rel("!=", d, d ** 2), {}), (rel("<", 1, d), {}),
+    (rel(">", d ** 3, 3 * d - 2), {}), (rel("<", 3 * d - 2, d ** 3), {}),
+    (rel("!=", d ** 3, 3 * d - 2), {}), (rel("≈", 1, 3 * d, d ** 3), {}),
+    (rel("<", z * sp.oo, sp.oo), {}), (rel(">", z * sp.oo, -sp.oo), {}),
+    (rel(">", sp.oo, z * sp.oo), {}), (rel("!=", z * sp.oo, sp.oo), {}),
 ]
 
 
