@@ -426,7 +426,8 @@ PROVABLE = [
     (rel(">=", sp.floor(d / 2) * d, 0), {}),
     # non-negative only by the coefficients of the expanded, shifted polynomial
     # ((d0 + 1)**3 - 3*d0 - 1 = d0**3 + 3*d0**2; SymPy's sign assumptions cannot see it)
-    (rel("≈", 2, 3 * d, d ** 3), {}), (rel("<=", 3 * d - 2, d ** 3), {}),
+    (rel("≈", 2, 3 * d, d ** 3), {}), (rel("≈", 3 * d, 2, d ** 3), {}),
+    (rel("≈", d, d, d ** 3 - 3 * d + 2), {}), (rel("<=", 3 * d - 2, d ** 3), {}),
     (rel(">=", d ** 3, 3 * d - 2), {}),
     (rel("==", sp.ceiling(d / 2) + sp.ceiling((d - 1) / 2), d), {}),  # ceilings only
     (rel("==", sp.ceiling(d / 3) + sp.ceiling((d - 1) / 3) + sp.ceiling((d - 2) / 3), d), {}), (rel("==", d ** 3 - 3 * d + 2, (d - 1) ** 2 * (d + 2)), {}),
