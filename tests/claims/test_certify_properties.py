@@ -516,6 +516,24 @@ def test_prove_sign_modes():
     assert not prove.prove_sign(d * sp.log(1 - sp.pi), shift, ">")  # not real: no proof
 
 
+def test_residue_cases_cover_every_value_within_the_budget():
+    shift = shift_of({})
+    e = sp.floor((d - 1) / 2)  # >= 0 for d >= 1 (floor(-1/2) = -1 at d = 0: not allowed)
+    budget = [5]
+    assert prove.prove_by_residues(e, shift, ">=", budget)
+    assert budget == [3]  # two residue classes of d mod 2 were spent
+    assert prove.prove_by_residues(e, shift, ">=", [2])  # exactly enough
+    assert not prove.prove_by_residues(e, shift, ">=", [1])  # not enough: no proof
+    assert not prove.prove_by_residues(e, shift, ">", [8])  # 0 at d = 1
+    odd = sp.floor(d / 2) - d / 2  # -1/2 at odd d
+    for budget in ([1], [2], [128]):
+        assert not prove.prove_by_residues(odd, shift, ">=", budget)
+    e3 = sp.floor((d + 2) / 3) - 1  # >= 0 for d >= 1, three classes
+    budget = [4]
+    assert prove.prove_by_residues(e3, shift, ">=", budget) and budget == [1]
+    assert not prove.prove_by_residues(sp.floor((d + 1) / 3) - 1, shift, ">=", [9])  # d = 1
+
+
 def test_bounds_and_shift():
     a = Logic("and", [rel(">=", d, 3), rel(">", n, R(5, 2)), rel("<=", z, 7),
                       rel("<", 2, z), rel(">", d, 1), rel(">=", R(1, 2), z)], 1)
