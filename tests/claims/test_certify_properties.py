@@ -534,6 +534,17 @@ def test_residue_cases_cover_every_value_within_the_budget():
     assert not prove.prove_by_residues(sp.floor((d + 1) / 3) - 1, shift, ">=", [9])  # d = 1
 
 
+def test_prove_hard_is_identities_only():
+    t = rel("==", sp.tanh(z), (sp.exp(z) - sp.exp(-z)) / (sp.exp(z) + sp.exp(-z)))
+    assert prove.prove_hard(t)
+    assert prove.prove_hard(Logic("and", [t, rel("==", sp.exp(2 * z), sp.exp(z) ** 2)], 1))
+    for f in (rel("==", sp.tanh(z), z), rel("<=", sp.tanh(z), sp.tanh(z)),
+              rel("==", sp.oo, sp.oo), rel("==", z, sp.oo), rel("==", -sp.oo, z),
+              Logic("and", [t, rel("==", sp.tanh(z), z)], 1), Logic("or", [t, t], 1),
+              Logic("not", [rel("==", sp.tanh(z), z)], 1), Const(True, 1)):
+        assert not prove.prove_hard(f)
+
+
 def test_bounds_and_shift():
     a = Logic("and", [rel(">=", d, 3), rel(">", n, R(5, 2)), rel("<=", z, 7),
                       rel("<", 2, z), rel(">", d, 1), rel(">=", R(1, 2), z)], 1)
