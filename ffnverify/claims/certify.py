@@ -174,14 +174,14 @@ def _power(base, e, prec):
 
 def enclose(e, prec):
     """An mpmath interval that contains the exact real value of `e` (no free symbols)."""
+    if e.is_Float:
+        e = sp.Rational(e)  # a Float is an exact binary number (iv.mpf refuses its _mpf_)
     if e.is_Rational:
         return iv.mpf(int(e.p)) / int(e.q) if e.q != 1 else iv.mpf(int(e.p))
     if e is sp.pi:
         return iv.pi
     if e is sp.E:
         return iv.e
-    if e.is_Float:
-        return iv.mpf(e._mpf_)
     if e.is_Add:
         out = iv.mpf(0)
         for a in e.args:
@@ -194,7 +194,7 @@ def enclose(e, prec):
         return out
     if e.is_Pow:
         return _power(enclose(e.base, prec), e.exp, prec)
-    if not isinstance(e, sp.Function):
+    if not isinstance(e, sp.Function | sp.Max | sp.Min):  # Max, Min: not Function subclasses
         raise _Unbounded
     if isinstance(e, sp.Heaviside):
         at_zero = None
