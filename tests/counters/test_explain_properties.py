@@ -806,3 +806,48 @@ def test_discriminating_tells_points_apart_by_their_bias_flag():
     assert discriminating([halved], target, [a, b], seen) == [a]
     assert discriminating([halved], target, [a, b], seen) == [b]
     assert discriminating([halved], target, [a, b], seen) == []
+
+
+# --- fitted constants and pairs, each title leading with the mistake (fast table) -----------
+
+
+def _torchinfo_with_bias(c, p):
+    """torchinfo on (batch, seq, d) with bias: (MACs + 1 per bias parameter) at n = batch."""
+    return ex(c, p, n=p["batch"]) + bias_adds(c, {**p, "n": p["batch"]})
+
+
+# (keys, target, the mistaken counter, its points, how the title starts, text in the title)
+FITTED_CASES = [
+    ({"width_ignored"}, T("flops", "relu"), lambda c, p: ex(c, p, h=4 * p["d"]), PLAIN4,
+     "the hidden width is ignored: ", "ours at h = 4·d (the GPT default 4·d)"),
+    ({"bias_term"}, T("macs", "gelu"), lambda c, p: ex(c, p) - 2 * bias_adds(c, p), PLAIN4,
+     "a different bias term: ", "yours = ours - 2 per bias parameter per token"),
+    ({"bias_term", "macs_vs_flops"}, T("flops", "relu"),
+     lambda c, p: ex(c, p) / 2 + 3 * bias_adds(c, p), PLAIN4, "factor 2 (MACs vs FLOPs): ",
+     "; and a different bias term: yours = ours + 3 per bias parameter per token"),
+    ({"seq_dropped", "bias_term"}, T("macs", "relu"), _torchinfo_with_bias,
+     POOLS["split"][1::5][:6], "token dimension dropped: ",
+     "; and a different bias term: yours = ours + 1 per bias parameter per token"),
+]
+
+
+@pytest.mark.parametrize("keys, conv, fn, pts, start, text", FITTED_CASES,
+                         ids=["+".join(sorted(c[0])) for c in FITTED_CASES])
+def test_a_fitted_mistake_is_named_first_with_its_constant(keys, conv, fn, pts, start, text):
+    seen = observe(fn, conv, pts)
+    fits = explain(Target(**conv), seen)
+    assert fits and set(fits[0].key.split("+")) == keys, [f.key for f in fits]
+    assert fits[0].title.startswith(start) and text in fits[0].title, fits[0].title
+    assert all(fits[0].expected(p) == p["yours"] for p in seen)
+    for fit in fits:  # each fit names what it is, in prose, exactly (no round-off here)
+        assert fit.title[0].islower() or fit.title.startswith("MACs"), fit.title
+        assert "XX" not in fit.title and "round-off" not in fit.title, fit.title
+        assert any(fit.expected(p) != Target(**conv).value(p) for p in seen), fit.key
+
+
+def test_one_disagreeing_point_is_explained():
+    # a single point is all the checker may have: the simplest explanation that fits it
+    conv = T("flops", "relu")
+    fits = explain(Target(**conv), observe(lambda c, p: ex(c, p) / 2, conv, PLAIN4[:1]))
+    assert fits and fits[0].key == "macs_vs_flops"
+    assert all(f.expected(PLAIN4[0]) == ex(conv, PLAIN4[0]) / 2 for f in fits)
