@@ -808,7 +808,7 @@ def test_discriminating_tells_points_apart_by_their_bias_flag():
     assert discriminating([halved], target, [a, b], seen) == []
 
 
-# --- fitted constants and pairs, each title leading with the mistake (fast table) -----------
+# --- fitted constants and pairs, each title leading with the mistake (a fast table) ---------
 
 
 def _torchinfo_with_bias(c, p):
@@ -828,12 +828,18 @@ FITTED_CASES = [
     ({"seq_dropped", "bias_term"}, T("macs", "relu"), _torchinfo_with_bias,
      POOLS["split"][1::5][:6], "token dimension dropped: ",
      "; and a different bias term: yours = ours + 1 per bias parameter per token"),
+    # thop's count read as FLOPs: the MACs of the matmuls plus 1 per activation element
+    # (the same value as twice the activation, halved: the simpler pair comes first)
+    ({"activation_added", "macs_vs_flops"}, T("flops", "gelu"),
+     lambda c, p: ex(c, p) / 2 + act_elems(p), PLAIN4,
+     "elementwise work added to the matmuls: the activation at 1 per element",
+     "; and factor 2 (MACs vs FLOPs)"),
 ]
 
 
 @pytest.mark.parametrize("keys, conv, fn, pts, start, text", FITTED_CASES,
                          ids=["+".join(sorted(c[0])) for c in FITTED_CASES])
-def test_a_fitted_mistake_is_named_first_with_its_constant(keys, conv, fn, pts, start, text):
+def test_a_fitted_or_paired_mistake_is_named_first_with_its_terms(keys, conv, fn, pts, start, text):
     seen = observe(fn, conv, pts)
     fits = explain(Target(**conv), seen)
     assert fits and set(fits[0].key.split("+")) == keys, [f.key for f in fits]
