@@ -828,6 +828,12 @@ FITTED_CASES = [
     ({"seq_dropped", "bias_term"}, T("macs", "relu"), _torchinfo_with_bias,
      POOLS["split"][1::5][:6], "token dimension dropped: ",
      "; and a different bias term: yours = ours + 1 per bias parameter per token"),
+    # 3 x the forward plus 6 per bias parameter per token fits 3 x (the forward plus 2) as
+    # well: the constant is stated in your unit, so the bias term on the outside comes first
+    ({"backward_as_2x_forward", "bias_term"}, T("flops", "gelu", "train", "all"),
+     lambda c, p: 3 * ex(c, p, pass_="forward") + 6 * bias_adds(c, p), PLAIN4,
+     "backward as 2x forward, elementwise work included: yours = 3 x the forward",
+     "; and a different bias term: yours = ours + 6 per bias parameter per token"),
     # thop's count read as FLOPs: the MACs of the matmuls plus 1 per activation element
     # (the same value as twice the activation, halved: the simpler pair comes first)
     ({"activation_added", "macs_vs_flops"}, T("flops", "gelu"),
