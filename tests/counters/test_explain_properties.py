@@ -863,3 +863,13 @@ def test_one_disagreeing_point_is_explained():
     fits = explain(Target(**conv), observe(lambda c, p: ex(c, p) / 2, conv, PLAIN4[:1]))
     assert fits and fits[0].key == "macs_vs_flops"
     assert all(f.expected(PLAIN4[0]) == ex(conv, PLAIN4[0]) / 2 for f in fits)
+
+
+def test_a_point_without_a_float_flag_is_exact():
+    # an exact counter gets no slack: 2 units of roundoff off is a disagreement, not round-off
+    conv = T("flops", "relu")
+    off = [{**p, "yours": ex(conv, p) * (1 + 2 * U)} for p in PLAIN4]
+    assert "float_round_off" not in {f.key for f in explain(Target(**conv), off)}
+    halved = [{**p, "yours": ex(conv, p) / 2 * (1 + 2 * U)} for p in PLAIN4]
+    fits = explain(Target(**conv), halved)
+    assert all("round-off" not in f.title and f.key != "macs_vs_flops" for f in fits)
