@@ -558,7 +558,17 @@ def test_two_mistakes_are_named_together(keys, conv, fn):
     # the elementwise work counted, with the activation priced at 1
     ({"count", "activation_one_flop"}, T("flops", "gelu"),
      lambda c, p: repriced(True, False, False)(dict(c, count="all"), p), "(ours: 5)"),
-], ids=["2x-forward-repriced", "2x-forward-added", "count-repriced"])
+    # the training count without dL/dx where the forward count was asked
+    ({"pass_train", "input_grad"}, T("flops", "gelu", count="all"),
+     lambda c, p: ex(c, p, pass_="train", input_grad=False), "missing input-gradient"),
+    # ... and with dL/dx where input_grad=false was asked
+    ({"pass_train", "input_grad"}, T("flops", "gelu", count="all", input_grad=False),
+     lambda c, p: ex(c, p, pass_="train", input_grad=True), "extra input-gradient"),
+    # the training count with one more forward pass (recomputation) where the forward was asked
+    ({"pass_train", "recompute"}, T("flops", "gelu", count="all"),
+     lambda c, p: ex(c, p, pass_="train") + ex(c, p), "recomputation"),
+], ids=["2x-forward-repriced", "2x-forward-added", "count-repriced", "train-without-dx",
+        "train-with-dx", "train-recomputed"])
 def test_a_mistake_inside_a_related_count_is_named(keys, conv, fn, text):
     pts = POOLS["plain"][1::4][:6]
     fits = explain(Target(**conv), observe(fn, conv, pts))
