@@ -844,6 +844,10 @@ FITTED_CASES = [
      lambda c, p: 3 * ex(c, p, pass_="forward") + 6 * bias_adds(c, p), PLAIN4,
      "backward as 2x forward, elementwise work included: yours = 3 x the forward",
      "; and a different bias term: yours = ours + 6 per bias parameter per token"),
+    # the simplest pair (the first two families): MACs of a gated unit counted as ungated
+    ({"macs_vs_flops", "gated_as_ungated"}, T("flops", "geglu"),
+     lambda c, p: ex(c, p, variant="gelu") / 2, PLAIN4,
+     ("factor 2 (MACs vs FLOPs): ", "geglu counted as ungated: "), "; and "),
     # thop's count read as FLOPs: the MACs of the matmuls plus 1 per activation element
     # (the same value as twice the activation, halved: the simpler pair comes first)
     ({"activation_added", "macs_vs_flops"}, T("flops", "gelu"),
