@@ -887,3 +887,10 @@ def test_a_point_without_a_float_flag_is_exact():
     halved = [{**p, "yours": ex(conv, p) / 2 * (1 + 2 * U)} for p in PLAIN4]
     fits = explain(Target(**conv), halved)
     assert all("round-off" not in f.title and f.key != "macs_vs_flops" for f in fits)
+
+
+def test_a_zero_derived_count_is_no_constant_factor():
+    # at n = 0 tokens the count is 0: no factor turns it into the counter's 7 (and no crash)
+    conv = T("flops", "relu")
+    pts = [{**_pt(3, 5, 0, False), "yours": Fraction(7), "float": False}]
+    assert "constant_factor" not in {f.key for f in explain(Target(**conv), pts)}
