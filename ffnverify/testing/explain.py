@@ -619,10 +619,11 @@ def _candidates(target, first, singles_only):  # first: the first disagreeing po
 
 def _applied_title(make, target):
     """The title of an explanation that applies only to a related target (e.g. the forward
-    count inside a training count)."""
+    count inside a training count, or the training count inside a forward one)."""
     for t in (replace(target, pass_="forward", input_grad=True),
               replace(target, count="all"), replace(target, pass_="forward", count="all",
-                                                     input_grad=True)):
+                                                     input_grad=True),
+              replace(target, pass_="train")):
         made = make(t, _base)
         if made is not None:
             return made[1]

@@ -558,7 +558,17 @@ def test_two_mistakes_are_named_together(keys, conv, fn):
     # the elementwise work counted, with the activation priced at 1
     ({"count", "activation_one_flop"}, T("flops", "gelu"),
      lambda c, p: repriced(True, False, False)(dict(c, count="all"), p), "(ours: 5)"),
-], ids=["2x-forward-repriced", "2x-forward-added", "count-repriced"])
+    # the training count without dL/dx where the forward count was asked
+    ({"pass_train", "input_grad"}, T("flops", "gelu", count="all"),
+     lambda c, p: ex(c, p, pass_="train", input_grad=False), "missing input-gradient"),
+    # ... and with dL/dx where input_grad=false was asked
+    ({"pass_train", "input_grad"}, T("flops", "gelu", count="all", input_grad=False),
+     lambda c, p: ex(c, p, pass_="train", input_grad=True), "extra input-gradient"),
+    # the training count with one more forward pass (recomputation) where the forward was asked
+    ({"pass_train", "recompute"}, T("flops", "gelu", count="all"),
+     lambda c, p: ex(c, p, pass_="train") + ex(c, p), "recomputation"),
+], ids=["2x-forward-repriced", "2x-forward-added", "count-repriced", "train-without-dx",
+        "train-with-dx", "train-recomputed"])
 def test_a_mistake_inside_a_related_count_is_named(keys, conv, fn, text):
     pts = POOLS["plain"][1::4][:6]
     fits = explain(Target(**conv), observe(fn, conv, pts))
@@ -806,3 +816,81 @@ def test_discriminating_tells_points_apart_by_their_bias_flag():
     assert discriminating([halved], target, [a, b], seen) == [a]
     assert discriminating([halved], target, [a, b], seen) == [b]
     assert discriminating([halved], target, [a, b], seen) == []
+
+
+# --- fitted constants and pairs, each title leading with the mistake (a fast table) ---------
+
+
+def _torchinfo_with_bias(c, p):
+    """torchinfo on (batch, seq, d) with bias: (MACs + 1 per bias parameter) at n = batch."""
+    return ex(c, p, n=p["batch"]) + bias_adds(c, {**p, "n": p["batch"]})
+
+
+# (keys, target, the mistaken counter, its points, how the title starts, text in the title)
+FITTED_CASES = [
+    ({"width_ignored"}, T("flops", "relu"), lambda c, p: ex(c, p, h=4 * p["d"]), PLAIN4,
+     "the hidden width is ignored: ", "ours at h = 4·d (the GPT default 4·d)"),
+    ({"bias_term"}, T("macs", "gelu"), lambda c, p: ex(c, p) - 2 * bias_adds(c, p), PLAIN4,
+     "a different bias term: ", "yours = ours - 2 per bias parameter per token"),
+    ({"bias_term", "macs_vs_flops"}, T("flops", "relu"),
+     lambda c, p: ex(c, p) / 2 + 3 * bias_adds(c, p), PLAIN4, "factor 2 (MACs vs FLOPs): ",
+     "; and a different bias term: yours = ours + 3 per bias parameter per token"),
+    ({"seq_dropped", "bias_term"}, T("macs", "relu"), _torchinfo_with_bias,
+     POOLS["split"][1::5][:6], "token dimension dropped: ",
+     "; and a different bias term: yours = ours + 1 per bias parameter per token"),
+    # 3 x the forward plus 6 per bias parameter per token fits 3 x (the forward plus 2) as
+    # well: the constant is stated in your unit, so the bias term on the outside comes first
+    ({"backward_as_2x_forward", "bias_term"}, T("flops", "gelu", "train", "all"),
+     lambda c, p: 3 * ex(c, p, pass_="forward") + 6 * bias_adds(c, p), PLAIN4,
+     "backward as 2x forward, elementwise work included: yours = 3 x the forward",
+     "; and a different bias term: yours = ours + 6 per bias parameter per token"),
+    # the simplest pair (the first two families): MACs of a gated unit counted as ungated
+    ({"macs_vs_flops", "gated_as_ungated"}, T("flops", "geglu"),
+     lambda c, p: ex(c, p, variant="gelu") / 2, PLAIN4,
+     ("factor 2 (MACs vs FLOPs): ", "geglu counted as ungated: "), "; and "),
+    # thop's count read as FLOPs: the MACs of the matmuls plus 1 per activation element
+    # (the same value as twice the activation, halved: the simpler pair comes first)
+    ({"activation_added", "macs_vs_flops"}, T("flops", "gelu"),
+     lambda c, p: ex(c, p) / 2 + act_elems(p), PLAIN4,
+     "elementwise work added to the matmuls: the activation at 1 per element",
+     "; and factor 2 (MACs vs FLOPs)"),
+]
+
+
+@pytest.mark.parametrize("keys, conv, fn, pts, start, text", FITTED_CASES,
+                         ids=["+".join(sorted(c[0])) for c in FITTED_CASES])
+def test_a_fitted_or_paired_mistake_is_named_first_with_its_terms(keys, conv, fn, pts, start, text):
+    seen = observe(fn, conv, pts)
+    fits = explain(Target(**conv), seen)
+    assert fits and set(fits[0].key.split("+")) == keys, [f.key for f in fits]
+    assert fits[0].title.startswith(start) and text in fits[0].title, fits[0].title
+    assert all(fits[0].expected(p) == p["yours"] for p in seen)
+    for fit in fits:  # each fit names what it is, in prose, exactly (no round-off here)
+        assert fit.title[0].islower() or fit.title.startswith("MACs"), fit.title
+        assert "XX" not in fit.title and "round-off" not in fit.title, fit.title
+        assert any(fit.expected(p) != Target(**conv).value(p) for p in seen), fit.key
+
+
+def test_one_disagreeing_point_is_explained():
+    # a single point is all the checker may have: the simplest explanation that fits it
+    conv = T("flops", "relu")
+    fits = explain(Target(**conv), observe(lambda c, p: ex(c, p) / 2, conv, PLAIN4[:1]))
+    assert fits and fits[0].key == "macs_vs_flops"
+    assert all(f.expected(PLAIN4[0]) == ex(conv, PLAIN4[0]) / 2 for f in fits)
+
+
+def test_a_point_without_a_float_flag_is_exact():
+    # an exact counter gets no slack: 2 units of roundoff off is a disagreement, not round-off
+    conv = T("flops", "relu")
+    off = [{**p, "yours": ex(conv, p) * (1 + 2 * U)} for p in PLAIN4]
+    assert "float_round_off" not in {f.key for f in explain(Target(**conv), off)}
+    halved = [{**p, "yours": ex(conv, p) / 2 * (1 + 2 * U)} for p in PLAIN4]
+    fits = explain(Target(**conv), halved)
+    assert all("round-off" not in f.title and f.key != "macs_vs_flops" for f in fits)
+
+
+def test_a_zero_derived_count_is_no_constant_factor():
+    # at n = 0 tokens the count is 0: no factor turns it into the counter's 7 (and no crash)
+    conv = T("flops", "relu")
+    pts = [{**_pt(3, 5, 0, False), "yours": Fraction(7), "float": False}]
+    assert "constant_factor" not in {f.key for f in explain(Target(**conv), pts)}
