@@ -5,13 +5,17 @@
 AREA is one of AREAS (all by default). The driver writes the test selection (the test
 files of the chosen areas that exist) into mutants/mutation-tests.txt, which
 `[tool.mutmut]` hands pytest as an argument file, runs `mutmut run` on the areas'
-functions with HYPOTHESIS_PROFILE=mutation, then prints per area: total, killed, survived,
+functions with HYPOTHESIS_PROFILE=mutation, in two phases: a first run on a few mutants
+(mutmut generates them all first), then one on every other mutant of the areas but the
+recorded equivalents, by name (an equivalent would cost its function's whole test set and
+cannot be killed; --check-equivalents runs them too). It then prints per area: total, killed, survived,
 no tests, timeout, equivalent (tests/mutation/equivalent/<area>.toml), the STALE entries
 of those files, and score = killed / (total - equivalent), followed by each survivor and
 its mutated line. The results go to build/mutation.json. Exit status 1 if an area scores
 below THRESHOLD (not with --no-fail), or if an equivalent entry is stale.
 
-The scoring functions (status_of, area_of, tally, stale_entries) are pure, and tested in
+The scoring and selecting functions (status_of, area_of, tally, stale_entries,
+first_globs, still_to_run, log_filter) are pure, and tested in
 tests/mutation/test_driver.py without mutmut.
 """
 
@@ -123,6 +127,24 @@ def globs(area_names, areas=AREAS):
     return out
 
 
+def first_globs(area_names, areas=AREAS):
+    """The run's first phase: mutant 1 of each function of the first area's first module
+    (mutmut generates every mutant before it runs any, so the rest can then be named)."""
+    modules, functions, _tests = areas[area_names[0]]
+    if modules:
+        return [f"{modules[0]}.*__mutmut_1"]
+    module, fs = next(iter(functions.items()))
+    return [f"{module}.x_{fs[0]}__mutmut_1"]
+
+
+def still_to_run(statuses, area_names, equivalent, areas=AREAS):
+    """The second phase: the areas' mutants not yet checked, but for the recorded
+    equivalents (no input tells them apart, so running one only costs its whole test set)."""
+    return sorted(n for n, s in statuses.items()
+                  if s == "not checked" and n not in equivalent
+                  and area_of(n, areas) in area_names)
+
+
 def plus_lines(diff):
     """The added lines of a unified diff, without their '+'."""
     return [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
@@ -156,7 +178,7 @@ def tally(statuses, entries, diffs):
     counts = dict.fromkeys(COLUMNS, 0)
     survivors = []
     for name, status in sorted(statuses.items()):
-        if status == "not checked":
+        if status == "not checked" and name not in equivalent:
             continue
         counts["total"] += 1
         if name in equivalent:
@@ -198,16 +220,19 @@ def read_diffs(names):
 
 
 _SPINNER = re.compile(r"^[\u2800-\u28ff]\s*")  # mutmut's braille spinner frames
+# one line per named mutant after a run on explicit names (the driver's report says it all)
+_RESULT = re.compile(r"^\S{1,2} \S+__mutmut_\d+$")
 
 
 def log_filter(lines, clock=time.monotonic, every=60.0):
     """The lines worth logging from mutmut's output: spinner frames (a braille character
     first; each \\r frame arrives as a line) at most one per `every` seconds, unless the
-    text after the spinner changed to a new stage; other lines once each (no repeats)."""
+    text after the spinner changed to a new stage; other lines once each (no repeats),
+    but for mutmut's closing list of one result per named mutant."""
     last_text, last_line, shown = None, None, None
     for raw in lines:
         line = raw.rstrip()
-        if not line or line == last_line:
+        if not line or line == last_line or _RESULT.match(line):
             continue
         last_line = line
         m = _SPINNER.match(line)
@@ -230,7 +255,7 @@ def run_mutmut(patterns, max_children, log_path):
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            **os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "mutation")}
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
+    with open(log_path, "a", encoding="utf-8") as log, subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, encoding="utf-8", errors="replace") as proc:
         for line in log_filter(proc.stdout):  # universal newlines: each \r frame is a line
@@ -274,6 +299,8 @@ def main(argv=None):
     ap.add_argument("--report-only", action="store_true", help="score the last run, run nothing")
     ap.add_argument("--rerun-survivors", action="store_true",
                     help="run only the mutants the last run did not kill (after adding tests)")
+    ap.add_argument("--check-equivalents", action="store_true",
+                    help="run the recorded equivalent mutants too (a killed one is STALE)")
     ap.add_argument("--without", action="append", default=[], metavar="TEST_FILE",
                     help="leave this test file out of the selection (a baseline before it)")
     ap.add_argument("--max-children", type=int, default=2)
@@ -291,16 +318,26 @@ def main(argv=None):
         (ROOT / "mutants").mkdir(exist_ok=True)
         (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
         print("test selection:", " ".join(tests), flush=True)
-        patterns = globs(areas)
+        log = ROOT / "build" / "mutation.log"
+        log.unlink(missing_ok=True)
         if args.rerun_survivors:
-            patterns = sorted(m for m, s in read_statuses().items()
-                              if s not in ("killed", "not checked") and area_of(m) in areas)
-            print(f"rerunning {len(patterns)} mutants not killed last time", flush=True)
-        code = 0 if not patterns else run_mutmut(
-            patterns, args.max_children, ROOT / "build" / "mutation.log")
-        if code != 0:
-            print(f"mutmut run failed (exit {code}); see build/mutation.log", file=sys.stderr)
-            return code
+            phases = [sorted(m for m, s in read_statuses().items()
+                             if s not in ("killed", "not checked") and area_of(m) in areas)]
+            print(f"rerunning {len(phases[0])} mutants not killed last time", flush=True)
+        elif args.check_equivalents:
+            phases = [globs(areas)]
+        else:
+            phases = [first_globs(areas), None]  # None: named once the first phase ran
+        for patterns in phases:
+            if patterns is None:
+                equivalent = {e.get("mutant") for a in areas for e in load_equivalents(a)}
+                patterns = still_to_run(read_statuses(), areas, equivalent)
+                print(f"{len(patterns)} mutants to run ({len(equivalent)} recorded "
+                      "equivalents left out; --check-equivalents runs them)", flush=True)
+            code = 0 if not patterns else run_mutmut(patterns, args.max_children, log)
+            if code != 0:
+                print(f"mutmut run failed (exit {code}); see {log}", file=sys.stderr)
+                return code
     statuses = read_statuses()
     by_area = {a: {} for a in areas}
     for name, status in statuses.items():

@@ -133,3 +133,41 @@ def test_markdown_lists_every_area_and_survivor():
     text = run.markdown({"derivations": r})
     assert "| derivations | 4 | 1 | 2 | 1 | 0 | 0 | 0 | 25.0% |" in text
     assert f"- `{B}` (survived): `return a - b`" in text and f"`{D}` (no tests)" in text
+
+
+def test_an_equivalent_left_unrun_still_counts_as_equivalent():
+    entry = {"mutant": C, "line": "    x = 2", "reason": "x is never read"}
+    r = run.tally({A: "killed", B: "survived", C: "not checked"}, [entry], DIFFS)
+    assert (r["total"], r["killed"], r["survived"], r["equivalent"]) == (3, 1, 1, 1)
+    assert r["score"] == pytest.approx(1 / 2) and r["stale"] == []
+    # a mutant that is no recorded equivalent and was not run is not counted at all
+    r = run.tally({A: "killed", B: "not checked"}, [entry], DIFFS)
+    assert r["total"] == 1 and r["stale"][0]["why"] == "no such mutant"
+
+
+def test_the_second_phase_runs_every_unchecked_mutant_but_the_equivalents():
+    statuses = {A: "killed", B: "not checked", C: "not checked", D: "not checked",
+                "derivations.params.x_f__mutmut_1": "not checked",
+                "ffnverify.testing.explain.x_explain__mutmut_1": "not checked",
+                "ffnverify.testing.conformance.x_run_kit__mutmut_1": "not checked"}
+    assert run.still_to_run(statuses, ["derivations"], {C}) == sorted(
+        [B, D, "derivations.params.x_f__mutmut_1"])
+    assert run.still_to_run(statuses, ["explain", "derivations"], {B, C, D}) == [
+        "derivations.params.x_f__mutmut_1", "ffnverify.testing.explain.x_explain__mutmut_1"]
+
+
+def test_the_first_phase_names_a_few_mutants_of_the_first_area():
+    import fnmatch
+    for area, (modules, functions, _tests) in run.AREAS.items():
+        (pattern,) = run.first_globs([area])
+        mine = [f"{m}.x_f__mutmut_1" for m in modules] + [
+            f"{m}.x_{f}__mutmut_1" for m, fs in functions.items() for f in fs]
+        hits = [n for n in mine if fnmatch.fnmatch(n, pattern)]
+        assert hits and all(run.area_of(n) == area for n in hits), (area, pattern)
+        assert not fnmatch.fnmatch(mine[0].replace("__mutmut_1", "__mutmut_2"), pattern)
+
+
+def test_mutmuts_per_mutant_result_list_is_not_logged():
+    lines = ["Mutant results", "--------------", "🎉 derivations.params.x_params__mutmut_1",
+             "🙁 ffnverify.claims.build.xǁBuilderǁv_Call__mutmut_12", "done in 3s"]
+    assert list(run.log_filter(lines)) == ["Mutant results", "--------------", "done in 3s"]
