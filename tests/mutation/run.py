@@ -2,13 +2,13 @@
 
     python tests/mutation/run.py [AREA ...] [--no-fail] [--report-only]
 
-AREA is one of AREAS (all by default). The driver writes the test selection (the test
-files of the chosen areas that exist) into mutants/mutation-tests.txt, which
-`[tool.mutmut]` hands pytest as an argument file, runs `mutmut run` on the areas'
-functions with HYPOTHESIS_PROFILE=mutation, in two phases: a first run on a few mutants
-(mutmut generates them all first), then one on every other mutant of the areas but the
-recorded equivalents, by name (an equivalent would cost its function's whole test set and
-cannot be killed; --check-equivalents runs them too). It then prints per area: total, killed, survived,
+AREA is one of AREAS (all by default). The driver runs mutmut once per area, with
+HYPOTHESIS_PROFILE=mutation and that area's own test files (those that exist) as the
+selection, written into mutants/mutation-tests.txt, which `[tool.mutmut]` hands pytest as
+an argument file. The first area starts with a few mutants (mutmut generates them all
+first); then every other mutant of the area but the recorded equivalents is named (an
+equivalent would cost its function's whole test set and cannot be killed;
+--check-equivalents runs them too). It then prints per area: total, killed, survived,
 no tests, timeout, equivalent (tests/mutation/equivalent/<area>.toml), the STALE entries
 of those files, and score = killed / (total - equivalent), followed by each survivor and
 its mutated line. The results go to build/mutation.json. Exit status 1 if an area scores
@@ -258,17 +258,53 @@ def run_mutmut(patterns, max_children, log_path):
     with open(log_path, "a", encoding="utf-8") as log, subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, encoding="utf-8", errors="replace") as proc:
+        t0 = time.monotonic()
         for line in log_filter(proc.stdout):  # universal newlines: each \r frame is a line
+            line = f"{time.monotonic() - t0:6.0f}s {line}"
             log.write(line + "\n")
             print(line, flush=True)
     return proc.returncode
 
 
+def run_area(area, first, args, log):
+    """mutmut on one area, with that area's own test files as the selection (mutmut drops
+    the other areas' tests from its test-to-function map and times the new ones). The
+    first area starts with a few mutants, so that mutmut generates them all; the rest are
+    then named. Returns (mutmut's exit code, wall seconds)."""
+    t0 = time.monotonic()
+    tests = [t for t in AREAS[area][2]
+             if (ROOT / t.split("::")[0]).exists() and t not in args.without]
+    (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
+    print(f"[{area}] test selection: {' '.join(tests)}", flush=True)
+    if args.rerun_survivors:
+        phases = [sorted(m for m, s in read_statuses().items()
+                         if s not in ("killed", "not checked") and area_of(m) == area)]
+        print(f"[{area}] rerunning {len(phases[0])} mutants not killed last time", flush=True)
+    elif args.check_equivalents:
+        phases = [globs([area])]
+    else:
+        phases = ([first_globs([area])] if first else []) + [None]  # None: named below
+    code = 0
+    for patterns in phases:
+        if patterns is None:
+            equivalent = {e.get("mutant") for e in load_equivalents(area)}
+            patterns = still_to_run(read_statuses(), [area], equivalent)
+            print(f"[{area}] {len(patterns)} mutants to run ({len(equivalent)} recorded "
+                  "equivalents left out; --check-equivalents runs them)", flush=True)
+        code = run_mutmut(patterns, args.max_children, log) if patterns else 0
+        if code != 0:
+            break
+    wall = time.monotonic() - t0
+    print(f"[{area}] {wall / 60:.1f} min", flush=True)
+    return code, wall
+
+
 def render(results):
-    head = f"{'area':<12}" + "".join(f"{c:>11}" for c in COLUMNS) + f"{'score':>9}"
+    head = f"{'area':<12}" + "".join(f"{c:>11}" for c in COLUMNS) + f"{'score':>9}{'min':>7}"
     rows = [head]
     for area, r in results.items():
-        rows.append(f"{area:<12}" + "".join(f"{r[c]:>11}" for c in COLUMNS) + f"{r['score']:>9.1%}")
+        rows.append(f"{area:<12}" + "".join(f"{r[c]:>11}" for c in COLUMNS)
+                    + f"{r['score']:>9.1%}{r.get('wall_s', 0) / 60:>7.1f}")
     for area, r in results.items():
         for s in r["survivors"]:
             rows.append(f"  {area}: {s['status']}: {s['mutant']}: {s['line']}")
@@ -279,11 +315,11 @@ def render(results):
 
 def markdown(results):
     """The per-area table and the survivors, as Markdown (for a closing note)."""
-    rows = ["| area | " + " | ".join(COLUMNS) + " | score |",
-            "|---" * (len(COLUMNS) + 2) + "|"]
+    rows = ["| area | " + " | ".join(COLUMNS) + " | score | minutes |",
+            "|---" * (len(COLUMNS) + 3) + "|"]
     for area, r in results.items():
         rows.append(f"| {area} | " + " | ".join(str(r[c]) for c in COLUMNS)
-                    + f" | {r['score']:.1%} |")
+                    + f" | {r['score']:.1%} | {r.get('wall_s', 0) / 60:.1f} |")
     for area, r in results.items():
         rows += ["", f"{area}: {len(r['survivors'])} not killed"]
         rows += [f"- `{s['mutant']}` ({s['status']}): `{s['line']}`" for s in r["survivors"]]
@@ -312,29 +348,13 @@ def main(argv=None):
         ap.error(f"unknown area(s) {sorted(set(areas) - set(AREAS))}; known: {', '.join(AREAS)}")
     os.chdir(ROOT)
     start = time.monotonic()
+    area_wall = {}
     if not args.report_only:
-        tests = sorted({t for a in areas for t in AREAS[a][2]
-                        if (ROOT / t.split("::")[0]).exists() and t not in args.without})
-        (ROOT / "mutants").mkdir(exist_ok=True)
-        (ROOT / "mutants" / "mutation-tests.txt").write_text("\n".join(tests) + "\n")
-        print("test selection:", " ".join(tests), flush=True)
         log = ROOT / "build" / "mutation.log"
         log.unlink(missing_ok=True)
-        if args.rerun_survivors:
-            phases = [sorted(m for m, s in read_statuses().items()
-                             if s not in ("killed", "not checked") and area_of(m) in areas)]
-            print(f"rerunning {len(phases[0])} mutants not killed last time", flush=True)
-        elif args.check_equivalents:
-            phases = [globs(areas)]
-        else:
-            phases = [first_globs(areas), None]  # None: named once the first phase ran
-        for patterns in phases:
-            if patterns is None:
-                equivalent = {e.get("mutant") for a in areas for e in load_equivalents(a)}
-                patterns = still_to_run(read_statuses(), areas, equivalent)
-                print(f"{len(patterns)} mutants to run ({len(equivalent)} recorded "
-                      "equivalents left out; --check-equivalents runs them)", flush=True)
-            code = 0 if not patterns else run_mutmut(patterns, args.max_children, log)
+        (ROOT / "mutants").mkdir(exist_ok=True)
+        for i, area in enumerate(areas):
+            code, area_wall[area] = run_area(area, i == 0, args, log)
             if code != 0:
                 print(f"mutmut run failed (exit {code}); see {log}", file=sys.stderr)
                 return code
@@ -350,6 +370,8 @@ def main(argv=None):
         wanted = {n for n, s in by_area[area].items() if s != "killed"}
         wanted |= {e.get("mutant") for e in entries if e.get("mutant") in by_area[area]}
         results[area] = tally(by_area[area], entries, read_diffs(sorted(wanted)))
+        if area in area_wall:
+            results[area]["wall_s"] = round(area_wall[area])
     print(render(results))
     wall = time.monotonic() - start
     print(f"wall time: {wall / 60:.1f} min")
