@@ -803,3 +803,18 @@ def test_evaluate_claim_never_raises_and_says_what_failed():
 ])
 def test_argument_errors_point_at_the_argument(claim, token, words):
     assert_error_at(claim, token, *words)
+
+
+@pytest.mark.parametrize("claim, verdicts", [
+    # f = 2z for z ≥ 0 only (sqrt(z)**2 is undefined below 0): no two-sided f'(0) exists,
+    # though both one-sided limits of f' are 2; a non-strict condition must not let it in
+    ("subs(diff(relu(z) - relu(-z) + sqrt(z)**2, z), z, 0) == 2", {"error", "unknown"}),
+    # f = z + 1/(z - 1) is smooth at 0 and f'(0) = 1 - 1/(0 - 1)**2 = 0: a condition that
+    # holds at the point (z - 1 ≠ 0) is not made strict into z - 1 > 0
+    ("subs(diff(relu(z) - relu(-z) + 1/(z - 1), z), z, 0) == 0", {"true"}),
+    # f = z + log(z + 1): f'(0) = 1 + 1 = 2
+    ("subs(diff(relu(z) - relu(-z) + log(z + 1), z), z, 0) == 2", {"true"}),
+])
+def test_a_derivative_at_a_kink_needs_f_defined_around_the_point(claim, verdicts):
+    r = evaluate_claim(claim)
+    assert r["verdict"] in verdicts, r

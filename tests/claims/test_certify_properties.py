@@ -690,3 +690,50 @@ def test_tanh_and_erf_at_interval_arguments():
     assert lo_hi(x)[1] - lo_hi(x)[0] < 2 * mpmath.erf(1) + 1e-15
     assert lo_hi(enclose(sp.erf(sp.Integer(0)) + sp.erf(ZERO * 0))) == (0, 0)
     assert iv.prec == 53 or iv.prec > 0
+
+
+# erf at a point: both of _point_erf's branches (the series while a*a <= prec, the erfc
+# bounds past it), near the switch, at tiny and large a, and at negative a (erf is odd)
+ERF_POINTS = [mpmath.ldexp(1, -30), mpmath.mpf(5) / 1024] + [
+    mpmath.mpf(k) / 8 for k in (1, 3, 8, 20, 40, 63, 64, 65, 70, 100, 127, 128, 129, 200)]
+
+
+@pytest.mark.parametrize("prec", [64, 256])
+def test_erf_at_a_point_is_enclosed_tightly(prec):
+    for a in ERF_POINTS:
+        for s in (1, -1):
+            with certify.workprec(prec):
+                got = certify._erf_at(s * a, prec)
+            lo, hi = certify._lo(got), certify._hi(got)
+            true = s * mpmath.erf(a)  # mp.dps = 400
+            assert lo <= true <= hi, (prec, s * a, got)
+            # width: the series has about 2a^2 + 8 terms before the ratio is <= 1/2 and the
+            # term below 2**-(prec + 10) of the total, each rounded outward a few times, so
+            # 16 (a^2 + 8) units of 2**-prec of |erf|; observed 2**4 at tiny a to 2**11.7 at
+            # a = 25. A series cut 2**10 short of the precision is wider than that.
+            ulp = mpmath.ldexp(max(abs(true), mpmath.ldexp(1, -prec)), -prec)
+            assert hi - lo <= 16 * (a * a + 8) * ulp, (prec, s * a, (hi - lo) / ulp)
+
+
+@pytest.mark.parametrize("claim", [
+    # resolve() replaces a closed abs / min / max / floor / ceil by the value it selects,
+    # by certified signs, so exact algebra can cancel what no interval can: each side
+    # below differs from the other by exactly 0, and the selection needs more precision
+    # than SymPy's own evaluation has (exp(-2000) is about 2**-2885)
+    "abs(log(4) - 2*log(2) + exp(-2000)) == exp(-2000)",
+    "abs(log(4) - 2*log(2) - exp(-2000)) == exp(-2000)",
+    "min(pi, pi + log(4) - 2*log(2) + exp(-2000)) == pi",
+    "max(pi, pi + log(4) - 2*log(2) - exp(-2000)) == pi",
+    # both factors resolved: the product is rebuilt from the resolved parts
+    "abs(log(4) - 2*log(2) + exp(-2000)) * abs(log(9) - 2*log(3) - exp(-2000)) == exp(-4000)",
+    # floor / ceil of a value within exp(-3000) (about 2**-4328) of an integer: only the
+    # last precision of the ladder (16384 bits) tells which integer
+    "floor(2 - exp(-3000)) * pi == pi",
+    "ceil(1 + exp(-3000)) * pi == 2 * pi",
+    "floor(2 - exp(-3000)*(1 + gelu(1))) * pi == pi",
+])
+def test_closed_selections_are_resolved_to_the_exact_value(claim):
+    from ffnverify.claims.evaluate import evaluate_claim
+
+    r = evaluate_claim(claim)
+    assert r["verdict"] == "true", r
