@@ -737,3 +737,74 @@ def test_closed_selections_are_resolved_to_the_exact_value(claim):
 
     r = evaluate_claim(claim)
     assert r["verdict"] == "true", r
+
+
+def _relaxed(c, atom):
+    """The documented relaxation of c*atom (atom = floor(u) or ceiling(u), c rational) and
+    whether it is strict: u - 1 < floor(u) <= u, u <= ceiling(u) < u + 1, the side that
+    bounds c*atom from below."""
+    u = atom.args[0]
+    if isinstance(atom, sp.floor):
+        return (c * (u - 1), True) if c > 0 else (c * u, False)
+    return (c * u, False) if c > 0 else (c * (u + 1), True)
+
+
+@pytest.mark.parametrize("case", range(24))
+def test_relax_rounding_is_the_documented_lower_bound(case):
+    # e = r*d + k + sum of c_i * floor/ceiling(a_i*d + b_i): drawn from a fixed table of
+    # coefficients (rational, either sign), so the oracle's bound is exact
+    import random
+
+    rnd = random.Random(case)
+    terms, expected, strict = [], 0, False
+    for _ in range(rnd.randint(1, 3)):
+        c = R(rnd.choice([-3, -2, -1, 1, 2, 5]), rnd.choice([1, 2, 3]))
+        u = R(rnd.randint(1, 7), rnd.randint(1, 5)) * d + R(rnd.randint(-4, 4), rnd.randint(1, 3))
+        atom = (sp.floor if rnd.random() < 0.5 else sp.ceiling)(u, evaluate=False)
+        if any(atom == a for _, a in terms):
+            continue
+        terms.append((c, atom))
+        low, s = _relaxed(c, atom)
+        expected, strict = expected + low, strict or s
+    rest = R(rnd.randint(-5, 5), rnd.randint(1, 4)) * d + R(rnd.randint(-9, 9), 2)
+    e = rest + sum(c * a for c, a in terms)
+    bound, got_strict = prove.relax_rounding(e)
+    assert bound is not None, e
+    assert sp.expand(bound - (rest + expected)) == 0, (e, bound, rest + expected)
+    assert got_strict == strict, (e, got_strict, strict)
+    # and it is a bound: e >= bound at every point, e > bound where strict (exact values)
+    for k in range(1, 40):
+        ek, bk = e.subs(d, k), bound.subs(d, k)
+        assert ek >= bk and (ek > bk or not strict), (e, k, ek, bk)
+
+
+def test_relax_rounding_refuses_what_it_cannot_bound():
+    # a nonlinear use of a rounding, or a coefficient of unknown sign, gives no bound
+    assert prove.relax_rounding(sp.floor(d / 2) ** 2) == (None, False)
+    assert prove.relax_rounding(sp.floor(d / 2) * sp.ceiling(d / 3)) == (None, False)
+    assert prove.relax_rounding((d - 5) * sp.floor(d / 2)) == (None, False)
+    # nested: the outer one first, then the inner one, each by its own side
+    bound, strict = prove.relax_rounding(sp.floor(sp.ceiling(d / 2) / 3))
+    assert sp.expand(bound - (d / 6 - 1)) == 0 and strict is True
+
+
+def test_relax_rounding_with_coefficients_proved_by_sign():
+    # a coefficient that is no rational but proved >= 0 (or <= 0) for every allowed value
+    # (d >= 1) bounds its rounding by the same side, but never strictly (it may be 0)
+    shift = prove.shifted({d, n}, {})
+    for e, want in [
+        (d * sp.floor(n / 2), d * (n / 2 - 1)),
+        ((d - 1) * sp.floor(n / 2), (d - 1) * (n / 2 - 1)),  # 0 at d = 1: >= 0, not > 0
+        (-(d - 1) * sp.ceiling(n / 3), -(d - 1) * (n / 3 + 1)),
+        ((d - 1) * sp.ceiling(n / 3) + 2, (d - 1) * n / 3 + 2),
+    ]:
+        bound, strict = prove.relax_rounding(e, shift)
+        assert bound is not None and sp.expand(bound - want) == 0, (e, bound)
+        assert strict is False, e
+    # a coefficient holding a rounding itself, or a rounding not linear, is refused
+    for e in (sp.floor(d / 2) * sp.floor(n / 3), sp.ceiling(d / 2) * sp.ceiling(n / 3),
+              sp.floor(d / 2) * sp.ceiling(n / 3), sp.floor(d / 2) + sp.floor(d / 2) ** 2,
+              (d - 5) * sp.floor(n / 2)):
+        assert prove.relax_rounding(e, shift) == (None, False), e
+    # with rational coefficients only, a ceiling with a positive one is not strict
+    assert prove.relax_rounding(2 * sp.ceiling(d / 3) + 1) == (2 * d / 3 + 1, False)
