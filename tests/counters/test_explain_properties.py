@@ -894,3 +894,14 @@ def test_a_zero_derived_count_is_no_constant_factor():
     conv = T("flops", "relu")
     pts = [{**_pt(3, 5, 0, False), "yours": Fraction(7), "float": False}]
     assert "constant_factor" not in {f.key for f in explain(Target(**conv), pts)}
+
+
+@pytest.mark.parametrize("factor, key", [(2, "recompute"), (3, "backward_as_twice_forward")])
+def test_a_training_mistake_is_not_offered_for_a_forward_count(factor, key):
+    # recomputation (ours + one more forward) and calflops' backward (1 + 2 forwards) are
+    # mistakes of a training or backward count: a forward count that is 2x or 3x ours is
+    # explained some other way, never by them
+    conv = dict(quantity="flops", variant="swiglu", pass_="forward", count="matmul",
+                input_grad=True)
+    fits = explain(Target(**conv), observe(lambda c, p: factor * ex(c, p), conv, PLAIN4))
+    assert fits and all(f.key != key for f in fits), [f.key for f in fits]
