@@ -39,6 +39,13 @@ UNBOUNDED = sp.exp(sp.Integer(2) ** 30)  # past MAX_EXP_ARG: never enclosed
 mpmath.mp.dps = 400  # the oracle's working precision (iv has its own, set per test)
 
 
+@pytest.fixture(autouse=True)
+def _oracle_precision():
+    """400 digits for every test here, whatever another module in this process set."""
+    with mpmath.workdps(400):
+        yield
+
+
 def exact(e):
     """mpmath value of e at 300 digits (the oracle)."""
     return mpmath.mpf(sp.N(e, 420))
