@@ -36,9 +36,6 @@ H = sp.Heaviside
 ZERO = sp.log(4) - 2 * sp.log(2)  # exactly 0, but no interval of it excludes 0
 UNBOUNDED = sp.exp(sp.Integer(2) ** 30)  # past MAX_EXP_ARG: never enclosed
 
-mpmath.mp.dps = 400  # the oracle's working precision (iv has its own, set per test)
-
-
 @pytest.fixture(autouse=True)
 def _oracle_precision():
     """400 digits for every test here, whatever another module in this process set."""

@@ -171,3 +171,59 @@ def test_mutmuts_per_mutant_result_list_is_not_logged():
     lines = ["Mutant results", "--------------", "🎉 derivations.params.x_params__mutmut_1",
              "🙁 ffnverify.claims.build.xǁBuilderǁv_Call__mutmut_12", "done in 3s"]
     assert list(run.log_filter(lines)) == ["Mutant results", "--------------", "done in 3s"]
+
+
+def names_of(func, n, module="derivations.params"):
+    return [f"{module}.x_{func}__mutmut_{k}" for k in range(1, n + 1)]
+
+
+def test_the_sample_takes_a_share_of_every_function_and_is_fixed():
+    names = names_of("params", 40) + names_of("flops", 3) + names_of("kv", 1)
+    picked = run.sample(names, 0.25)
+    by_func = {f: [n for n in picked if f"x_{f}__" in n] for f in ("params", "flops", "kv")}
+    # ceil(share * n) of each function: 10 of 40, 1 of 3, and the one mutant of kv
+    assert [len(v) for v in by_func.values()] == [10, 1, 1]
+    assert set(picked) <= set(names) and picked == sorted(picked)
+    # fixed: the same names whatever the order, and a function's pick does not depend on
+    # which other functions are in the run
+    assert run.sample(list(reversed(names)), 0.25) == picked
+    assert run.sample(names_of("params", 40), 0.25) == by_func["params"]
+    assert run.sample(names, 1.0) == sorted(names)
+    # a spread over the function, not its first mutants
+    numbers = sorted(int(n.rsplit("_", 1)[1]) for n in by_func["params"])
+    assert numbers != list(range(1, 11)) and numbers[-1] > 20
+
+
+def test_the_sample_of_a_larger_share_contains_the_smaller():
+    names = names_of("params", 50) + names_of("flops", 7)
+    assert set(run.sample(names, 0.1)) <= set(run.sample(names, 0.3)) <= set(names)
+
+
+def test_every_area_has_a_sample_share():
+    assert set(run.SAMPLE) == set(run.AREAS)
+    assert all(0 < share <= 1 for share in run.SAMPLE.values())
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    (95, 100, 0.8882, 0.9785),  # the textbook case: 95 of 100 at 95%
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+])
+def test_wilson_interval(k, n, lo, hi):
+    a, b = run.wilson(k, n)
+    assert (a, b) == (pytest.approx(lo, abs=1e-4), pytest.approx(hi, abs=1e-4))
+    assert a <= k / n <= b
+
+
+def test_the_interval_narrows_with_the_sample():
+    widths = [run.wilson(int(0.96 * n), n) for n in (100, 400, 1600)]
+    assert [b - a for a, b in widths] == sorted((b - a for a, b in widths), reverse=True)
+
+
+def test_the_report_shows_the_interval_and_the_sample_size():
+    r = run.tally(STATUSES, [], DIFFS)
+    r["population"] = 40
+    text = run.render({"derivations": r})
+    assert "25.0%" in text and "4/40" in text and "95% interval" in text
+    lo, hi = r["interval"]
+    assert f"{lo:.1%}-{hi:.1%}" in text and f"{lo:.1%}-{hi:.1%}" in run.markdown({"derivations": r})
