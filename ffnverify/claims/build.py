@@ -492,6 +492,10 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
 
     if f.has(*_DISCONTINUOUS) or not value.is_number:
         return None
+    # SymPy takes a one-sided limit of a step whose argument holds another symbol as if
+    # that symbol's sign were known (|y*z| got the derivative 0 at z = 0 for every y)
+    if any(a.free_symbols - {var} for k in f.atoms(sp.Max, sp.Min, sp.Abs) for a in k.args):
+        return None
     for c in f_conds:
         strict = Cond(">" if c.op == ">=" else c.op, c.expr, c.why).subs({var: value})
         try:

@@ -367,6 +367,33 @@ def test_derivatives_at_a_kink_by_the_mean_value_theorem():
     assert ("!=", y, "kink") in conds("subs(diff(abs(z), z), z, y) == 1")
 
 
+def test_the_kink_rule_holds_only_for_a_continuous_function():
+    # the mean value theorem needs f continuous at the point: z + step(z) jumps at 0,
+    # though its derivative 1 + DiracDelta(z) tends to 1 from both sides
+    from ffnverify.claims.build import _derivative_at_kink
+
+    z = sp.Symbol("z", real=True)
+    for f, point in ((z + sp.Heaviside(z), 0), (z * sp.Abs(z) + sp.sign(z), 0),
+                     (sp.floor(z) + z, 1)):
+        assert _derivative_at_kink(sp.diff(f, z), f, z, sp.Integer(point), []) is None, f
+    f = z * sp.Abs(z)  # continuous, derivative 2|z|: 0 from both sides
+    assert _derivative_at_kink(sp.diff(f, z), f, z, sp.Integer(0), []) == 0
+
+
+@pytest.mark.parametrize("claim", [
+    "subs(diff(abs(y*z), z), z, 0) == 0",  # |y|*|z|: no derivative at 0 unless y = 0
+    "subs(diff(abs(y*z), z), z, 0) == y",
+    "subs(diff(relu(y*z), z), z, 0) == 0",  # slopes 0 and y on the two sides
+    "subs(diff(max(z, y), z), z, 0) == 1",
+    "subs(diff(min(z, y*z), z), z, 0) == 1",
+])
+def test_a_kink_whose_place_depends_on_another_symbol_is_not_proved(claim):
+    # SymPy's one-sided limits there assume a sign for the other symbol; the derivative
+    # exists for some of its values at most, so the claim is not TRUE
+    r = evaluate_claim(claim)
+    assert r["verdict"] != "true", r
+
+
 # ---- sizes ------------------------------------------------------------------------------
 
 def test_power_sizes_are_refused_before_computing():
@@ -543,6 +570,18 @@ def test_call_argument_errors_point_at_the_argument():
     assert_error_at("1 + limit(1/z, z, 0) == 1", "limit", "limit():", "does not exist")
     assert_error_at("1 + subs(1/z, z, 0) == 1", "subs", "subs() is undefined here (zoo)")
     assert_error_at("1 + log(0) == 1", "log", "log()", "undefined")
+
+
+@pytest.mark.parametrize("claim, message", [
+    ("approx(1, 1)", "approx() needs rel=... or abs=..."),
+    ("width(1, 4096) == 1",
+     "width()'s 'rule' must be a name (e.g. swiglu, forward), a bare word or a quoted string"),
+    ("params(2, 4096) == 1",
+     "params()'s 'variant' must be a name (e.g. swiglu, forward), a bare word or a quoted string"),
+])
+def test_whole_messages_say_what_to_write(claim, message):
+    # the whole message, as a user reads it: nothing before or after the advice
+    assert error(claim)["detail"] == message
 
 
 def test_approx_argument_errors_point_at_the_argument():

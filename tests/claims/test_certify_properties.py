@@ -373,6 +373,67 @@ def test_resolve_selects_the_certified_branch():
         assert certify.resolve(e) == e
 
 
+TINY = sp.exp(-2000)  # about 2**-2885: below SymPy's own evaluation, within certify's
+
+
+def test_resolve_selects_what_sympy_leaves_unevaluated():
+    # SymPy evaluates max(pi, 3) itself; these it leaves as they are (ZERO ± TINY has no
+    # sign SymPy can see), so resolve's certified signs are what selects
+    up, down = ZERO + TINY, 2 * (ZERO - TINY)  # exactly TINY and -2*TINY
+    cases = [
+        (sp.Max(sp.pi, sp.pi + down), sp.pi),
+        (sp.Min(sp.pi, sp.pi + up), sp.pi),
+        (sp.Min(sp.pi + up, sp.pi, sp.pi + 2 * up), sp.pi),
+        (sp.Abs(up), up),
+        (sp.Abs(down), -down),
+        (H(up), 1), (H(down), 0), (sp.sign(up), 1), (sp.sign(down), -1),
+        # within 2**-4328 of an integer: only the ladder's last precision (16384 bits)
+        (unevaluated(sp.floor, 2 - sp.exp(-3000)), 1),
+        (unevaluated(sp.ceiling, 1 + sp.exp(-3000)), 2),
+        # every factor resolved: the product is rebuilt from the resolved factors
+        (sp.Abs(up) * sp.Abs(down), up * -down),
+        (sp.Abs(up) + sp.Max(sp.pi, sp.pi + down), up + sp.pi),
+    ]
+    for e, want in cases:
+        assert e.has(*certify._PIECEWISE), e  # SymPy did not select on its own
+        got = certify.resolve(e)
+        assert not got.has(*certify._PIECEWISE) and sp.expand(got - want) == 0, (e, got)
+
+
+def test_exact_zero_is_proof_and_tries_the_cheap_algebra_first(monkeypatch):
+    pi = sp.pi
+    expands = (pi + 1) ** 2 - pi**2 - 2 * pi - 1  # 0 by expansion
+    cancels = (pi**2 - 1) / (pi - 1) - pi - 1  # 0 by cancellation, not by expansion
+    needs_simplify = sp.tanh(pi) - (sp.exp(2 * pi) - 1) / (sp.exp(2 * pi) + 1)
+    assert certify.exact_zero(needs_simplify)
+    # exact non-zeros whose expansion, or cancellation, is a non-zero constant
+    for nonzero in (expands + 1, cancels + 1, expands - pi, sp.pi - 3):
+        assert not certify.exact_zero(nonzero), nonzero
+
+    def fails(*args, **kwargs):
+        raise NotImplementedError("simplify gave up")
+
+    monkeypatch.setattr(sp, "simplify", fails)
+    assert certify.exact_zero(expands) and certify.exact_zero(cancels)  # no simplify needed
+    # algebra that fails proves nothing
+    for e in (needs_simplify, sp.pi - 3, needs_simplify + TINY):
+        assert not certify.exact_zero(e), e
+
+
+def test_resolve_uses_no_exact_algebra(monkeypatch):
+    # resolve is the fast mode: a sign the intervals cannot certify leaves the selection
+    # as it is, and never costs exact algebra (simplify)
+    def no_algebra(e):
+        raise AssertionError(f"exact algebra on {e}")
+
+    monkeypatch.setattr(certify, "exact_zero", no_algebra)
+    certify._sign_cached.cache_clear()
+    zero = sp.log(36) - 2 * sp.log(6)  # exactly 0, so no interval certifies its sign
+    for e in (sp.Abs(zero), H(zero), sp.sign(zero), sp.Max(sp.pi, sp.pi + zero)):
+        assert certify.resolve(e) == e
+    certify._sign_cached.cache_clear()
+
+
 # ---- prove: soundness against exact evaluation, completeness on documented arguments ---
 
 
@@ -549,6 +610,20 @@ def test_prove_hard_is_identities_only():
         assert not prove.prove_hard(f)
 
 
+def test_identity_hard_is_simplify_and_a_failure_proves_nothing(monkeypatch):
+    # 0 only after simplify: the exp forms do not cancel term by term
+    hard = sp.tanh(z) - (sp.exp(2 * z) - 1) / (sp.exp(2 * z) + 1)
+    assert sp.expand(hard.rewrite(sp.exp)) != 0 and prove.identity_hard(hard)
+    assert not prove.identity_hard(hard + sp.exp(-z**2))
+
+    def fails(*args, **kwargs):
+        raise NotImplementedError("simplify gave up")
+
+    monkeypatch.setattr(sp, "simplify", fails)
+    assert not prove.identity_hard(hard)
+    assert prove.identity_hard(sp.exp(2 * z) - sp.exp(z) ** 2)  # 0 before simplify
+
+
 def test_bounds_and_shift():
     a = Logic("and", [rel(">=", d, 3), rel(">", n, R(5, 2)), rel("<=", z, 7),
                       rel("<", 2, z), rel(">", d, 1), rel(">=", R(1, 2), z)], 1)
@@ -580,6 +655,20 @@ def test_bounds_and_shift():
     assert s[z] - R(1, 2) == sp.Symbol("z_0", nonnegative=True)
     assert s[n] - 1 == sp.Symbol("n_0", nonnegative=True, integer=True)
     assert prove.shifted([z], {}) == {}
+
+
+@pytest.mark.parametrize("op, mirrored", [(">", "<"), (">=", "<="), ("<", ">"), ("<=", ">=")])
+def test_a_bound_reads_the_same_with_the_number_on_either_side(op, mirrored):
+    # `c OP s` states what `s MIRRORED c` does: 3 > z is z < 3, 7 < d is d > 7 (so d >= 8)
+    for sym, c in ((z, R(3)), (z, R(-5, 2)), (d, R(7))):
+        if op in (">", ">="):  # s < c, s <= c: an upper bound
+            want = ({}, {sym: c})
+        elif sym is z:
+            want = ({z: c}, {})
+        else:  # a dimension's lower bound is its least allowed integer
+            want = ({d: c + 1 if op == "<" else c}, {})
+        assert prove.bounds(rel(op, c, sym), {sym}) == want, (op, c, sym)
+        assert prove.bounds(rel(mirrored, sym, c), {sym}) == want, (mirrored, sym, c)
 
 
 # ---- refute: the points tried, and counterexamples that are real ----------------------

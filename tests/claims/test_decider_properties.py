@@ -17,10 +17,12 @@ from math import comb
 
 import mpmath
 import pytest
+import sympy as sp
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
+from ffnverify.claims.build import Cond
 from ffnverify.claims.evaluate import evaluate_claim
 
 OPS = ("<", "<=", ">", ">=", "==", "!=")
@@ -408,6 +410,20 @@ def test_implied_domain_conditions_are_not_stated(c):
     r = decide(f"(d**2 - {q(c)}**2)/(d - {q(c)}) == d + {q(c)}")
     assert r["verdict"] == "true"
     assert r["detail"] == "proved for all positive integers d", r
+
+
+def test_a_condition_the_prover_fails_on_is_stated(monkeypatch):
+    # a condition is left unstated only when it is proved; an error in the prover is no
+    # proof, so the condition stays in the domain the verdict names
+    from ffnverify.claims import evaluate as ev
+
+    def fails(*args, **kwargs):
+        raise TypeError("the prover gave up")
+
+    monkeypatch.setattr(ev, "prove_sign", fails)
+    z = sp.Symbol("z", real=True)
+    for c in (Cond(">", z - 3, "log"), Cond(">=", z, "root"), Cond("!=", z - 3, "division")):
+        assert ev._implied(c, {}) is False, c
 
 
 @pytest.mark.parametrize("claim", ["sqrt(-d)**2 == -d", "sqrt(-2)**2 == -2",
