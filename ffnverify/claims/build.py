@@ -378,7 +378,7 @@ class Builder:
             raise ClaimError(f"{node.func}(): {e.message}", col) from None
         except (ValueError, TypeError, KeyError, NotImplementedError, ZeroDivisionError,
                 AttributeError) as e:
-            raise ClaimError(f"{node.func}(): {e}", node.col) from None
+            raise ClaimError(f"{node.func}(): {_one_line(e)}", node.col) from None
         if node.func == "subs":
             out = self._subs_conditions(node, bound, out, start)
         elif node.func == "limit":
@@ -517,6 +517,12 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
         return left if sign(left - right) == 0 else None
     except ClaimError:
         return None
+
+
+def _one_line(e, limit=160) -> str:
+    """An exception's message on one line (SymPy's span several), at most `limit` long."""
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _argument_col(node, sig, param) -> int | None:

@@ -570,6 +570,10 @@ def test_call_argument_errors_point_at_the_argument():
     assert_error_at("1 + limit(1/z, z, 0) == 1", "limit", "limit():", "does not exist")
     assert_error_at("1 + subs(1/z, z, 0) == 1", "subs", "subs() is undefined here (zoo)")
     assert_error_at("1 + log(0) == 1", "log", "log()", "undefined")
+    # SymPy's own message, which spans lines, comes on one line and bounded
+    r = error('limit(relu(y*z)/z, z, 0, dir="+") == y')
+    assert r["detail"].startswith("limit(): ") and r["detail"].isprintable(), r
+    assert len(r["detail"]) <= len("limit(): ") + 160, r
 
 
 @pytest.mark.parametrize("claim, message", [
