@@ -79,7 +79,8 @@ AREAS = {
         ["tests/claims/test_evaluate.py", "tests/claims/test_rounding.py",
          "tests/claims/test_notation.py", "tests/claims/test_soundness.py",
          "tests/claims/test_decider_properties.py", "tests/claims/test_certify_properties.py",
-         "tests/claims/test_build_properties.py"],
+         "tests/claims/test_build_properties.py", "tests/claims/test_prove_properties.py",
+         "tests/claims/test_decide_properties.py"],
     ),
     "tolerances": (
         ["ffnverify.testing.tolerances"],
