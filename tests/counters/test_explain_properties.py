@@ -125,6 +125,10 @@ CASES = [
      "derived / yours = 3/2"),
     ("gated_as_ungated", T("params", "glu"), lambda c, p: ex(c, p, variant="relu"), "plain",
      "glu counted as ungated"),
+    # no named ungated partner, but a matmul count has none of the activation's work: the
+    # two-projection count is any ungated unit's
+    ("gated_as_ungated", T("flops", "bilinear"), lambda c, p: ex(c, p, variant="relu"),
+     "plain", "bilinear counted as ungated"),
     ("ungated_as_gated", T("params", "silu"), lambda c, p: ex(c, p, variant="swiglu"),
      "plain", "yours / derived = 3/2"),
     ("missing_bias", T("params", "gelu"), lambda c, p: ex(c, p, bias=False), "plain",
