@@ -139,9 +139,11 @@ CASES = [
      "still counts biases"),
     # (swiglu backward without dL/dx is 8·n·d·h, as silu's backward with it: train differs)
     ("input_grad", T("flops", "swiglu", "train"),
-     lambda c, p: ex(c, p, input_grad=False), "plain", "missing input-gradient"),
+     lambda c, p: ex(c, p, input_grad=False), "plain",
+     "the matmul that gives dL/dx (what FlopCounterMode measures when x"),
     ("input_grad", T("macs", "relu", "train", input_grad=False),
-     lambda c, p: ex(c, p, input_grad=True), "plain", "extra input-gradient"),
+     lambda c, p: ex(c, p, input_grad=True), "plain",
+     "an extra input-gradient term: your backward pass counts dL/dx, which input_grad=false"),
     ("pass_forward", T("flops", "relu", "train"), lambda c, p: ex(c, p, pass_="forward"),
      "plain", "the forward pass, not the train pass"),
     ("pass_backward", T("flops", "gelu", count="all"), lambda c, p: ex(c, p, pass_="backward"),
@@ -309,6 +311,18 @@ def test_a_correct_counter_is_not_explained(conv, data):
     floated = observe(lambda c, p: Fraction(float(ex(c, p))), conv, pts, floating=True)
     fits = explain(Target(**conv), floated)
     assert fits == [] or [f.key for f in fits] == ["float_round_off"]
+
+
+@pytest.mark.parametrize("variant", ["gelu", "swiglu"])
+def test_a_forward_target_is_never_read_as_a_backward_convention_alone(variant):
+    # 3x the forward count is calflops' training count: for a forward target the reading
+    # must say first that the pass differs (the target has no backward to price)
+    conv = T("flops", variant, count="all")
+    fits = explain(Target(**conv), observe(lambda c, p: 3 * ex(c, p), conv, POOLS["plain"][::7]))
+    assert fits, "3x the forward count is explained"
+    for f in fits:
+        if "backward as 2x forward" in f.title:
+            assert f.title.startswith("a different pass"), f.title
 
 
 def test_the_mistake_is_named_only_where_the_count_changes():
