@@ -81,6 +81,8 @@ PROVED = [
     ((d ** 3 - 3 * d + 2) * (z - sp.ceiling(z) + 1), ">=", {}),  # shifted coefficients
     (-(d ** 3 - 3 * d + 2) * (sp.floor(z) - z), ">=", {}),  # coefficient <= 0
     (-(d ** 3 - 3 * d + 2) * (sp.ceiling(z) - z - 1), ">=", {}),
+    (d ** 3 - 3 * d + 2 + sp.ceiling(z) - z, ">=", {}),  # the bound >= 0 by coefficients
+    (d ** 3 - 3 * d + 3 + sp.floor(z) - z, ">", {}),  # strict: the bound >= 0 suffices
     (d ** 3 - 3 * d + 3, ">", {}),  # d0**3 + 3*d0**2 + 1: only the coefficients see it
     (d ** 3 - 3 * d + 2, ">=", {}),
     ((d ** 3 - 3 * d + 3) / (d + 1), ">", {}),
@@ -97,12 +99,17 @@ REFUTED = [
     (sp.floor(z / 2) * 2 - z, ">=", {z: 0}),
     (sp.ceiling(z / 3) * 3 - z - 2, ">=", {z: 0}),
     (sp.floor(z) - z + R(1, 2), ">=", {}),
+    (sp.ceiling(z) - z, ">", {}), (z - sp.floor(z), ">", {}),  # the bound 0 is not strict
     (d ** 3 - 3 * d + 2, ">", {}),  # 0 at d = 1
     ((d ** 3 - 3 * d + 2) / (d + 1), ">", {}),
     (1 - d, ">=", {}), ((1 - d) / (d + 1), ">=", {}), (-(d - 1) ** 2 - 1, ">=", {}),
     (d - 2, ">=", {}), ((d - 2) / (d + 3), ">=", {}), (d / (1 - 2 * d), ">=", {}),
     ((d - 2) * sp.floor(z) - (d - 2) * z, ">=", {}),  # coefficient of either sign
     (d / (2 - sp.E), ">", {}), (sp.exp(z) - 1 + z * ZERO, ">", {}),
+    # residue cases of d mod 2 whose polynomials in k are >= 0 but not > 0, or of
+    # mixed sign: 0 at d = 1, -1 at d = 1
+    (sp.floor(d / 2), ">", {}), (sp.floor(d / 2) - 1, ">=", {}),
+    (sp.floor(d / 2) * (d - 3) + 1, ">", {}),  # 0 at d = 2
 ]
 
 
@@ -205,7 +212,7 @@ def test_split_symbol_picks_an_integer_symbol_with_a_fractional_coefficient():
         (sp.floor(d + n / 2), (n, 2)),  # d's coefficient 1 is no split
         (sp.floor(a + n / 2), (n, 2)),  # a real symbol first (by name): skipped
         (sp.floor(d / 2 + n / 3), (d, 2)), (sp.floor(n / 3 + d / 2), (d, 2)),  # by name
-        (sp.floor(d / 5) + sp.floor(sp.floor(n / 3) / 2), (d, 5)),  # innermost first
+        (sp.floor(sp.floor(n / 3) / 2 + d / 5), (n, 3)),  # innermost first
         (sp.floor(d), None), (sp.floor(2 * d + 1), None),
         (sp.floor(d ** 2 / 3 + d / 2), None),  # not linear in d: a split is not exact
         (sp.floor(d ** 2 / 2), None), (sp.floor(sp.sqrt(2) * d), None),
