@@ -89,6 +89,7 @@ PROVED = [
     ((d ** 3 - 3 * d + 2) / (d + 1), ">=", {}),
     ((d ** 3 - 3 * d + 3) / (2 * d ** 2 + 1), ">", {}),
     (-d / (2 - sp.E), ">", {}),  # 1/(2 - e) is certified negative
+    (d * (sp.sqrt(2) - 1), ">", {}), (sp.exp(z) * (sp.pi - 3), ">", {}),  # positive
     (d - d / (sp.E - 3), ">", {}),
     (sp.exp(z) + z * ZERO, ">", {}),  # the exact zero is replaced by 0
     (z ** 2 + z * ZERO, ">=", {}),
@@ -106,6 +107,7 @@ REFUTED = [
     (d - 2, ">=", {}), ((d - 2) / (d + 3), ">=", {}), (d / (1 - 2 * d), ">=", {}),
     ((d - 2) * sp.floor(z) - (d - 2) * z, ">=", {}),  # coefficient of either sign
     (d / (2 - sp.E), ">", {}), (sp.exp(z) - 1 + z * ZERO, ">", {}),
+    (d * (3 - sp.pi), ">=", {}), (sp.exp(z) * (1 - sp.sqrt(2)), ">=", {}),
     # residue cases of d mod 2 whose polynomials in k are >= 0 but not > 0, or of
     # mixed sign: 0 at d = 1, -1 at d = 1
     (sp.floor(d / 2), ">", {}), (sp.floor(d / 2) - 1, ">=", {}),
