@@ -211,7 +211,8 @@ def test_split_symbol_picks_an_integer_symbol_with_a_fractional_coefficient():
     shift_z = shift_of({z: 0})
     cases = [
         (sp.floor(n / 2), (n, 2)), (sp.ceiling(2 * n / 3 + d), (n, 3)),
-        (sp.floor(d + n / 2), (n, 2)),  # d's coefficient 1 is no split
+        (sp.floor(d + n / 2, evaluate=False), (n, 2)),  # d's coefficient 1: no split
+        (sp.ceiling(n / 3 + 2 * d, evaluate=False), (n, 3)),
         (sp.floor(a + n / 2), (n, 2)),  # a real symbol first (by name): skipped
         (sp.floor(d / 2 + n / 3), (d, 2)), (sp.floor(n / 3 + d / 2), (d, 2)),  # by name
         (sp.floor(sp.floor(n / 3) / 2 + d / 5), (n, 3)),  # innermost first
