@@ -107,14 +107,20 @@ def contains(x, value):
 def test_erf_encloses_its_value_and_terminates():
     # mpmath's erf at 60 digits, inside the interval; both branches of the series' end
     # (a small a, where the ratio is below 1/2 at once, and a larger one)
-    with within(5), mpmath.workdps(60):
+    with within(5), mpmath.workdps(200):
         for a in (sp.Rational(1, 2), sp.Rational(1, 8), sp.Integer(1), sp.Integer(2),
                   sp.Rational(7, 2)):
             with certify.workprec(64):
                 x = certify.enclose(sp.erf(a), 64)
             want = mpmath.erf(mpmath.mpf(int(a.p)) / int(a.q))
             assert contains(x, want), (a, x, want)
-            assert certify._hi(x) - certify._lo(x) < mpmath.mpf(2)**-50, (a, x)
+            # about as accurate as the precision: the series is cut at 2**-(prec+10)
+            assert certify._hi(x) - certify._lo(x) < mpmath.mpf(2)**-55, (a, x)
+            # the series' remainder is positive: the interval holds erf(a) even when the
+            # arithmetic is finer than the series' cut (64 bits), so rounding cannot hide it
+            with certify.workprec(512):
+                x = certify.enclose(sp.erf(a), 64)
+            assert contains(x, want), ("a cut at 64 bits in 512-bit arithmetic", a, x, want)
 
 
 def test_a_power_of_an_interval_that_ends_at_zero_is_bounded():
@@ -196,3 +202,16 @@ def test_a_claim_proved_by_simplify_only_is_true_with_its_domain():
                  "value": "sqrt(z)*tanh(z) vs sqrt(z)*(exp(2*z) - 1)/(exp(2*z) + 1)",
                  "detail": "proved for all real z where z ≥ 0 (elsewhere the claim is "
                            "undefined)", "col": None}, r
+
+
+def test_a_claim_on_the_floor_of_a_large_value_is_decided_by_its_exact_integer():
+    # SymPy leaves floor(2**100*pi + exp(-3000)) as it is; its value is floor(2**100*pi)
+    # (mpmath at 100 digits), and the integer nearest it in 53 bits is not
+    with mpmath.workdps(100):
+        exact = int(mpmath.floor(mpmath.mpf(2)**100 * mpmath.pi))
+        rounded = int(mpmath.mpf(float(exact)))
+    assert rounded != exact
+    for c in ("2**100*pi + exp(-3000)", "2**100*pi + log(4) - 2*log(2)"):
+        assert evaluate_claim(f"floor({c}) == {exact}")["verdict"] == "true", c
+        assert evaluate_claim(f"floor({c}) == {rounded}")["verdict"] == "false", c
+        assert evaluate_claim(f"ceil({c}) == {exact + 1}")["verdict"] == "true", c
