@@ -137,6 +137,24 @@ def test_a_power_of_an_interval_that_ends_at_zero_is_bounded():
         assert contains(certify.enclose(half**-2, 64), 4)
 
 
+def test_a_step_at_its_kink_is_bounded_by_its_stated_value():
+    # Heaviside(u, h) with u exactly 0 (log(4) - 2*log(2)) but no interval excluding 0:
+    # the value is h, so the enclosure is the hull of 0, 1 and h, and a comparison that
+    # the hull decides is certified (relu'(0) = 0 in the claim language)
+    zero = sp.log(4) - 2 * sp.log(2)
+    certify._sign_cached.cache_clear()
+    for h in (sp.Integer(0), sp.Rational(1, 2), sp.Integer(1)):
+        step = sp.Heaviside(zero, h)
+        assert step.has(sp.Heaviside), step  # SymPy did not evaluate it
+        with certify.workprec(64):
+            x = certify.enclose(step, 64)
+        assert contains(x, float(h)) and certify._lo(x) == 0 and certify._hi(x) == 1, (h, x)
+        assert certify.sign(step - 2, False) == -1 and certify.sign(step + 1, False) == 1
+    for claim in ("subs(diff(relu(z), z), z, log(4) - 2*log(2)) < 2",
+                  "subs(diff(relu(z), z), z, log(4) - 2*log(2)) > -1"):
+        assert evaluate_claim(claim)["verdict"] == "true", claim
+
+
 def test_floor_and_ceiling_of_a_large_value_are_exact():
     # floor / ceil of 2**100*pi, 2**200*e are integers of 100+ bits: mpmath at 200 digits
     # is the oracle (a floor rounded to 53 bits would be a wrong "exact" value)
@@ -175,23 +193,37 @@ def never(f, shift):
 
 def test_the_slow_prover_gives_the_verdict_of_the_fast_one():
     # prove() off: prove_hard (simplify) proves the same identities, and the verdict must
-    # be the documented one: TRUE where some point is defined, UNKNOWN (never TRUE) when
-    # no point satisfies the claim's conditions (log(-1 - z**2) is defined nowhere)
+    # be the documented one: TRUE where some point (within the assumption) is defined,
+    # UNKNOWN, never TRUE, when no such point satisfies the claim's conditions
+    # (log(-1 - z**2) is defined nowhere; log(z) nowhere below -1; sqrt(z - 2) nowhere
+    # at or below 1)
+    nowhere = "(elsewhere the claim is undefined), but no point was found where the " \
+        "claim is defined"
     cases = [
-        ("log(-1 - z**2) == log(-1 - z**2)", "unknown",
-         "proved for all real z where -z**2 - 1 > 0 (elsewhere the claim is undefined), "
-         "but no point was found where the claim is defined", "log(-z**2 - 1) vs log(-z**2 - 1)"),
-        ("sqrt(-1 - z**2) == sqrt(-1 - z**2)", "unknown",
-         "proved for all real z where -z**2 - 1 ≥ 0 (elsewhere the claim is undefined), "
-         "but no point was found where the claim is defined",
-         "sqrt(-z**2 - 1) vs sqrt(-z**2 - 1)"),
+        ("log(-1 - z**2) == log(-1 - z**2)", (), "unknown",
+         f"proved for all real z where -z**2 - 1 > 0 {nowhere}", "log(-z**2 - 1) vs log(-z**2 - 1)"),
+        ("sqrt(-1 - z**2) == sqrt(-1 - z**2)", (), "unknown",
+         f"proved for all real z where -z**2 - 1 ≥ 0 {nowhere}", "sqrt(-z**2 - 1) vs sqrt(-z**2 - 1)"),
+        ("log(z) == log(z)", ("z < -1",), "unknown",
+         f"proved for all real z with z < -1 where z > 0 {nowhere}", "log(z) vs log(z)"),
+        ("sqrt(z - 2) == sqrt(z - 2)", ("z <= 1",), "unknown",
+         f"proved for all real z with z <= 1 where z - 2 ≥ 0 {nowhere}", "sqrt(z - 2) vs sqrt(z - 2)"),
+        ("log(d - 3) == log(d - 3)", ("d <= 2",), "unknown",
+         f"proved for all positive integers d with d <= 2 where d - 3 > 0 {nowhere}",
+         "log(d - 3) vs log(d - 3)"),
+        ("sqrt(z - 2) == sqrt(z - 2)", ("z >= 1",), "true",
+         "proved for all real z with z >= 1 where z - 2 ≥ 0 (elsewhere the claim is undefined)",
+         "sqrt(z - 2) vs sqrt(z - 2)"),
+        ("sqrt(2 - z) == sqrt(2 - z)", ("z <= 3",), "true",
+         "proved for all real z with z <= 3 where 2 - z ≥ 0 (elsewhere the claim is undefined)",
+         "sqrt(2 - z) vs sqrt(2 - z)"),
     ]
-    for claim, verdict, detail, value in cases:
-        fast = evaluate_claim(claim)
+    for claim, assume, verdict, detail, value in cases:
+        fast = evaluate_claim(claim, assume)
         with mock.patch.object(E, "prove", never):
-            slow = evaluate_claim(claim)
+            slow = evaluate_claim(claim, assume)
         want = {"verdict": verdict, "value": value, "detail": detail, "col": None}
-        assert fast == want and slow == want, (claim, fast, slow)
+        assert fast == want and slow == want, (claim, assume, fast, slow)
 
 
 def test_a_claim_proved_by_simplify_only_is_true_with_its_domain():
