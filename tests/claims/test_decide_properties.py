@@ -150,6 +150,16 @@ def test_a_step_at_its_kink_is_bounded_by_its_stated_value():
             x = certify.enclose(step, 64)
         assert contains(x, float(h)) and certify._lo(x) == 0 and certify._hi(x) == 1, (h, x)
         assert certify.sign(step - 2, False) == -1 and certify.sign(step + 1, False) == 1
+    # Heaviside(u, nan), undefined only at u = 0: with u = ±exp(-2000) (no sign SymPy
+    # sees), the value is 1 or 0 and the undefined kink value is never needed
+    tiny = sp.exp(-2000)
+    for u, want in ((zero + tiny, 1), (zero - tiny, 0)):
+        step = sp.Heaviside(u, sp.nan)
+        assert step.has(sp.Heaviside), step
+        with certify.workprec(4096):  # exp(-2000) is about 2**-2885
+            x = certify.enclose(step, 4096)
+        assert certify._lo(x) == certify._hi(x) == want, (u, x)
+        assert certify.sign(step - sp.Rational(1, 2), False) == (1 if want else -1)
     for claim in ("subs(diff(relu(z), z), z, log(4) - 2*log(2)) < 2",
                   "subs(diff(relu(z), z), z, log(4) - 2*log(2)) > -1"):
         assert evaluate_claim(claim)["verdict"] == "true", claim
