@@ -216,6 +216,9 @@ def test_the_slow_prover_gives_the_verdict_of_the_fast_one():
          f"proved for all real z where -z**2 - 1 ≥ 0 {nowhere}", "sqrt(-z**2 - 1) vs sqrt(-z**2 - 1)"),
         ("log(z) == log(z)", ("z < -1",), "unknown",
          f"proved for all real z with z < -1 where z > 0 {nowhere}", "log(z) vs log(z)"),
+        # an assumption that no bound states: -1 < z < 0, where log(z) is nowhere defined
+        ("log(z) == log(z)", ("z*(z + 1) < 0",), "unknown",
+         f"proved for all real z with z*(z + 1) < 0 where z > 0 {nowhere}", "log(z) vs log(z)"),
         ("sqrt(z - 2) == sqrt(z - 2)", ("z <= 1",), "unknown",
          f"proved for all real z with z <= 1 where z - 2 ≥ 0 {nowhere}", "sqrt(z - 2) vs sqrt(z - 2)"),
         ("log(d - 3) == log(d - 3)", ("d <= 2",), "unknown",
