@@ -125,11 +125,12 @@ def _step(u, at_zero):
 
 
 def _floor(x):
-    return iv.mpf([mpmath.floor(_lo(x)), mpmath.floor(_hi(x))])
+    # prec=0: the exact integer (mpmath rounds it to mp.prec, 53 bits, otherwise)
+    return iv.mpf([mpmath.floor(_lo(x), prec=0), mpmath.floor(_hi(x), prec=0)])
 
 
 def _ceiling(x):
-    return iv.mpf([mpmath.ceil(_lo(x)), mpmath.ceil(_hi(x))])
+    return iv.mpf([mpmath.ceil(_lo(x), prec=0), mpmath.ceil(_hi(x), prec=0)])
 
 
 def _scale(x) -> int:
