@@ -107,6 +107,14 @@ def test_every_area_has_tests_and_an_existing_module_file():
             assert (root / (m.replace(".", "/") + ".py")).exists(), m
 
 
+def test_every_selected_test_file_exists():
+    # the driver skips a missing file, so a misspelt one would silently shrink the selection
+    root = Path(run.ROOT)
+    for name, (_modules, _functions, tests) in run.AREAS.items():
+        for t in tests:
+            assert (root / t.split("::")[0]).is_file(), (name, t)
+
+
 def test_equivalent_files_are_well_formed():
     for path in sorted(run.EQUIVALENT_DIR.glob("*.toml")):
         assert path.stem in run.AREAS, path.name
