@@ -588,6 +588,19 @@ def test_whole_messages_say_what_to_write(claim, message):
     assert error(claim)["detail"] == message
 
 
+def test_an_exceptions_message_is_one_bounded_line():
+    from ffnverify.claims.build import _one_line
+
+    long = ValueError("SymPy could not\n  compute this " * 40)
+    text = _one_line(long)
+    # cut to exactly the limit, the cut shown by one ellipsis, whitespace runs as one space
+    assert len(text) == 160 and text.endswith("no…") and text.isprintable()
+    assert text[:-1] == " ".join(str(long).split())[:159]
+    assert _one_line(ValueError("short\tone")) == "short one"
+    assert _one_line(ValueError("x" * 160)) == "x" * 160  # at the limit: not cut
+    assert _one_line(ZeroDivisionError()) == "ZeroDivisionError"  # no message: its kind
+
+
 def test_approx_argument_errors_point_at_the_argument():
     assert_error_at("approx(true, 1, abs=1)", "true", "approx()'s 'a' must be an expression",
                     "true/false")
