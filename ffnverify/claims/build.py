@@ -27,7 +27,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ffnverify.claims import parser as P
-from ffnverify.claims.functions import FUNCTIONS, ClaimError
+from ffnverify.claims.functions import _KINKS, FUNCTIONS, ClaimError
 from ffnverify.claims.show import bits, fmt
 from ffnverify.claims.signatures import REQUIRED, SIGNATURES
 
@@ -494,7 +494,7 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
         return None
     # SymPy takes a one-sided limit of a step whose argument holds another symbol as if
     # that symbol's sign were known (|y*z| got the derivative 0 at z = 0 for every y)
-    if any(a.free_symbols - {var} for k in f.atoms(sp.Max, sp.Min, sp.Abs) for a in k.args):
+    if any(a.free_symbols - {var} for k in f.atoms(*_KINKS) for a in k.args):
         return None
     for c in f_conds:
         strict = Cond(">" if c.op == ">=" else c.op, c.expr, c.why).subs({var: value})

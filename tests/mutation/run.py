@@ -1,6 +1,6 @@
 """Mutation testing driver: runs mutmut over the four areas and scores each one.
 
-    python tests/mutation/run.py [AREA ...] [--no-fail] [--report-only]
+    python tests/mutation/run.py [AREA ...] [--all] [--no-fail] [--report-only]
 
 AREA is one of AREAS (all by default). The driver runs mutmut once per area, with
 HYPOTHESIS_PROFILE=mutation and that area's own test files (those that exist) as the
@@ -169,6 +169,17 @@ def sample(names, share, salt="ffnverify-mutation"):
     return sorted(out)
 
 
+def sampled_to_run(statuses, area, equivalent, share, areas=AREAS):
+    """The second phase with a sample: the area's unchecked mutants (still_to_run) that are
+    in the `share` sample of its non-equivalent mutants (share 1: all of them)."""
+    todo = still_to_run(statuses, [area], equivalent, areas)
+    if share >= 1:
+        return todo
+    chosen = set(sample([n for n in statuses if area_of(n, areas) == area
+                         and n not in equivalent], share))
+    return [n for n in todo if n in chosen]
+
+
 def wilson(k, n, z=1.96):
     """The Wilson score interval of a proportion k/n at z (1.96: 95%); a report, not a count."""
     if n == 0:
@@ -323,13 +334,8 @@ def run_area(area, first, args, log):
     for patterns in phases:
         if patterns is None:
             equivalent = {e.get("mutant") for e in load_equivalents(area)}
-            statuses = read_statuses()
-            patterns = still_to_run(statuses, [area], equivalent)
             share = 1.0 if args.all else SAMPLE[area]
-            if share < 1:
-                chosen = set(sample([n for n in statuses if area_of(n) == area
-                                     and n not in equivalent], share))
-                patterns = [n for n in patterns if n in chosen]
+            patterns = sampled_to_run(read_statuses(), area, equivalent, share)
             print(f"[{area}] {len(patterns)} mutants to run (a {share:.0%} sample by function; "
                   f"{len(equivalent)} recorded equivalents left out; --all runs every "
                   "mutant, --check-equivalents the equivalents too)", flush=True)

@@ -235,3 +235,16 @@ def test_the_report_shows_the_interval_and_the_sample_size():
     assert "25.0%" in text and "4/40" in text and "95% interval" in text
     lo, hi = r["interval"]
     assert f"{lo:.1%}-{hi:.1%}" in text and f"{lo:.1%}-{hi:.1%}" in run.markdown({"derivations": r})
+
+
+def test_the_sampled_second_phase_is_the_sample_less_what_ran_and_the_equivalents():
+    names = names_of("params", 40)
+    statuses = dict.fromkeys(names, "not checked")
+    ran, eq = names[0], names[1]
+    statuses[ran] = "killed"
+    picked = run.sampled_to_run(statuses, "derivations", {eq}, 0.25)
+    want = set(run.sample([n for n in names if n != eq], 0.25)) - {ran}
+    assert set(picked) == want and eq not in picked and ran not in picked
+    assert run.sampled_to_run(statuses, "derivations", {eq}, 1.0) == sorted(
+        set(names) - {ran, eq})
+    assert run.sampled_to_run(statuses, "explain", {eq}, 0.25) == []
