@@ -1,0 +1,36 @@
+"""One claim a statement makes, as the scan reads it: the shared record of every reader.
+
+A `Part` carries two readings of the same figures, so that a verdict can be charitable
+(statcheck's rule: flag only what no rounding of the reported figures can rescue):
+
+- `strict`: the claim with every figure exact as written (`= 67.1M` is `== 67100000`);
+- `lenient`: the most charitable reading a careful reader could intend — each figure at
+  its stated precision (`67.1M` is [67.05M, 67.15M]), a hedge at its looser tolerance,
+  `32K` as 32,000 or 32,768, GB as GB or GiB, a bound word by its meaning, a range as
+  its interval. Equal to `strict` where the figures admit no other reading.
+
+The scan decides both with the claims engine. Both TRUE: the statement is TRUE; both
+FALSE: FALSE; they differ: the statement is at most `suggested`, and the report names the
+reading that holds. A `Part` whose binding is not explicit (a number paired with a field
+by anything but its noun, subject or table column) has `sure=False` and is `suggested`
+at most, whatever its verdicts.
+
+`figures` are the indices (in the unit's token list) of the numbers the part reads; a
+statement is `checked` only when every claim-making figure is read by some part (the rest
+are reported as `unread`).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Part:
+    strict: str
+    lenient: str = ""
+    sure: bool = True
+    figures: tuple = ()
+    reading: str = ""  # what was read, in words: "layers of llama-2-7b, stated 32"
+
+    def __post_init__(self):
+        if not self.lenient:
+            object.__setattr__(self, "lenient", self.strict)
