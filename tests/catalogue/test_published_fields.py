@@ -1,0 +1,108 @@
+"""Every catalogue row pinned to its published architecture, typed a second time.
+
+The catalogue's totals are derived from its own fields, so a wrong field (a layer count
+typed 30 for 32) moves the derived total, the transformers build of the same fields and
+every claim about it together; only a docs claim would notice. This table is typed
+independently from the published config.json (Hugging Face) or the paper's table for each
+row, and every field of every row must agree with it. A new row must be added here too.
+
+Columns: d_model, d_ff (per branch; an expert's width for a mixture of experts), layers
+(decoder, or encoder for encoder-only), heads, kv_heads, head_dim, vocab, context (None:
+the paper states none), experts, active experts, tied embeddings.
+"""
+
+import dataclasses
+
+import pytest
+
+from ffnverify.catalogue import MODELS
+
+FIELDS = ("d_model", "d_ff", "layers", "heads", "kv_heads", "head_dim", "vocab", "context",
+          "experts", "active_experts", "tied")
+
+PUBLISHED = {
+    # Touvron et al. 2023a, Table 2; huggyllama/llama-* config.json
+    "llama-1-7b": (4096, 11008, 32, 32, 32, 128, 32000, 2048, 1, 1, False),
+    "llama-1-13b": (5120, 13824, 40, 40, 40, 128, 32000, 2048, 1, 1, False),
+    "llama-1-33b": (6656, 17920, 60, 52, 52, 128, 32000, 2048, 1, 1, False),
+    "llama-1-65b": (8192, 22016, 80, 64, 64, 128, 32000, 2048, 1, 1, False),
+    # meta-llama/Llama-2-*-hf config.json
+    "llama-2-7b": (4096, 11008, 32, 32, 32, 128, 32000, 4096, 1, 1, False),
+    "llama-2-13b": (5120, 13824, 40, 40, 40, 128, 32000, 4096, 1, 1, False),
+    "llama-2-70b": (8192, 28672, 80, 64, 8, 128, 32000, 4096, 1, 1, False),
+    # meta-llama/Meta-Llama-3-*, Llama-3.1-*, Llama-3.2-* config.json
+    "llama-3-8b": (4096, 14336, 32, 32, 8, 128, 128256, 8192, 1, 1, False),
+    "llama-3-70b": (8192, 28672, 80, 64, 8, 128, 128256, 8192, 1, 1, False),
+    "llama-3.1-8b": (4096, 14336, 32, 32, 8, 128, 128256, 131072, 1, 1, False),
+    "llama-3.1-70b": (8192, 28672, 80, 64, 8, 128, 128256, 131072, 1, 1, False),
+    "llama-3.1-405b": (16384, 53248, 126, 128, 8, 128, 128256, 131072, 1, 1, False),
+    "llama-3.2-1b": (2048, 8192, 16, 32, 8, 64, 128256, 131072, 1, 1, True),
+    "llama-3.2-3b": (3072, 8192, 28, 24, 8, 128, 128256, 131072, 1, 1, True),
+    # mistralai/Mistral-7B-v0.1, Mixtral-8x7B-v0.1, Mixtral-8x22B-v0.1 config.json
+    "mistral-7b": (4096, 14336, 32, 32, 8, 128, 32000, 32768, 1, 1, False),
+    "mixtral-8x7b": (4096, 14336, 32, 32, 8, 128, 32000, 32768, 8, 2, False),
+    "mixtral-8x22b": (6144, 16384, 56, 48, 8, 128, 32000, 65536, 8, 2, False),
+    # Qwen/Qwen2.5-7B, Qwen2.5-0.5B, Qwen3-0.6B, Qwen3-8B, Qwen1.5-MoE-A2.7B(-Chat) config.json
+    "qwen2.5-7b": (3584, 18944, 28, 28, 4, 128, 152064, 131072, 1, 1, False),
+    "qwen2.5-0.5b": (896, 4864, 24, 14, 2, 64, 151936, 32768, 1, 1, True),
+    "qwen3-0.6b": (1024, 3072, 28, 16, 8, 128, 151936, 40960, 1, 1, True),
+    "qwen3-8b": (4096, 12288, 36, 32, 8, 128, 151936, 40960, 1, 1, False),
+    "qwen1.5-moe-a2.7b": (2048, 1408, 24, 16, 16, 128, 151936, 32768, 60, 4, False),
+    # google/gemma-2b, gemma-7b, gemma-2-9b, gemma-3-1b-pt config.json
+    "gemma-2b": (2048, 16384, 18, 8, 1, 256, 256000, 8192, 1, 1, True),
+    "gemma-7b": (3072, 24576, 28, 16, 16, 256, 256000, 8192, 1, 1, True),
+    "gemma-2-9b": (3584, 14336, 42, 16, 8, 256, 256000, 8192, 1, 1, True),
+    "gemma-3-1b": (1152, 6912, 26, 4, 1, 256, 262144, 32768, 1, 1, True),
+    # Vaswani et al. 2017, Table 3 (base, big); shared 37000-token BPE vocabulary
+    "transformer-base": (512, 2048, 6, 8, 8, 64, 37000, None, 1, 1, True),
+    "transformer-big": (1024, 4096, 6, 16, 16, 64, 37000, None, 1, 1, True),
+    # google-bert/bert-base-uncased, bert-large-uncased config.json
+    "bert-base": (768, 3072, 12, 12, 12, 64, 30522, 512, 1, 1, True),
+    "bert-large": (1024, 4096, 24, 16, 16, 64, 30522, 512, 1, 1, True),
+    # google-t5/t5-* and google/t5-v1_1-base config.json (num_layers, d_kv)
+    "t5-small": (512, 2048, 6, 8, 8, 64, 32128, 512, 1, 1, True),
+    "t5-base": (768, 3072, 12, 12, 12, 64, 32128, 512, 1, 1, True),
+    "t5-large": (1024, 4096, 24, 16, 16, 64, 32128, 512, 1, 1, True),
+    "t5-3b": (1024, 16384, 24, 32, 32, 128, 32128, 512, 1, 1, True),
+    "t5-v1.1-base": (768, 2048, 12, 12, 12, 64, 32128, 512, 1, 1, False),
+    # openai-community/gpt2, gpt2-medium, gpt2-large, gpt2-xl config.json
+    "gpt2-small": (768, 3072, 12, 12, 12, 64, 50257, 1024, 1, 1, True),
+    "gpt2-medium": (1024, 4096, 24, 16, 16, 64, 50257, 1024, 1, 1, True),
+    "gpt2-large": (1280, 5120, 36, 20, 20, 64, 50257, 1024, 1, 1, True),
+    "gpt2-xl": (1600, 6400, 48, 25, 25, 64, 50257, 1024, 1, 1, True),
+    # Brown et al. 2020, Table 2.1 (GPT-3 175B); GPT-2's tokenizer
+    "gpt-3-175b": (12288, 49152, 96, 96, 96, 128, 50257, 2048, 1, 1, True),
+    # Chowdhery et al. 2022, Table 1 (PaLM 540B: multi-query attention, d_ff = 4·d)
+    "palm-540b": (18432, 73728, 118, 48, 1, 256, 256000, 2048, 1, 1, True),
+    # allenai/OLMo-7B config (mlp_hidden_size 22016 fused: 11008 per branch; embedding 50304)
+    "olmo-7b": (4096, 11008, 32, 32, 32, 128, 50304, 2048, 1, 1, False),
+    # microsoft/Phi-3-mini-4k-instruct config.json
+    "phi-3-mini": (3072, 8192, 32, 32, 32, 96, 32064, 4096, 1, 1, False),
+}
+
+
+def disagreements(model, published) -> list[str]:
+    return [f"{f}: catalogue {getattr(model, f)!r}, published {p!r}"
+            for f, p in zip(FIELDS, published, strict=True) if getattr(model, f) != p]
+
+
+def test_every_row_is_pinned():
+    assert set(PUBLISHED) == set(MODELS), (
+        f"rows without a pinned published architecture: {sorted(set(MODELS) - set(PUBLISHED))}; "
+        f"pinned rows the catalogue lacks: {sorted(set(PUBLISHED) - set(MODELS))}")
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_row_matches_its_published_architecture(name):
+    assert not disagreements(MODELS[name], PUBLISHED[name]), (
+        f"{name}: " + "; ".join(disagreements(MODELS[name], PUBLISHED[name])))
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_a_changed_field_is_caught(field):
+    """Mutants: every field of every row, changed, is a disagreement."""
+    for name, model in MODELS.items():
+        value = getattr(model, field)
+        wrong = (not value) if isinstance(value, bool) else (value or 0) + 1
+        mutant = dataclasses.replace(model, **{field: wrong})
+        assert any(d.startswith(field + ":") for d in disagreements(mutant, PUBLISHED[name]))
