@@ -7,8 +7,10 @@ Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 """
 
 import argparse
+import difflib
 import importlib
 import importlib.metadata
+import re
 import sys
 
 SUBCOMMANDS = [
@@ -42,15 +44,43 @@ def version() -> str:
         return "unknown (not installed: run `python3 -m pip install .` in the checkout)"
 
 
+def did_you_mean(word: str, known) -> str:
+    """' (did you mean X?)' for the closest of `known` to a mistyped `word`, else ''."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a did-you-mean for a mistyped command, option or choice."""
+
+    def error(self, message):
+        bad = _INVALID_CHOICE.search(message)
+        if bad:
+            choices = [c.strip().strip("'\"") for c in bad.group(2).split(",")]
+            message += did_you_mean(bad.group(1), choices)
+        super().error(message)
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
+
+
+def _unknown_options(parser, extras) -> str:
+    """'unrecognized arguments: …' with a did-you-mean for each mistyped option."""
+    known = [o for a in parser._actions for o in a.option_strings]
+    words = [e + did_you_mean(e.split("=", 1)[0], known) if e.startswith("-") else e
+             for e in extras]
+    return "unrecognized arguments: " + " ".join(words)
+
+
 def build_parser(argv=(), full=False) -> argparse.ArgumentParser:
     """The parser; with `full`, every subcommand's options, else only the chosen one's."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ffnverify", description=DESCRIPTION,
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}",
                         help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                title="commands")
+                                title="commands", parser_class=_Parser)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     for name, module, help_text in SUBCOMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text, epilog=EXIT_CODES,
@@ -64,7 +94,11 @@ def build_parser(argv=(), full=False) -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(argv).parse_args(argv)
+    parser = build_parser(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # the subcommand's own usage, not the top level's
+        getattr(args, "parser", parser).error(_unknown_options(getattr(args, "parser", parser),
+                                                               extras))
     return args.run(args)
 
 

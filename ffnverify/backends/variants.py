@@ -6,6 +6,8 @@ whether the block is gated. tests/test_tables.py proves this agrees row for row 
 `derivations.variants.VARIANTS`, the table everything else iterates.
 """
 
+import difflib
+
 # variant -> (activation, gated)
 BACKEND_VARIANTS = {
     "relu": ("relu", False),
@@ -28,7 +30,10 @@ def lookup(variant: str) -> tuple[str, bool]:
     try:
         return BACKEND_VARIANTS[variant]
     except KeyError:
-        raise KeyError(f"unknown FFN variant {variant!r}; known: {', '.join(BACKEND_VARIANTS)}") from None
+        close = difflib.get_close_matches(str(variant), list(BACKEND_VARIANTS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise KeyError(f"unknown FFN variant {variant!r}{hint}; known: "
+                       f"{', '.join(BACKEND_VARIANTS)}") from None
 
 
 def projections(variant: str) -> tuple[str, ...]:
