@@ -40,8 +40,10 @@ def test_into_kernels_are_bitwise_np_activations(name, dtype):
     for into, ref in ((act_into, ACTIVATIONS[name][0]), (dact_into, ACTIVATIONS[name][1])):
         with np.errstate(all="ignore"):
             want = ref(z)
-            out, tmp = np.full_like(z, 7.0), np.full_like(z, -3.0)  # stale contents
-            into(z, out, tmp)
+            out = np.full_like(z, 7.0)  # stale contents, in the output and every scratch array
+            tmp = [np.full_like(z, -3.0) for _ in range(into.narrow)]
+            wide = [np.full(z.shape, -5.0) for _ in range(into.wide)]
+            into(z, out, tmp, wide)
         assert out.dtype == want.dtype == dtype
         assert np.array_equal(out, want, equal_nan=True), (
             f"{name} {dtype.__name__}: {into.__name__} differs at "
@@ -55,7 +57,7 @@ def test_the_bitwise_check_catches_a_reordered_kernel():
     with np.errstate(all="ignore"):
         np.divide(z, 1 + np.exp(-z), out=out)
         assert not np.array_equal(out, ACTIVATIONS["silu"][0](z), equal_nan=True)
-        numpy_ffn._silu_into(z, out, tmp)
+        numpy_ffn._silu_into(z, out, [tmp])
         assert np.array_equal(out, ACTIVATIONS["silu"][0](z), equal_nan=True)
 
 
@@ -113,7 +115,56 @@ def test_forward_backward_bitwise_with_odd_blocks_and_large_inputs(variant, dtyp
 def test_scratch_covers_a_short_last_block(monkeypatch):
     monkeypatch.setattr(numpy_ffn, "BLOCK_ELEMENTS", 10)
     like = np.empty((7, 3))
-    s = numpy_ffn._Scratch(like, 2)
+    s = numpy_ffn._Scratch(like, 2, 1)
     blocks = numpy_ffn._blocks(*like.shape)
     assert [r.start for r in blocks] == [0, 3, 6]
-    assert [[b.shape for b in s.get(r, 7)] for r in blocks] == [[(3, 3)] * 2] * 2 + [[(1, 3)] * 2]
+    got = [[[b.shape for b in bufs] for bufs in s.get(r, 7)] for r in blocks]
+    assert got == [[[(3, 3)] * 2, [(3, 3)]]] * 2 + [[[(1, 3)] * 2, [(1, 3)]]]
+    assert all(b.dtype == np.float64 for b in s.get(blocks[0], 7)[1])
+
+
+def test_the_bitwise_check_catches_a_gelu_computed_at_float32():
+    """np_activations' GELU computes a float32 input's erf in float64 (its constants are
+    NumPy float64 scalars); a kernel that kept float32 throughout rounds differently."""
+    from scipy import special
+
+    z = _values(np.float32)
+    with np.errstate(all="ignore"):
+        narrow = (0.5 * z * (1 + special.erf(z * np.float32(2 ** -0.5)))).astype(np.float32)
+        assert not np.array_equal(narrow, ACTIVATIONS["gelu"][0](z), equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("variant", ["swiglu", "geglu", "gelu", "relu", "bilinear",
+                                     "quick_gelu", "geglu_tanh"])
+def test_a_workspace_changes_no_bit_and_is_reused(variant, dtype, monkeypatch):
+    """With a workspace the results are bit for bit those without one; a second call with
+    the same shapes allocates nothing new in it (the same buffers, the same nbytes)."""
+    monkeypatch.setattr(numpy_ffn, "BLOCK_ELEMENTS", 100)
+    rng = np.random.default_rng(5)
+    n, d, h = 29, 5, 16
+    w = numpy_ffn.init_weights(variant, d, h, bias=True, dtype=dtype, rng=6)
+    x, dy = (rng.standard_normal((n, d)).astype(dtype) for _ in range(2))
+    y0, c0 = numpy_ffn.forward(variant, w, x)
+    g0 = numpy_ffn.backward(variant, w, c0, dy)
+    ws = numpy_ffn.Workspace()
+    held = []
+    for free_cache in (False, False, True, True):
+        y1, c1 = numpy_ffn.forward(variant, w, x, workspace=ws)
+        assert np.array_equal(y0, y1)
+        g1 = numpy_ffn.backward(variant, w, c1, dy, free_cache=free_cache, workspace=ws)
+        assert set(g1) == set(g0)
+        for k in g0:
+            assert g1[k].dtype == dtype and np.array_equal(g0[k], g1[k]), (variant, k)
+        held.append((ws.nbytes, {name: id(b) for name, b in ws._bufs.items()}))
+    assert held[0] == held[1] == held[2] == held[3], "a repeated call allocated a new buffer"
+    assert ws.nbytes >= 2 * n * h * np.dtype(dtype).itemsize  # the (n, h) arrays are in it
+
+
+def test_a_workspace_reallocates_for_a_new_shape():
+    ws = numpy_ffn.Workspace()
+    a = ws.take("z", (4, 3), np.float32)
+    assert ws.take("z", (4, 3), np.float32) is a
+    b = ws.take("z", (5, 3), np.float32)
+    assert b is not a and b.shape == (5, 3) and ws.nbytes == 5 * 3 * 4
+    assert ws.take("z", (5, 3), np.float64).dtype == np.float64

@@ -267,11 +267,14 @@ class _NumpyRunner:
         rng = np.random.default_rng(0)
         self.x = rng.standard_normal((n, d), dtype=np.float32)
         self.dy = rng.standard_normal((n, d), dtype=np.float32)
+        # the buffers the backend reuses from call to call (counted in memory() below)
+        self.ws = numpy_ffn.Workspace()
 
     def passes(self):
-        f, v, w = self.ffn, self.variant, self.w
-        return {"forward": (lambda: f.forward(v, w, self.x), None),
-                "train": (lambda: f.backward(v, w, f.forward(v, w, self.x)[1], self.dy), None)}
+        f, v, w, ws = self.ffn, self.variant, self.w, self.ws
+        return {"forward": (lambda: f.forward(v, w, self.x, workspace=ws), None),
+                "train": (lambda: f.backward(v, w, f.forward(v, w, self.x, workspace=ws)[1],
+                                             self.dy, workspace=ws), None)}
 
     def gemm(self, gemms):
         return _round(numpy_operands(gemms, np.float32), np.matmul)
@@ -285,10 +288,11 @@ class _NumpyRunner:
             before = tracemalloc.get_traced_memory()[0]
             tracemalloc.reset_peak()
             x = self.x.copy()
-            y, cache = f.forward(v, self.w, x)
+            ws = self.ffn.Workspace()  # a fresh one: every buffer it holds is counted
+            y, cache = f.forward(v, self.w, x, workspace=ws)
             saved = numpy_saved_elements(cache)
             del x
-            grads = f.backward(v, self.w, cache, self.dy)
+            grads = f.backward(v, self.w, cache, self.dy, workspace=ws)
             del cache
             peak = tracemalloc.get_traced_memory()[1] - before
         finally:
