@@ -20,6 +20,8 @@ claims). Each table has a quantity `q`:
 - `arith`: `lhs` is an arithmetic string (numbers, + - * / ^, parentheses; k/K, M, B/G,
   T suffixes; 1e9) parsed here by a small recursive-descent parser, never evaluated as
   code;
+- `any` (`of`: a list of checks): several careful readings; true when one is true,
+  false when all are false;
 - `none`: not decidable by counting (an empirical figure, an opinion, a figure whose
   reading the evaluator cannot pin down); its truth is "none".
 
@@ -111,6 +113,10 @@ CONFIGS = {
     "t5-large": dict(d=1024, L=24, H=16, hd=64, ff=4096, V=32128, ctx=512, t5=True),
     "t5-3b": dict(d=1024, L=24, H=32, hd=128, ff=16384, V=32128, ctx=512, t5=True),
     "t5-11b": dict(d=1024, L=24, H=128, hd=128, ff=65536, V=32128, ctx=512, t5=True),
+    # Vaswani et al. 2017, Table 3 (base, big; 6 encoder and 6 decoder layers) and
+    # section 5.1 (a shared source-target vocabulary of about 37000 tokens).
+    "transformer-base": dict(d=512, L=6, H=8, ff=2048, V=37000, ctx=512, fields_only=True),
+    "transformer-big": dict(d=1024, L=6, H=16, ff=4096, V=37000, ctx=512, fields_only=True),
     # google/gemma-2b, gemma-7b config.json (head_dim 256, tied).
     "gemma-2b": dict(d=2048, L=18, H=8, kv=1, hd=256, ff=16384, V=256000, ctx=8192,
                      tied=True),
@@ -218,6 +224,8 @@ def _t5_total(c) -> int:
 
 def params(name: str, part: str = "total") -> int:
     c = config(name)
+    if c.get("fields_only"):
+        raise ValueError(f"{name}: only its fields are modelled")
     if c.get("t5"):
         if part != "total":
             raise ValueError("T5: only the total is modelled")
@@ -246,6 +254,10 @@ def params(name: str, part: str = "total") -> int:
         return total
     if part == "nonembed":
         return total - _embed(c)
+    if part == "nopos":  # nanoGPT's count: the learned position rows left out
+        return total - (c["ctx"] * c["d"] if (c.get("gpt2") or c.get("bert")) else 0)
+    if part == "with_heads" and c.get("bert"):  # the pre-training checkpoint: MLM + NSP
+        return total + d * d + d + 2 * d + c["V"] + 2 * d + 2
     if part == "active":
         return total - c["L"] * (c["E"] - c["k"]) * _expert(c)
     raise ValueError(f"unknown part {part!r}")
@@ -366,6 +378,9 @@ _WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
 def _mantissa(text: str):
     """(value, half ulp, rest) of the number that opens `text`."""
     t = text.strip().replace(",", "").replace("×", "x").replace("*", "x")
+    if "/" in t and t.replace("/", "").replace(" ", "").isdigit():
+        num, den = t.split("/")
+        return F(int(num), int(den)), F(0), ""
     j = 0
     while j < len(t) and (t[j].isdigit() or t[j] == "."):
         j += 1
@@ -474,6 +489,10 @@ def scaled_value(check: dict) -> F:
 def truth_of_one(check: dict) -> str:
     if check["q"] == "none":
         return "none"
+    if check["q"] == "any":  # several careful readings: true when one of them is
+        parts = [truth(c) for c in check["of"]]
+        return "true" if "true" in parts else "false" if all(
+            p == "false" for p in parts) else "none"
     return "true" if _holds(scaled_value(check), check["op"], str(check["stated"]),
                             check["q"]) else "false"
 
@@ -491,6 +510,9 @@ def describe(check) -> str:
     out = []
     for c in check if isinstance(check, list) else [check]:
         if c["q"] == "none":
+            continue
+        if c["q"] == "any":
+            out.append("any of: " + " | ".join(describe(x) for x in c["of"]))
             continue
         v = scaled_value(c)
         shown = str(v) if v.denominator == 1 else f"{float(v):.6g}"

@@ -62,6 +62,13 @@ def _where(lab: dict, st: dict | None) -> str:
     return f"{lab['file']}:{lab['line']}: {lab['starts']} — label {lab['truth']}, scan {got}"
 
 
+def _nearby(found: list, lab: dict) -> str:
+    """What the scan found on the label's line instead (a hint for a miss)."""
+    texts = [st["text"][:50] for st in found
+             if Path(st["file"]).name == lab["file"] and st["line"] == lab["line"]]
+    return f" (on that line the scan has: {' / '.join(map(repr, texts))})" if texts else ""
+
+
 def figures(result: dict, marks: list) -> dict:
     found = result["statements"]
     hit = match(found, marks)
@@ -98,7 +105,8 @@ def figures(result: dict, marks: list) -> dict:
                                       if k not in sugg_false_right],
             "false_not_flagged": [_where(marks[k], hit.get(k)) for k in false_labels
                                   if k not in flagged],
-            "missed": [_where(marks[k], None) for k in range(len(marks)) if k not in hit],
+            "missed": [_where(marks[k], None) + _nearby(found, marks[k])
+                       for k in range(len(marks)) if k not in hit],
         },
     }
 
