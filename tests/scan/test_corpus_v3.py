@@ -6,6 +6,7 @@ split its URL gives, and the evaluator and the measuring script compute what the
 import ast
 import hashlib
 import importlib.util
+import json
 import re
 import tomllib
 from fractions import Fraction
@@ -46,7 +47,14 @@ def _sources() -> list:
     return tomllib.loads((HERE / "sources.toml").read_text(encoding="utf-8"))["doc"]
 
 
+def _notebook_line(line: str) -> str:
+    m = re.fullmatch(r'\s*("(?:[^"\\]|\\.)*")\s*,?\s*', line)
+    return json.loads(m.group(1)) if m else line
+
+
 def _plain(text: str, name: str) -> str:
+    if name.endswith(".ipynb"):
+        text = "\n".join(_notebook_line(line) for line in text.split("\n"))
     if name.endswith(".html"):
         text = re.sub(r"<[^>]*>", "", text)
     if name.endswith((".md", ".ipynb")):

@@ -9,6 +9,7 @@ is not found stops the run with the label's file and text. The test
 (test_corpus_v3.py) checks the result independently.
 """
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -42,9 +43,22 @@ def squash(s: str) -> str:
     return " ".join(s.split())
 
 
+def notebook_lines(text: str) -> str:
+    """A notebook's JSON with each line that holds one string shown as that string's
+    text (line numbers unchanged), so a statement is found on the JSON line that holds
+    it, as the scan reports it."""
+    out = []
+    for line in text.split("\n"):
+        m = re.fullmatch(r'\s*("(?:[^"\\]|\\.)*")\s*,?\s*', line)
+        out.append(json.loads(m.group(1)).rstrip("\n") if m else line)
+    return "\n".join(out)
+
+
 def plain(text: str, name: str) -> str:
     """Markdown's strong-emphasis marks and inline-code backticks left out (the scan
     reads the rendered words), in the document and in a label's `starts` alike."""
+    if name.endswith(".ipynb") and text.lstrip().startswith("{"):
+        text = notebook_lines(text)
     if name.endswith((".md", ".ipynb")):
         return text.replace("**", "").replace("`", "")
     return text
