@@ -5,7 +5,7 @@ A label's `check` is one inline table or a list of them (a statement that makes 
 claims). Each table has a quantity `q`:
 
 - a model field: `layers`, `d_model`, `d_ff`, `heads`, `kv_heads`, `head_dim`, `vocab`,
-  `context`, `experts`, `experts_active` (with `model`);
+  `context`, `experts`, `experts_active`, `type_vocab` (with `model`);
 - a parameter count (with `model`): `params` (total), `params_embed` (token embedding,
   plus learned positions where the model has them), `params_nonembed` (total less
   `params_embed`), `params_layer` (one block), `params_attn_layer`, `params_ffn_layer`
@@ -105,8 +105,8 @@ CONFIGS = {
     "gpt3-175b": dict(d=12288, L=96, H=96, hd=128, ff=49152, V=50257, ctx=2048,
                       gpt2=True),
     # google-bert/bert-{base,large}-uncased config.json (with the pooler).
-    "bert-base": dict(d=768, L=12, H=12, ff=3072, V=30522, ctx=512, bert=True),
-    "bert-large": dict(d=1024, L=24, H=16, ff=4096, V=30522, ctx=512, bert=True),
+    "bert-base": dict(d=768, L=12, H=12, ff=3072, V=30522, ctx=512, bert=True, types=2),
+    "bert-large": dict(d=1024, L=24, H=16, ff=4096, V=30522, ctx=512, bert=True, types=2),
     # google-t5/t5-{small,base,large,3b,11b} config.json (d_kv, 32 buckets, tied head).
     "t5-small": dict(d=512, L=6, H=8, hd=64, ff=2048, V=32128, ctx=512, t5=True),
     "t5-base": dict(d=768, L=12, H=12, hd=64, ff=3072, V=32128, ctx=512, t5=True),
@@ -157,7 +157,7 @@ PUBLISHED_TOTALS = {
 
 FIELDS = {"layers": "L", "d_model": "d", "d_ff": "ff", "heads": "H", "kv_heads": "kv",
           "head_dim": "hd", "vocab": "V", "context": "ctx", "experts": "E",
-          "experts_active": "k"}
+          "experts_active": "k", "type_vocab": "types"}
 DTYPE_BYTES = {"fp32": F(4), "float32": F(4), "fp16": F(2), "float16": F(2),
                "bf16": F(2), "bfloat16": F(2), "fp8": F(1), "int8": F(1),
                "int4": F(1, 2), "nf4": F(1, 2)}
@@ -430,8 +430,8 @@ def _holds(exact: F, op: str, stated: str, q: str) -> bool:
     if op == "range":
         lo_s, hi_s = stated.replace("–", "-").split("-")
         unit = hi_s.strip().lstrip("0123456789.,")
-        lows = readings(lo_s.strip() + (unit if not lo_s.strip()[-1:].isalpha() else ""),
-                        q)
+        bare = lo_s.strip().replace(",", "").replace(".", "").isdigit()
+        lows = readings(lo_s.strip() + (unit if bare else ""), q)
         highs = readings(hi_s, q)
         return any(lo <= exact <= hi for (lo, _, _), (_, hi, _) in zip(lows, highs))
     for lo, hi, half in readings(stated, q):

@@ -12,6 +12,7 @@ is not found stops the run with the label's file and text. The test
 import json
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 
@@ -66,20 +67,22 @@ def plain(text: str, name: str) -> str:
 
 def main(folder: Path) -> int:
     path = folder / "labels.toml"
-    blocks = re.split(r"(?m)^(?=\[\[s\]\])", path.read_text(encoding="utf-8"))
+    text = path.read_text(encoding="utf-8")
+    labels = iter(tomllib.loads(text)["s"])
+    blocks = re.split(r"(?m)^(?=\[\[s\]\])", text)
     docs, cursor, out = {}, {}, []
     for block in blocks:
-        m_file = re.search(r'(?m)^file = "(.*)"$', block)
-        m_starts = re.search(r'(?m)^starts = "((?:[^"\\]|\\.)*)"$', block)
-        if not (block.startswith("[[s]]") and m_file and m_starts):
+        m_starts = re.search(r'(?m)^starts = .*$', block)
+        if not (block.startswith("[[s]]") and m_starts):
             out.append(block)
             continue
-        name = m_file.group(1)
+        label = next(labels)
+        name = label["file"]
         if name not in docs:
             docs[name] = squashed(plain((folder / name).read_text(encoding="utf-8"),
                                         name), name.endswith(".html"))
         text, lines = docs[name]
-        starts = squash(plain(m_starts.group(1).replace('\\"', '"'), name))
+        starts = squash(plain(label["starts"], name))
         at = text.find(starts, cursor.get(name, 0))
         if at < 0:
             print(f"{name}: not found after the previous label: {starts!r}")
