@@ -230,3 +230,37 @@ def test_the_figures_count_what_they_say():
     assert out["suggested_false"] == 1 and out["suggested_false_right"] == 1.0
     assert out["false_flagged"] == 1 / 2 and out["read_share"] == 4 / 5
     assert len(out["lists"]["missed"]) == 1 and len(out["lists"]["wrong_checked"]) == 2
+
+
+# --- the atlas ----------------------------------------------------------------------
+
+def test_the_atlas_lists_false_statements_with_their_exact_values(tmp_path):
+    import shutil
+
+    spec = importlib.util.spec_from_file_location(
+        "docs_build_atlas", HERE.parents[2] / "docs_build" / "atlas.py")
+    atlas = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(atlas)
+
+    small = tmp_path / "corpus"
+    (small / "dev").mkdir(parents=True)
+    for name in ("evaluator.py", "measure.py"):
+        shutil.copy(HERE / name, small / name)
+    picked = ("kvdirect_issue_2.md", "kv_cache_sample_calculation.md")
+    for name in picked:
+        shutil.copy(HERE / "dev" / name, small / "dev" / name)
+    text = (HERE / "dev" / "labels.toml").read_text(encoding="utf-8")
+    blocks = [b for b in text.split("[[s]]")[1:] if any(f'file = "{n}"' in b for n in picked)]
+    (small / "dev" / "labels.toml").write_text("".join("[[s]]" + b for b in blocks))
+    docs = [d for d in _sources() if d["file"] in {f"dev/{n}" for n in picked}]
+    (small / "sources.toml").write_text("".join(
+        f'[[doc]]\nfile = "{d["file"]}"\nurl = "{d["url"]}"\ntitle = "{d["title"]}"\n'
+        f'kind = "{d["kind"]}"\nsplit = "dev"\n\n' for d in docs))
+    page = atlas.render(small, with_scan=True)
+    assert "1 of 2 documents (50%)" in page, page
+    assert "16*128*2 = 4096 (stated == 8192)" in page, page
+    assert "| dev | " in page and "prose recall" in page
+    assert "kv_cache_sample_calculation.md" in page.split("Documents without a wrong count")[1]
+    out = tmp_path / "atlas.md"
+    assert atlas.main(["--corpus", str(small), "--output", str(out), "--no-scan"]) == 0
+    assert "## The scan against the labels" not in out.read_text()

@@ -519,3 +519,9 @@ def describe(check) -> str:
         what = c.get("lhs") or f"{c['q']}({c.get('model', c.get('n', ''))})"
         out.append(f"{what} = {shown} (stated {c['op']} {c['stated']})")
     return "; ".join(out)
+
+
+def describe_false(check) -> str:
+    """The exact values behind the parts of a check that are false."""
+    parts = check if isinstance(check, list) else [check]
+    return describe([c for c in parts if truth(c) == "false"] or parts)

@@ -15,7 +15,11 @@ and backticks left out, as the scan renders them). The figures (issue 27):
 - false flagged: of the statements labelled false, those the scan gives verdict false
   (checked or suggested);
 - read share: (checked + suggested) / labelled;
-- wrong CHECKED: how many checked verdicts are wrong (the hostile folder's figure).
+- wrong CHECKED: how many checked verdicts are wrong (the hostile folder's figure);
+- detection precision: the scan's statements that match a label / all it found (the
+  labels list the statements a reader would; a detection no label has counts against);
+- FALSE verdict precision: of the labelled statements the scan calls false (checked or
+  suggested), those labelled false.
 
 `--figures-only` prints the figures and no per-statement lists (used for heldout/, whose
 statements the helpers tuning the scan must not see).
@@ -80,6 +84,8 @@ def figures(result: dict, marks: list) -> dict:
     false_labels = [k for k, m in enumerate(marks) if m["truth"] == "false"]
     flagged = [k for k in false_labels if k in hit and hit[k]["verdict"] == "false"
                and hit[k]["status"] in ("checked", "suggested")]
+    said_false = [k for k, st in hit.items() if st["verdict"] == "false"
+                  and st["status"] in ("checked", "suggested")]
     return {
         "labelled": len(marks),
         "labelled_true": sum(m["truth"] == "true" for m in marks),
@@ -98,6 +104,8 @@ def figures(result: dict, marks: list) -> dict:
         "false_flagged": _ratio(len(flagged), len(false_labels)),
         "false_flagged_count": len(flagged),
         "read_share": _ratio(len(checked) + len(suggested), len(marks)),
+        "detection_precision": _ratio(len(hit), len(found)),
+        "false_verdict_precision": _ratio(len(flagged), len(said_false)),
         "lists": {
             "wrong_checked": [_where(marks[k], hit[k]) for k in checked
                               if k not in checked_right],
