@@ -264,3 +264,38 @@ def test_the_atlas_lists_false_statements_with_their_exact_values(tmp_path):
     out = tmp_path / "atlas.md"
     assert atlas.main(["--corpus", str(small), "--output", str(out), "--no-scan"]) == 0
     assert "## The scan against the labels" not in out.read_text()
+
+
+# --- mutants: the evaluator catches a label whose figure is changed -----------------
+
+def _exact_integer_checks():
+    for folder, lab in _all_labels():
+        for part in lab["check"] if isinstance(lab["check"], list) else [lab["check"]]:
+            stated = str(part.get("stated", "")).replace(",", "")
+            if part.get("op") == "==" and stated.isdigit() and \
+                    evaluator.truth(part) == "true":
+                yield folder, lab, part
+
+
+def test_every_exact_figure_is_checked_to_the_unit():
+    seen = 0
+    for folder, lab, part in _exact_integer_checks():
+        wrong = dict(part, stated=str(int(str(part["stated"]).replace(",", "")) + 1))
+        assert evaluator.truth(wrong) == "false", (
+            f"{folder}/{lab['file']}:{lab['line']}: {wrong} is not caught")
+        seen += 1
+    assert seen >= 200, seen
+
+
+@given(st.integers(min_value=10**3, max_value=10**12), st.integers(min_value=2, max_value=4),
+       st.sampled_from(["K", "M", "B"]))
+def test_a_figure_rounded_to_its_precision_is_true_and_one_step_off_is_false(n, digits, unit):
+    scale = {"K": 10**3, "M": 10**6, "B": 10**9}[unit]
+    value = Fraction(n, scale)
+    if value < 1:
+        return
+    shown = f"{float(value):.{digits}f}"
+    assert _one(str(n), "==", shown + unit) == "true", (n, shown + unit)
+    step = Fraction(1, 10**digits)
+    off = f"{float(Fraction(shown) + 2 * step):.{digits}f}"
+    assert _one(str(n), "==", off + unit) == "false", (n, off + unit)
