@@ -20,6 +20,8 @@ claims). Each table has a quantity `q`:
 - `arith`: `lhs` is an arithmetic string (numbers, + - * / ^, parentheses; k/K, M, B/G,
   T suffixes; 1e9) parsed here by a small recursive-descent parser, never evaluated as
   code;
+- `ratio` (`num`, `den`: two checks without `op`): the quotient of their exact values
+  ("twice as many layers", "a quarter of the experts");
 - `any` (`of`: a list of checks): several careful readings; true when one is true,
   false when all are false;
 - `none`: not decidable by counting (an empirical figure, an opinion, a figure whose
@@ -478,6 +480,8 @@ def exact_value(check: dict) -> F:
         return arith(check["lhs"])
     if q == "dtype_bytes":
         return DTYPE_BYTES[check["dtype"]]
+    if q == "ratio":
+        return exact_value(check["num"]) / exact_value(check["den"])
     raise ValueError(f"unknown quantity {q!r}")
 
 
@@ -505,6 +509,10 @@ def truth(check) -> str:
     return "true" if all(p == "true" for p in parts) else "none"
 
 
+def _name(c: dict) -> str:
+    return f"{c['q']}({c.get('model', c.get('n', ''))})"
+
+
 def describe(check) -> str:
     """The exact value(s) behind a check, for reports ("8192*8192 = 67108864")."""
     out = []
@@ -516,7 +524,8 @@ def describe(check) -> str:
             continue
         v = scaled_value(c)
         shown = str(v) if v.denominator == 1 else f"{float(v):.6g}"
-        what = c.get("lhs") or f"{c['q']}({c.get('model', c.get('n', ''))})"
+        what = c.get("lhs") or (
+            f"{_name(c['num'])} / {_name(c['den'])}" if c["q"] == "ratio" else _name(c))
         out.append(f"{what} = {shown} (stated {c['op']} {c['stated']})")
     return "; ".join(out)
 
