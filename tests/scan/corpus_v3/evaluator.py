@@ -1,0 +1,536 @@
+"""The corpus's own judge: computes the truth of every label's `check`, independently of
+ffnverify (standard library only; every count is an exact integer or Fraction).
+
+A label's `check` is one inline table or a list of them (a statement that makes several
+claims). Each table has a quantity `q`:
+
+- a model field: `layers`, `d_model`, `d_ff`, `heads`, `kv_heads`, `head_dim`, `vocab`,
+  `context`, `experts`, `experts_active`, `type_vocab` (with `model`);
+- a parameter count (with `model`): `params` (total), `params_embed` (token embedding,
+  plus learned positions where the model has them), `params_nonembed` (total less
+  `params_embed`), `params_layer` (one block), `params_attn_layer`, `params_ffn_layer`
+  (one layer's FFN, all experts), `params_ffn_total`, `params_expert` (one expert's FFN),
+  `params_active` (per token: the total less the unrouted experts);
+- `kv_cache_bytes` (`model`, `context`, optional `batch`=1, `dtype`): 2·layers·kv_heads·
+  head_dim·context·batch·bytes; `kv_cache_bytes` with `context=1` is per token;
+- `weights_bytes` (`model` or `n`, `dtype`): parameters × bytes per parameter;
+- `flops_fwd_token` (2N), `flops_train_token` (6N), `flops_train` (6ND, with `tokens`),
+  each with `model` or `n` (an arithmetic string);
+- `dtype_bytes` (`dtype`): bytes per value (fp32 4, fp16/bf16 2, int8/fp8 1, int4 1/2);
+- `arith`: `lhs` is an arithmetic string (numbers, + - * / ^, parentheses; k/K, M, B/G,
+  T suffixes; 1e9) parsed here by a small recursive-descent parser, never evaluated as
+  code;
+- `ratio` (`num`, `den`: two checks without `op`): the quotient of their exact values
+  ("twice as many layers", "a quarter of the experts");
+- `any` (`of`: a list of checks): several careful readings; true when one is true,
+  false when all are false;
+- `none`: not decidable by counting (an empirical figure, an opinion, a figure whose
+  reading the evaluator cannot pin down); its truth is "none".
+
+Any check may carry `scale` (an arithmetic string): the exact value is multiplied by it
+("the KV cache after 10x compression": `scale = "1/10"`).
+
+`op` is `==` (the stated figure at its precision), `≈` (hedged: the looser tolerance
+below), `>=`, `<=`, `>`, `<`, `range` (`stated = "32-40"`), `!=` (a negation: true when
+the `==` reading is false). `stated` is the figure as written: `"67.1M"`, `"6.7B"`,
+`"11,008"`, `"2 GiB"`, `"13.5 GB"`, `"32K"`, `"3.15e23"`, `"33%"`, `"4x"`.
+
+How a stated figure is read (SPEC §5.2, charitably):
+- at its stated precision: `67.1M` is [67.05M, 67.15M]; an integer without a suffix is
+  exact; `7B` is [6.5B, 7.5B];
+- hedged (`op = "≈"`): the half-width is the larger of one unit in the last place and
+  HEDGE (5%) of the figure;
+- K/M/G in a context length, and KB/MB/GB/TB in memory, may be decimal or binary; KiB/MiB/
+  GiB/TiB are binary; a parameter count's K/M/B/T are decimal;
+- a statement is true when some reading is true; a list of checks is false when one is
+  false, true when all are true, "none" otherwise.
+"""
+
+from fractions import Fraction as F
+
+HEDGE = F(5, 100)
+
+# --- configurations, typed from the published configs ----------------------------
+# Fields: d (hidden), L (layers), H (query heads), kv (key/value heads), hd (head dim,
+# default d/H), ff (FFN width), V (vocab), ctx (context), gated (three FFN matrices),
+# tied (head shares the embedding), norm ("rms": d weights; "ln": 2d; "ln0": none),
+# norms (per layer), bias ("all": GPT-2 style biases on every linear; "qkv": q/k/v
+# only; False), pos (learned position rows), E/k (experts / routed per token).
+CONFIGS = {
+    # huggyllama/llama-7b config.json; LLaMA paper (Touvron et al. 2023a) Table 2.
+    "llama-1-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=32000, ctx=2048),
+    "llama-1-13b": dict(d=5120, L=40, H=40, kv=40, ff=13824, V=32000, ctx=2048),
+    "llama-1-33b": dict(d=6656, L=60, H=52, kv=52, ff=17920, V=32000, ctx=2048),
+    "llama-1-65b": dict(d=8192, L=80, H=64, kv=64, ff=22016, V=32000, ctx=2048),
+    # meta-llama/Llama-2-{7b,13b,70b}-hf config.json; Llama 2 paper Table 1.
+    "llama-2-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=32000, ctx=4096),
+    "llama-2-13b": dict(d=5120, L=40, H=40, kv=40, ff=13824, V=32000, ctx=4096),
+    "llama-2-70b": dict(d=8192, L=80, H=64, kv=8, ff=28672, V=32000, ctx=4096),
+    # codellama/CodeLlama-7b-hf config.json (vocab 32016, 16384 positions).
+    "code-llama-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=32016, ctx=16384),
+    # meta-llama/Meta-Llama-3-8B, -70B config.json.
+    "llama-3-8b": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=128256, ctx=8192),
+    "llama-3-70b": dict(d=8192, L=80, H=64, kv=8, ff=28672, V=128256, ctx=8192),
+    # meta-llama/Llama-3.1-8B, -70B, -405B config.json (131072 positions).
+    "llama-3.1-8b": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=128256, ctx=131072),
+    "llama-3.1-70b": dict(d=8192, L=80, H=64, kv=8, ff=28672, V=128256, ctx=131072),
+    "llama-3.1-405b": dict(d=16384, L=126, H=128, kv=8, ff=53248, V=128256, ctx=131072),
+    # meta-llama/Llama-3.2-1B, -3B config.json (tied embeddings).
+    "llama-3.2-1b": dict(d=2048, L=16, H=32, kv=8, ff=8192, V=128256, ctx=131072,
+                         tied=True),
+    "llama-3.2-3b": dict(d=3072, L=28, H=24, kv=8, ff=8192, V=128256, ctx=131072,
+                         tied=True),
+    # mistralai/Mistral-7B-v0.1 config.json (sliding window 4096); v0.3: vocab 32768.
+    "mistral-7b-v0.1": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=32000, ctx=32768),
+    "mistral-7b-v0.3": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=32768, ctx=32768),
+    # mistralai/Mixtral-8x7B-v0.1 config.json; Mixtral paper Table 1.
+    "mixtral-8x7b": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=32000, ctx=32768, E=8, k=2),
+    # mistralai/Mixtral-8x22B-v0.1 config.json.
+    "mixtral-8x22b": dict(d=6144, L=56, H=48, kv=8, ff=16384, V=32000, ctx=65536, E=8,
+                          k=2),
+    # openai-community/gpt2{,-medium,-large,-xl} config.json (n_ctx 1024, tied head).
+    "gpt2": dict(d=768, L=12, H=12, ff=3072, V=50257, ctx=1024, gpt2=True),
+    "gpt2-medium": dict(d=1024, L=24, H=16, ff=4096, V=50257, ctx=1024, gpt2=True),
+    "gpt2-large": dict(d=1280, L=36, H=20, ff=5120, V=50257, ctx=1024, gpt2=True),
+    "gpt2-xl": dict(d=1600, L=48, H=25, ff=6400, V=50257, ctx=1024, gpt2=True),
+    # openai-community/openai-gpt config.json (GPT-1: 40478 tokens, 512 positions, no
+    # final LayerNorm).
+    "gpt1": dict(d=768, L=12, H=12, ff=3072, V=40478, ctx=512, gpt2=True, final_norm=False),
+    # GPT-3 paper (Brown et al. 2020) Table 2.1; d_ff = 4·d_model; GPT-2 layout.
+    "gpt3-125m": dict(d=768, L=12, H=12, hd=64, ff=3072, V=50257, ctx=2048, gpt2=True),
+    "gpt3-350m": dict(d=1024, L=24, H=16, hd=64, ff=4096, V=50257, ctx=2048, gpt2=True),
+    "gpt3-760m": dict(d=1536, L=24, H=16, hd=96, ff=6144, V=50257, ctx=2048, gpt2=True),
+    "gpt3-1.3b": dict(d=2048, L=24, H=24, hd=128, ff=8192, V=50257, ctx=2048, gpt2=True),
+    "gpt3-2.7b": dict(d=2560, L=32, H=32, hd=80, ff=10240, V=50257, ctx=2048, gpt2=True),
+    "gpt3-6.7b": dict(d=4096, L=32, H=32, hd=128, ff=16384, V=50257, ctx=2048, gpt2=True),
+    "gpt3-13b": dict(d=5140, L=40, H=40, hd=128, ff=20560, V=50257, ctx=2048, gpt2=True),
+    "gpt3-175b": dict(d=12288, L=96, H=96, hd=128, ff=49152, V=50257, ctx=2048,
+                      gpt2=True),
+    # google-bert/bert-{base,large}-uncased config.json (with the pooler).
+    "bert-base": dict(d=768, L=12, H=12, ff=3072, V=30522, ctx=512, bert=True, types=2),
+    "bert-large": dict(d=1024, L=24, H=16, ff=4096, V=30522, ctx=512, bert=True, types=2),
+    # google-t5/t5-{small,base,large,3b,11b} config.json (d_kv, 32 buckets, tied head).
+    "t5-small": dict(d=512, L=6, H=8, hd=64, ff=2048, V=32128, ctx=512, t5=True),
+    "t5-base": dict(d=768, L=12, H=12, hd=64, ff=3072, V=32128, ctx=512, t5=True),
+    "t5-large": dict(d=1024, L=24, H=16, hd=64, ff=4096, V=32128, ctx=512, t5=True),
+    "t5-3b": dict(d=1024, L=24, H=32, hd=128, ff=16384, V=32128, ctx=512, t5=True),
+    "t5-11b": dict(d=1024, L=24, H=128, hd=128, ff=65536, V=32128, ctx=512, t5=True),
+    # Vaswani et al. 2017, Table 3 (base, big; 6 encoder and 6 decoder layers) and
+    # section 5.1 (a shared source-target vocabulary of about 37000 tokens).
+    "transformer-base": dict(d=512, L=6, H=8, ff=2048, V=37000, ctx=512, fields_only=True),
+    "transformer-big": dict(d=1024, L=6, H=16, ff=4096, V=37000, ctx=512, fields_only=True),
+    # google/gemma-2b, gemma-7b config.json (head_dim 256, tied).
+    "gemma-2b": dict(d=2048, L=18, H=8, kv=1, hd=256, ff=16384, V=256000, ctx=8192,
+                     tied=True),
+    "gemma-7b": dict(d=3072, L=28, H=16, kv=16, hd=256, ff=24576, V=256000, ctx=8192,
+                     tied=True),
+    # google/gemma-2-9b, gemma-2-27b config.json (four norms per layer).
+    "gemma-2-9b": dict(d=3584, L=42, H=16, kv=8, hd=256, ff=14336, V=256000, ctx=8192,
+                       tied=True, norms=4),
+    "gemma-2-27b": dict(d=4608, L=46, H=32, kv=16, hd=128, ff=36864, V=256000, ctx=8192,
+                        tied=True, norms=4),
+    # Qwen/Qwen2-7B, Qwen2.5-7B config.json (q/k/v biases, untied).
+    "qwen2-7b": dict(d=3584, L=28, H=28, kv=4, ff=18944, V=152064, ctx=131072, bias="qkv"),
+    "qwen2.5-7b": dict(d=3584, L=28, H=28, kv=4, ff=18944, V=152064, ctx=131072,
+                       bias="qkv"),
+    # microsoft/Phi-3-mini-4k-instruct config.json.
+    "phi-3-mini": dict(d=3072, L=32, H=32, kv=32, ff=8192, V=32064, ctx=4096),
+    # allenai/OLMo-7B: non-parametric LayerNorm, 50304 embedding rows, untied.
+    "olmo-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=50304, ctx=2048, norm="ln0"),
+}
+
+# Published totals the formulas must reproduce (checked by the test), with their source.
+PUBLISHED_TOTALS = {
+    "llama-2-7b": 6_738_415_616,  # safetensors index / HF model page
+    "llama-2-13b": 13_015_864_320,
+    "llama-2-70b": 68_976_648_192,
+    "llama-3-8b": 8_030_261_248,
+    "llama-3-70b": 70_553_706_496,
+    "mistral-7b-v0.1": 7_241_732_096,
+    "mixtral-8x7b": 46_702_792_704,
+    "gpt2": 124_439_808,  # sum of the checkpoint's tensors (tied head counted once)
+    "gpt2-medium": 354_823_168,
+    "gpt2-xl": 1_557_611_200,
+    "bert-base": 109_482_240,
+    "t5-small": 60_506_624,
+    "gemma-7b": 8_537_680_896,
+    "qwen2-7b": 7_615_616_512,
+}
+
+FIELDS = {"layers": "L", "d_model": "d", "d_ff": "ff", "heads": "H", "kv_heads": "kv",
+          "head_dim": "hd", "vocab": "V", "context": "ctx", "experts": "E",
+          "experts_active": "k", "type_vocab": "types"}
+DTYPE_BYTES = {"fp32": F(4), "float32": F(4), "fp16": F(2), "float16": F(2),
+               "bf16": F(2), "bfloat16": F(2), "fp8": F(1), "int8": F(1),
+               "int4": F(1, 2), "nf4": F(1, 2)}
+
+
+def config(name: str) -> dict:
+    c = dict(CONFIGS[name])
+    c.setdefault("kv", c["H"])
+    c.setdefault("hd", c["d"] // c["H"])
+    c.setdefault("E", 1)
+    c.setdefault("k", 1)
+    return c
+
+
+# --- parameter counts ------------------------------------------------------------
+
+def _attn(c) -> int:
+    q, kv, d = c["H"] * c["hd"], c["kv"] * c["hd"], c["d"]
+    n = d * q + 2 * d * kv + q * d
+    if c.get("gpt2") or c.get("bert"):
+        n += q + 2 * kv + d
+    elif c.get("bias") == "qkv":
+        n += q + 2 * kv
+    return n
+
+
+def _expert(c) -> int:
+    d, ff = c["d"], c["ff"]
+    if c.get("gpt2") or c.get("bert"):
+        return 2 * d * ff + ff + d
+    if c.get("t5"):
+        return 2 * d * ff
+    return 3 * d * ff
+
+
+def _norm(c) -> int:
+    return {"rms": c["d"], "ln": 2 * c["d"], "ln0": 0}[c.get("norm", "rms")]
+
+
+def _ffn_layer(c) -> int:
+    router = c["d"] * c["E"] if c["E"] > 1 else 0
+    return c["E"] * _expert(c) + router
+
+
+def _layer(c) -> int:
+    norm = 2 * c["d"] if (c.get("gpt2") or c.get("bert")) else _norm(c)
+    return _attn(c) + _ffn_layer(c) + c.get("norms", 2) * norm
+
+
+def _embed(c) -> int:
+    n = c["V"] * c["d"]
+    if c.get("gpt2") or c.get("bert"):
+        n += c["ctx"] * c["d"]
+    return n
+
+
+def _t5_total(c) -> int:
+    d, hd, H = c["d"], c["hd"], c["H"]
+    attn = 4 * d * H * hd
+    enc = c["L"] * (attn + _expert(c) + 2 * d) + d + 32 * H
+    dec = c["L"] * (2 * attn + _expert(c) + 3 * d) + d + 32 * H
+    return c["V"] * d + enc + dec
+
+
+def params(name: str, part: str = "total") -> int:
+    c = config(name)
+    if c.get("fields_only"):
+        raise ValueError(f"{name}: only its fields are modelled")
+    if c.get("t5"):
+        if part != "total":
+            raise ValueError("T5: only the total is modelled")
+        return _t5_total(c)
+    if part == "embed":
+        return _embed(c)
+    if part == "layer":
+        return _layer(c)
+    if part == "attn_layer":
+        return _attn(c)
+    if part == "ffn_layer":
+        return _ffn_layer(c)
+    if part == "ffn_total":
+        return c["L"] * _ffn_layer(c)
+    if part == "expert":
+        return _expert(c)
+    d = c["d"]
+    if c.get("bert"):
+        total = _embed(c) + 2 * d + 2 * d + c["L"] * _layer(c) + d * d + d
+    elif c.get("gpt2"):
+        total = _embed(c) + c["L"] * _layer(c) + (2 * d if c.get("final_norm", True) else 0)
+    else:
+        head = 0 if c.get("tied") else c["V"] * d
+        total = _embed(c) + c["L"] * _layer(c) + _norm(c) + head
+    if part == "total":
+        return total
+    if part == "nonembed":
+        return total - _embed(c)
+    if part == "nopos":  # nanoGPT's count: the learned position rows left out
+        return total - (c["ctx"] * c["d"] if (c.get("gpt2") or c.get("bert")) else 0)
+    if part == "with_heads" and c.get("bert"):  # the pre-training checkpoint: MLM + NSP
+        return total + d * d + d + 2 * d + c["V"] + 2 * d + 2
+    if part == "active":
+        return total - c["L"] * (c["E"] - c["k"]) * _expert(c)
+    raise ValueError(f"unknown part {part!r}")
+
+
+# --- arithmetic strings (a tiny recursive-descent parser; no eval) ---------------
+
+_SUFFIX = {"k": F(10**3), "K": F(10**3), "M": F(10**6), "B": F(10**9), "G": F(10**9),
+           "T": F(10**12)}
+
+
+def _tokens(s: str) -> list:
+    s = s.replace("×", "*").replace("·", "*").replace("÷", "/").replace("**", "^")
+    s = s.replace("−", "-").replace(",", "").replace("_", "")
+    out, i = [], 0
+    while i < len(s):
+        ch = s[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "+-*/^()":
+            out.append(ch)
+            i += 1
+        elif ch.isdigit() or ch == ".":
+            j = i
+            while j < len(s) and (s[j].isdigit() or s[j] == "."):
+                j += 1
+            value = F(s[i:j])
+            if j < len(s) and s[j] in "eE" and j + 1 < len(s) and (
+                    s[j + 1].isdigit() or s[j + 1] in "+-"):
+                k = j + 1
+                if s[k] in "+-":
+                    k += 1
+                while k < len(s) and s[k].isdigit():
+                    k += 1
+                exp = int(s[j + 1:k])
+                if abs(exp) > 40:
+                    raise ValueError("exponent out of range")
+                value *= F(10) ** exp
+                j = k
+            if j < len(s) and s[j] in _SUFFIX:
+                value *= _SUFFIX[s[j]]
+                j += 1
+            out.append(value)
+            i = j
+        else:
+            raise ValueError(f"unexpected {ch!r} in {s!r}")
+    return out
+
+
+def arith(s: str) -> F:
+    toks = _tokens(s)
+    pos = 0
+
+    def peek():
+        return toks[pos] if pos < len(toks) else None
+
+    def take():
+        nonlocal pos
+        if pos >= len(toks):
+            raise ValueError(f"unexpected end of {s!r}")
+        pos += 1
+        return toks[pos - 1]
+
+    def atom():
+        t = take()
+        if t == "(":
+            v = expr()
+            if take() != ")":
+                raise ValueError("missing )")
+            return v
+        if t == "-":
+            return -power()
+        if isinstance(t, F):
+            return t
+        raise ValueError(f"unexpected {t!r}")
+
+    def power():
+        base = atom()
+        if peek() == "^":
+            take()
+            exp = power()
+            if exp.denominator != 1 or abs(exp) > 64:
+                raise ValueError("exponent must be a small integer")
+            return base ** int(exp)
+        return base
+
+    def term():
+        v = power()
+        while peek() in ("*", "/"):
+            v = v * power() if take() == "*" else v / power()
+        return v
+
+    def expr():
+        v = term()
+        while peek() in ("+", "-"):
+            v = v + term() if take() == "+" else v - term()
+        return v
+
+    v = expr()
+    if pos != len(toks):
+        raise ValueError(f"trailing input in {s!r}")
+    return v
+
+
+# --- stated figures ----------------------------------------------------------------
+
+_BYTES = {"B": [F(1)], "bytes": [F(1)], "KB": [F(10**3), F(2**10)],
+          "MB": [F(10**6), F(2**20)], "GB": [F(10**9), F(2**30)],
+          "TB": [F(10**12), F(2**40)], "KiB": [F(2**10)], "MiB": [F(2**20)],
+          "GiB": [F(2**30)], "TiB": [F(2**40)]}
+_COUNT = {"": [F(1)], "K": [F(10**3)], "k": [F(10**3)], "M": [F(10**6)],
+          "B": [F(10**9)], "T": [F(10**12)], "%": [F(1, 100)], "x": [F(1)]}
+_CONTEXT = {"": [F(1)], "K": [F(1000), F(1024)], "k": [F(1000), F(1024)],
+            "M": [F(10**6), F(2**20)]}
+_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
+
+
+def _mantissa(text: str):
+    """(value, half ulp, rest) of the number that opens `text`."""
+    t = text.strip().replace(",", "").replace("×", "x").replace("*", "x")
+    if "/" in t and t.replace("/", "").replace(" ", "").isdigit():
+        num, den = t.split("/")
+        return F(int(num), int(den)), F(0), ""
+    j = 0
+    while j < len(t) and (t[j].isdigit() or t[j] == "."):
+        j += 1
+    digits = t[:j]
+    if not digits:
+        raise ValueError(f"no number in {text!r}")
+    value = F(digits)
+    places = len(digits.split(".")[1]) if "." in digits else 0
+    half = F(1, 2) / F(10) ** places
+    rest = t[j:].strip()
+    for mark in ("x10^", "x 10^", "e"):
+        if rest.startswith(mark) and rest[len(mark):].lstrip("+-").split(" ")[0].isdigit():
+            tail = rest[len(mark):].split(" ", 1)
+            exp = int(tail[0])
+            if abs(exp) > 40:
+                raise ValueError("exponent out of range")
+            value, half = value * F(10) ** exp, half * F(10) ** exp
+            rest = tail[1].strip() if len(tail) > 1 else ""
+            break
+    return value, half, rest
+
+
+def readings(stated: str, q: str) -> list:
+    """Every interval (lo, hi, half) a careful reader may mean by `stated` for q."""
+    value, half, rest = _mantissa(stated)
+    unit = rest.split(" ")[0] if rest else ""
+    unit = _WORDS.get(unit, unit)
+    if q in ("kv_cache_bytes", "weights_bytes") or (unit in _BYTES and unit != "B"):
+        table, unit = _BYTES, unit or "B"
+    elif q == "context":
+        table = _CONTEXT
+    else:
+        table = _COUNT
+    if unit not in table:
+        raise ValueError(f"unit {unit!r} of {stated!r} not understood for {q}")
+    exact = "." not in stated and "e" not in stated.lower().replace("bytes", "")
+    out = []
+    for scale in table[unit]:
+        h = F(0) if exact and scale == 1 else half * scale
+        out.append((value * scale - h, value * scale + h, h))
+    return out
+
+
+def _holds(exact: F, op: str, stated: str, q: str) -> bool:
+    if op == "!=":
+        return not _holds(exact, "==", stated, q)
+    if op == "range":
+        lo_s, hi_s = stated.replace("–", "-").split("-")
+        unit = hi_s.strip().lstrip("0123456789.,")
+        bare = lo_s.strip().replace(",", "").replace(".", "").isdigit()
+        lows = readings(lo_s.strip() + (unit if bare else ""), q)
+        highs = readings(hi_s, q)
+        return any(lo <= exact <= hi for (lo, _, _), (_, hi, _) in zip(lows, highs))
+    for lo, hi, half in readings(stated, q):
+        mid = (lo + hi) / 2
+        if op == "≈":
+            w = max(2 * half, HEDGE * abs(mid))
+            lo, hi = mid - w, mid + w
+        if op in ("==", "≈") and lo <= exact <= hi:
+            return True
+        if op == ">=" and exact >= lo or op == ">" and exact > lo:
+            return True
+        if op == "<=" and exact <= hi or op == "<" and exact < hi:
+            return True
+    return False
+
+
+# --- a check's exact value -------------------------------------------------------
+
+def _n(check) -> F:
+    return arith(check["n"]) if "n" in check else F(params(check["model"]))
+
+
+def exact_value(check: dict) -> F:
+    q = check["q"]
+    if q in FIELDS:
+        c = config(check["model"])
+        return F(c[FIELDS[q]])
+    if q.startswith("params"):
+        part = q[len("params_"):] if q != "params" else "total"
+        return F(params(check["model"], part))
+    if q == "kv_cache_bytes":
+        c = config(check["model"])
+        return F(2 * c["L"] * c["kv"] * c["hd"] * int(check["context"])
+                 * int(check.get("batch", 1))) * DTYPE_BYTES[check["dtype"]]
+    if q == "weights_bytes":
+        return _n(check) * DTYPE_BYTES[check["dtype"]]
+    if q == "flops_fwd_token":
+        return 2 * _n(check)
+    if q == "flops_train_token":
+        return 6 * _n(check)
+    if q == "flops_train":
+        return 6 * _n(check) * arith(check["tokens"])
+    if q == "arith":
+        return arith(check["lhs"])
+    if q == "dtype_bytes":
+        return DTYPE_BYTES[check["dtype"]]
+    if q == "ratio":
+        return exact_value(check["num"]) / exact_value(check["den"])
+    raise ValueError(f"unknown quantity {q!r}")
+
+
+def scaled_value(check: dict) -> F:
+    """The check's exact value times its `scale` (an arithmetic string, default 1)."""
+    return exact_value(check) * arith(check.get("scale", "1"))
+
+
+def truth_of_one(check: dict) -> str:
+    if check["q"] == "none":
+        return "none"
+    if check["q"] == "any":  # several careful readings: true when one of them is
+        parts = [truth(c) for c in check["of"]]
+        return "true" if "true" in parts else "false" if all(
+            p == "false" for p in parts) else "none"
+    return "true" if _holds(scaled_value(check), check["op"], str(check["stated"]),
+                            check["q"]) else "false"
+
+
+def truth(check) -> str:
+    """"true", "false" or "none" for a label's check (one table or a list)."""
+    parts = [truth_of_one(c) for c in (check if isinstance(check, list) else [check])]
+    if "false" in parts:
+        return "false"
+    return "true" if all(p == "true" for p in parts) else "none"
+
+
+def _name(c: dict) -> str:
+    return f"{c['q']}({c.get('model', c.get('n', ''))})"
+
+
+def describe(check) -> str:
+    """The exact value(s) behind a check, for reports ("8192*8192 = 67108864")."""
+    out = []
+    for c in check if isinstance(check, list) else [check]:
+        if c["q"] == "none":
+            continue
+        if c["q"] == "any":
+            out.append("any of: " + " | ".join(describe(x) for x in c["of"]))
+            continue
+        v = scaled_value(c)
+        shown = str(v) if v.denominator == 1 else f"{float(v):.6g}"
+        what = c.get("lhs") or (
+            f"{_name(c['num'])} / {_name(c['den'])}" if c["q"] == "ratio" else _name(c))
+        out.append(f"{what} = {shown} (stated {c['op']} {c['stated']})")
+    return "; ".join(out)
+
+
+def describe_false(check) -> str:
+    """The exact values behind the parts of a check that are false."""
+    parts = check if isinstance(check, list) else [check]
+    return describe([c for c in parts if truth(c) == "false"] or parts)

@@ -1,0 +1,156 @@
+"""How well `ffnverify scan` reads one folder of the corpus, against its labels.
+
+    PYTHONPATH=$PWD python tests/scan/corpus_v3/measure.py tests/scan/corpus_v3/dev [--json]
+        [--figures-only]
+
+A labelled statement is detected when the scan gives a statement with its file, its line
+and a text that starts with the label's `starts` (whitespace-squashed; Markdown's `**`
+and backticks left out, as the scan renders them). The figures (issue 27):
+
+- prose recall: detected / labelled;
+- CHECKED verdicts right: of the detected statements the scan marks `checked`, those
+  whose verdict equals the label's truth (a checked statement labelled "none" is wrong);
+- SUGGESTED FALSE right: of the `suggested` statements with verdict false, those
+  labelled false;
+- false flagged: of the statements labelled false, those the scan gives verdict false
+  (checked or suggested);
+- read share: (checked + suggested) / labelled;
+- wrong CHECKED: how many checked verdicts are wrong (the hostile folder's figure);
+- detection precision: the scan's statements that match a label / all it found (the
+  labels list the statements a reader would; a detection no label has counts against);
+- FALSE verdict precision: of the labelled statements the scan calls false (checked or
+  suggested), those labelled false.
+
+`--figures-only` prints the figures and no per-statement lists (used for heldout/, whose
+statements the helpers tuning the scan must not see).
+"""
+
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+
+def _squash(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _plain(s: str) -> str:
+    return _squash(s.replace("**", "").replace("`", ""))
+
+
+def labels(folder: Path) -> list:
+    return tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))["s"]
+
+
+def match(found: list, marks: list) -> dict:
+    """label index -> the scan's statement detected for it (each used once)."""
+    used, out = set(), {}
+    for k, lab in enumerate(marks):
+        want = _plain(lab["starts"])
+        for i, st in enumerate(found):
+            if i not in used and Path(st["file"]).name == lab["file"] and \
+                    st["line"] == lab["line"] and _plain(st["text"]).startswith(want):
+                out[k] = st
+                used.add(i)
+                break
+    return out
+
+
+def _ratio(num: int, den: int):
+    return num / den if den else None
+
+
+def _where(lab: dict, st: dict | None) -> str:
+    got = f"{st['status']} {st['verdict']}" if st else "not detected"
+    return f"{lab['file']}:{lab['line']}: {lab['starts']} — label {lab['truth']}, scan {got}"
+
+
+def _nearby(found: list, lab: dict) -> str:
+    """What the scan found on the label's line instead (a hint for a miss)."""
+    texts = [st["text"][:50] for st in found
+             if Path(st["file"]).name == lab["file"] and st["line"] == lab["line"]]
+    return f" (on that line the scan has: {' / '.join(map(repr, texts))})" if texts else ""
+
+
+def figures(result: dict, marks: list) -> dict:
+    found = result["statements"]
+    hit = match(found, marks)
+    checked = [k for k, st in hit.items() if st["status"] == "checked"]
+    suggested = [k for k, st in hit.items() if st["status"] == "suggested"]
+    checked_right = [k for k in checked if hit[k]["verdict"] == marks[k]["truth"]]
+    sugg_false = [k for k in suggested if hit[k]["verdict"] == "false"]
+    sugg_false_right = [k for k in sugg_false if marks[k]["truth"] == "false"]
+    false_labels = [k for k, m in enumerate(marks) if m["truth"] == "false"]
+    flagged = [k for k in false_labels if k in hit and hit[k]["verdict"] == "false"
+               and hit[k]["status"] in ("checked", "suggested")]
+    said_false = [k for k, st in hit.items() if st["verdict"] == "false"
+                  and st["status"] in ("checked", "suggested")]
+    return {
+        "labelled": len(marks),
+        "labelled_true": sum(m["truth"] == "true" for m in marks),
+        "labelled_false": len(false_labels),
+        "labelled_none": sum(m["truth"] == "none" for m in marks),
+        "scan_statements": len(found),
+        "detected": len(hit),
+        "prose_recall": _ratio(len(hit), len(marks)),
+        "checked": len(checked),
+        "checked_right": len(checked_right),
+        "checked_verdicts_right": _ratio(len(checked_right), len(checked)),
+        "wrong_checked": len(checked) - len(checked_right),
+        "suggested": len(suggested),
+        "suggested_false": len(sugg_false),
+        "suggested_false_right": _ratio(len(sugg_false_right), len(sugg_false)),
+        "false_flagged": _ratio(len(flagged), len(false_labels)),
+        "false_flagged_count": len(flagged),
+        "read_share": _ratio(len(checked) + len(suggested), len(marks)),
+        "detection_precision": _ratio(len(hit), len(found)),
+        "false_verdict_precision": _ratio(len(flagged), len(said_false)),
+        "lists": {
+            "wrong_checked": [_where(marks[k], hit[k]) for k in checked
+                              if k not in checked_right],
+            "wrong_suggested_false": [_where(marks[k], hit[k]) for k in sugg_false
+                                      if k not in sugg_false_right],
+            "false_not_flagged": [_where(marks[k], hit.get(k)) for k in false_labels
+                                  if k not in flagged],
+            "missed": [_where(marks[k], None) + _nearby(found, marks[k])
+                       for k in range(len(marks)) if k not in hit],
+        },
+    }
+
+
+def run(folder: Path) -> dict:
+    from ffnverify.claims.budget import Engine
+    from ffnverify.scan.scan import scan
+
+    with Engine() as engine:
+        result = scan([str(folder)], engine)
+    return figures(result, labels(folder))
+
+
+def _show(value) -> str:
+    return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def main(argv: list) -> int:
+    args = [a for a in argv if not a.startswith("--")]
+    if len(args) != 1:
+        print(__doc__)
+        return 2
+    out = run(Path(args[0]))
+    if "--figures-only" in argv:
+        out.pop("lists")
+    if "--json" in argv:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    for key, value in out.items():
+        if key != "lists":
+            print(f"{key:24s} {_show(value)}")
+    for key, lines in out.get("lists", {}).items():
+        for line in lines:
+            print(f"{key}: {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
