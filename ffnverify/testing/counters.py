@@ -734,7 +734,10 @@ def _int_text(v: int) -> str:
     shift = bits - 64
     log10 = math.log10(abs(v) >> shift) + shift * math.log10(2)
     exponent = math.floor(log10)
-    return (f"{'-' if v < 0 else ''}{10 ** (log10 - exponent):.6f}e+{exponent} "
+    if abs(log10 - round(log10)) < 1e-9 and bits < 10**7:  # near a power of ten: exactly
+        exponent = round(log10) - (abs(v) < 10 ** round(log10))
+    mantissa = min(max(10 ** (log10 - exponent), 1.0), 9.999999)
+    return (f"{'-' if v < 0 else ''}{mantissa:.6f}e+{exponent} "
             f"(an integer of {exponent + 1:,} digits)")
 
 
