@@ -97,9 +97,9 @@ def net_fired(timeout: float) -> dict:
     net = safety_net(timeout)
     return {"verdict": "unknown", "value": "", "col": None,
             "detail": f"stopped by the wall-clock safety net after {net:g} s, before its "
-                      f"budget of {timeout:g} CPU s was spent (the evaluator made no "
-                      "progress: this depends on the machine, not on the claim); "
-                      "--timeout raises both"}
+                      f"budget of {timeout:g} CPU s was spent (the evaluator was blocked or "
+                      "starved of CPU: this depends on the machine's load, not on the "
+                      "claim); --timeout raises both"}
 
 
 def _limit_memory():

@@ -106,3 +106,15 @@ def test_the_budget_messages_name_the_unit_and_how_to_raise_it():
     net = net_fired(0.7)["detail"]
     assert "safety net" in net and "--timeout" in net and "machine" in net, net
     assert safety_net(0.7) >= 20 * 0.7 and safety_net(0.7) >= 60
+
+
+def test_the_safety_net_stops_a_claim_only_when_its_wall_clock_runs_out(monkeypatch):
+    from ffnverify.claims import budget
+
+    monkeypatch.setattr(budget, "safety_net", lambda timeout: 0.5)  # a net below the budget
+    with Engine(timeout=30, jobs=1) as engine:
+        result = engine.evaluate(SLOW_CLAIM)
+        after = engine.evaluate("1 + 1 == 2")
+    assert result == net_fired(30), result
+    assert "load" in result["detail"] or "machine" in result["detail"]
+    assert after["verdict"] == "true"
