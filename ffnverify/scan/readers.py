@@ -308,7 +308,7 @@ class _HTML(HTMLParser):
         self.row_is_head = False
         self.groups = itertools.count(1)
         self.code = 0  # depth inside <code>/<kbd>/<samp>/<var>/<tt>
-        self.hidden = None  # [tag, depth] of the hidden element we are inside
+        self.hidden = []  # the open elements from the hidden one we are inside, down
 
     def _offset(self):
         line, col = self.getpos()
@@ -320,17 +320,18 @@ class _HTML(HTMLParser):
         self.current = None
 
     def _hide(self, tag, attrs) -> bool:
-        """Track hidden elements; True while inside one (this tag included)."""
-        if self.hidden is not None:
-            if tag == self.hidden[0] and tag in _OPTIONAL_END and self.hidden[1] == 1:
-                self.hidden = None  # <p hidden>...<p>: the new <p> closes the hidden one
-            elif tag == self.hidden[0]:
-                self.hidden[1] += 1
+        """Track hidden elements (the open elements inside one, as a browser nests them);
+        True while inside one, this tag included."""
+        if self.hidden:
+            if tag in _VOID_TAGS:
                 return True
-            else:
+            if tag in _OPTIONAL_END and self.hidden[-1] == tag:
+                self.hidden.pop()  # <p hidden>a<p>b: the new <p> closes the open one
+            if self.hidden:
+                self.hidden.append(tag)
                 return True
         if tag not in _VOID_TAGS and is_hidden(tag, attrs):
-            self.hidden = [tag, 1]
+            self.hidden = [tag]
             return True
         return False
 
@@ -362,11 +363,9 @@ class _HTML(HTMLParser):
         self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag):
-        if self.hidden is not None:
-            if tag == self.hidden[0]:
-                self.hidden[1] -= 1
-                if self.hidden[1] == 0:
-                    self.hidden = None
+        if self.hidden:
+            if tag in self.hidden:  # close it and whatever it holds still open
+                del self.hidden[len(self.hidden) - 1 - self.hidden[::-1].index(tag):]
             return
         if tag in _CODE_TAGS:
             self.code = max(0, self.code - 1)

@@ -69,11 +69,15 @@ HIDING = ['<div hidden>{}</div>', '<p hidden="">{}</p>', '<p HIDDEN="hidden">{}<
           '<span style="display: none !important">{}</span>',
           '<div style="visibility:hidden">{}</div>', '<div style="visibility: collapse">{}</div>',
           '<textarea>{}</textarea>', '<template><p>{}</p></template>', '<dialog>{}</dialog>',
-          '<div hidden><div><p>x</p></div>{}</div>', '<p hidden>{}<p>shown</p>']
+          '<div hidden><div><p>x</p></div>{}</div>', '<p hidden>{}<p>shown</p>',
+          '<ul><li hidden><ul><li>x</li></ul>{}</li></ul>', '<div hidden><p>a<p>{}</div>',
+          '<div hidden><br><img src=x>{}</div>']
 SHOWN = ['<p aria-hidden="true">{}</p>', '<div hidden="until-found">{}</div>',
          '<dialog open>{}</dialog>', '<div style="display:block">{}</div>',
          '<div style="visibility:visible">{}</div>', '<div data-hidden="1">{}</div>',
-         '<img hidden src="x.png"><p>{}</p>', '<details><summary>s</summary>{}</details>']
+         '<img hidden src="x.png"><p>{}</p>', '<details><summary>s</summary>{}</details>',
+         '<div hidden><p>a<p>b</div><p>{}</p>', '<ul><li hidden>a<li>{}</ul>',
+         '<div hidden><div>a</div></div>{}']
 
 
 @given(st.sampled_from(HIDING), st.sampled_from(["", "<p>before 1</p>"]),
