@@ -1,6 +1,8 @@
 """MkDocs hooks (mkdocs.yml `hooks:`): generated pages, plots, formulas and verdicts.
 
-- on_pre_build: runs the audit once, for the verdicts shown under claim fences.
+- on_pre_build: runs the audit once, for the verdicts shown under claim fences; the build
+  fails when a claim is not as expected (`unknown` and `error` included) or the audit
+  gave no JSON.
 - on_files: adds the generated closed-forms page, the PNG figures and the stylesheet
   (in memory, nothing is written into docs/), and, where mkdocs.yml has no `nav`,
   builds the nav from the pages present: known pages in reading order, then the others.
@@ -54,12 +56,21 @@ CSS = """
 """
 
 _verdicts: dict[str, dict[int, dict]] = {}
+MAX_SHOWN = 20  # misses listed in the build's error, then a count
 
 
 def on_pre_build(config):
     global _verdicts
-    _verdicts, message = verdicts.run_audit(config["docs_dir"], cwd=ROOT)
+    index, message = verdicts.run_audit(config["docs_dir"], cwd=ROOT)
+    if index is None:
+        raise PluginError(message)
     log.info(message)
+    missed = verdicts.misses(index)
+    if missed:
+        shown = "\n  ".join(missed[:MAX_SHOWN] + (
+            [f"... and {len(missed) - MAX_SHOWN} more"] if len(missed) > MAX_SHOWN else []))
+        raise PluginError(f"{len(missed)} claim(s) in the docs are not as expected:\n  {shown}")
+    _verdicts = index
 
 
 def nav_from(files) -> list:

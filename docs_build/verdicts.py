@@ -3,8 +3,11 @@
 `run_audit(docs_dir)` runs `python -m ffnverify audit DOCS --format json` (the public
 command line and its JSON, so this does not depend on the claims engine's internals) and indexes the
 claims by (page path relative to docs_dir, line). `annotate(markdown, verdicts)` puts a
-small verdict table under each ```claim fence. Where the audit is not available (the
-claims engine not installed, or FFNVERIFY_DOCS_VERDICTS=0) the fences stay plain code blocks.
+small verdict table under each ```claim fence. `misses(index)` lists every claim whose
+verdict is not its expectation (`unknown` and `error` included): the build fails on any
+(hooks.on_pre_build), as it does when the audit gives no JSON at all (run_audit returns
+None then). With FFNVERIFY_DOCS_VERDICTS=0 the audit is not run and the fences stay plain
+code blocks.
 """
 
 import json
@@ -15,12 +18,15 @@ import sys
 from html import escape
 from pathlib import Path
 
+from ffnverify.claims.printable import visible
+
 FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*claim\b")
 AUDIT_TIMEOUT_S = 600
 
 
-def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]], str]:
-    """({relative page path: {line: claim}}, a one-line status message)."""
+def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]] | None, str]:
+    """({relative page path: {line: claim}}, a one-line status message); the index is
+    None when the audit gave no JSON (it could not run, or ran past AUDIT_TIMEOUT_S)."""
     if os.environ.get("FFNVERIFY_DOCS_VERDICTS", "1") == "0":
         return {}, "verdicts off (FFNVERIFY_DOCS_VERDICTS=0)"
     docs_dir = Path(docs_dir).resolve()
@@ -30,7 +36,7 @@ def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]], str]:
                               timeout=AUDIT_TIMEOUT_S, check=False)
         result = json.loads(done.stdout)
     except (OSError, subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
-        return {}, f"no verdicts: `ffnverify audit --format json` gave no JSON ({exc!r:.200})"
+        return None, f"no verdicts: `ffnverify audit --format json` gave no JSON ({exc!r:.200})"
     index: dict[str, dict[int, dict]] = {}
     for claim in result.get("claims", []):
         path = Path(str(claim.get("file", "")))
@@ -43,6 +49,19 @@ def run_audit(docs_dir, cwd=None) -> tuple[dict[str, dict[int, dict]], str]:
             index.setdefault(rel, {})[claim["line"]] = claim
     summary = result.get("summary", {})
     return index, f"verdicts from the audit: {summary}"
+
+
+def misses(index: dict[str, dict[int, dict]]) -> list[str]:
+    """`page:line: verdict, expected E (detail)` for each claim not as expected."""
+    out = []
+    for page in sorted(index):
+        for line in sorted(index[page]):
+            c = index[page][line]
+            if c.get("ok") is not True:
+                detail = visible(str(c.get("detail") or ""))[:200]
+                out.append(visible(f"{page}:{line}: {c.get('verdict')}, expected "
+                                   f"{c.get('expect', 'true')}") + (f" ({detail})" if detail else ""))
+    return out
 
 
 def _expectation(claim: dict) -> str:

@@ -14,7 +14,14 @@ import os
 import sys
 
 from ffnverify.claims import audit, report, report_html
-from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, check_timeout, default_jobs
+from ffnverify.claims.budget import (
+    DEFAULT_TIMEOUT,
+    UNIT,
+    Engine,
+    check_timeout,
+    default_jobs,
+    timeout_help,
+)
 from ffnverify.claims.files import collect
 from ffnverify.claims.printable import fs_name, visible
 
@@ -22,15 +29,18 @@ FORMATS = ("text", "json", "sarif", "github", "html")
 PROGRESS_FROM = 300
 
 
-def _seconds(text: str) -> float:
+def timeout_arg(text: str) -> float:
+    """--timeout's value: a finite number of CPU seconds above 0 (nan, inf and 1e309
+    are refused as usage errors, exit 2)."""
     try:
         return check_timeout(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a finite number of seconds above 0") from None
+            f"{visible(text)!s} is not a finite number of {UNIT} above 0") from None
 
 
-def _workers(text: str) -> int:
+def workers_arg(text: str) -> int:
+    """--jobs's value: a whole number above 0."""
     try:
         value = int(text)
     except ValueError:
@@ -52,9 +62,9 @@ def add_arguments(p):
     p.add_argument("--allow-empty", action="store_true",
                    help="exit 0 when the paths hold no claims (default: exit 2, so a "
                         "mistyped folder fails)")
-    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT,
-                   help=f"seconds per claim before it is `unknown` (default {DEFAULT_TIMEOUT})")
-    p.add_argument("--jobs", type=_workers, default=None,
+    p.add_argument("--timeout", type=timeout_arg, default=DEFAULT_TIMEOUT, metavar="CPU_SECONDS",
+                   help=timeout_help())
+    p.add_argument("--jobs", type=workers_arg, default=None,
                    help="worker processes (default: 2 on a machine with 2+ cores)")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help=f"progress bar on stderr (auto: on a terminal, over {PROGRESS_FROM} "

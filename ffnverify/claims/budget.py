@@ -1,11 +1,27 @@
-"""The time and size budget: claims are evaluated in long-lived worker processes.
+"""The work and size budget: claims are evaluated in long-lived worker processes.
 
 The size budget is enforced before anything is computed (parser limits on length,
-literals and nesting; evaluate's limits on powers and intermediate numbers). The time
-budget is a wall-clock deadline per claim: a worker that misses it is killed and
-restarted, and the claim gets `unknown`. Workers are reused from claim to claim, so an
-audit pays for a process start only at the beginning and after a timeout. Each worker
-also runs under a memory limit (RLIMIT_AS, where the platform has it).
+literals and nesting; evaluate's limits on powers and intermediate numbers).
+
+The time budget is counted in **CPU seconds of the worker** (user + system time of the
+process evaluating the claim), not in wall-clock seconds: a claim needs the same CPU time
+on an idle machine and on one where other processes compete for the cores, so its verdict
+does not depend on the machine's load (as Lean's maxHeartbeats and Z3's rlimit count work
+done rather than seconds). On POSIX the worker arms ITIMER_PROF for each claim; when the
+budget is spent the kernel delivers SIGPROF, whose default action ends the worker even
+inside a long C call; the claim gets `unknown` naming the budget and `--timeout`, and the
+worker is replaced (a process that stopped mid-computation is never reused).
+
+A wall-clock safety net, far above the budget (SAFETY_NET_FACTOR times it, at least
+SAFETY_NET_MIN_S), catches a worker that makes no progress at all (blocked, not
+computing); it never decides a verdict that the CPU budget would decide, and its
+`unknown` says that it depends on the load. Where the platform has no ITIMER_PROF
+(Windows), the budget falls back to wall-clock seconds and its message says so.
+
+Workers are reused from claim to claim, so an audit pays for a process start only at the
+beginning and after a budget is spent; each one warms up (imports, SymPy's first calls)
+before its first claim, so the first claim pays no more than the others. Each worker also
+runs under a memory limit (RLIMIT_AS, where the platform has it).
 
 Workers come from a forkserver (Linux) or are spawned (elsewhere), never forked from a
 process that may hold threads (torch, BLAS). As with any multiprocessing code, a script
@@ -15,26 +31,75 @@ that creates an Engine needs the `if __name__ == "__main__":` guard.
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from multiprocessing.connection import wait
 
 from ffnverify.claims.parser import MAX_CLAIM_CHARS
 
-DEFAULT_TIMEOUT = 1.5  # seconds per claim; a killed worker is replaced well within 2 s
+# CPU seconds per claim. The slowest bundled docs claim needs about 0.6 CPU s in a fresh
+# worker (see tests/claims/test_budget_determinism.py for how it is measured), so the
+# default leaves a margin of more than 3x for slower CPUs and cache effects.
+DEFAULT_TIMEOUT = 2.0
+UNIT = "CPU seconds"
+SAFETY_NET_FACTOR = 20  # the wall-clock net: this many times the budget ...
+SAFETY_NET_MIN_S = 60.0  # ... and never less than this
 MEMORY_LIMIT = 4 * 2**30
 STARTUP_TIMEOUT = 120
+CPU_BUDGET = hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")
+# claims a worker evaluates before it says it is ready: the lazy imports and SymPy's and
+# mpmath's first calls are paid here, not by whichever claim happens to come first
+WARM_UP = (("params(swiglu, d, 8/3*d) == params(relu, d, 4*d)", ()),
+           ("match_width(relu, 4*d, swiglu, d) == 8/3*d", ()),
+           ("d**2 >= 2*d", ("d >= 2",)), ("gelu(1) ≈ 0.8413", ()),
+           ("diff(silu(z), z) == subs(diff(silu(z), z), z, z)", ()),
+           ("params_total(llama-2-7b) ≈ 6.74B", ()))
 
 
 def check_timeout(seconds) -> float:
-    """`seconds` as a time budget: a finite number above zero, else ValueError."""
+    """`seconds` as a budget of CPU seconds: a finite number above zero, else ValueError."""
     try:
         value = float(seconds)
     except (TypeError, ValueError):
-        raise ValueError(f"a timeout must be a number of seconds, not {seconds!r}") from None
+        raise ValueError(f"a timeout must be a number of {UNIT}, not {seconds!r}") from None
     if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"a timeout must be a finite number of seconds above 0, not {seconds!r}")
+        raise ValueError(f"a timeout must be a finite number of {UNIT} above 0, "
+                         f"not {seconds!r}")
     return value
+
+
+def timeout_help(what="claim") -> str:
+    """The --timeout help text, the same for every command that evaluates claims."""
+    unit = UNIT if CPU_BUDGET else "seconds (wall clock on this platform)"
+    return (f"budget per {what}, in {unit} of the evaluator (not wall-clock time, so a "
+            f"verdict does not depend on the machine's load); a {what} past it is "
+            f"`unknown` (default {DEFAULT_TIMEOUT:g})")
+
+
+def safety_net(timeout: float) -> float:
+    """Wall-clock seconds after which a claim is given up whatever its CPU time."""
+    if not CPU_BUDGET:
+        return timeout
+    return max(SAFETY_NET_MIN_S, SAFETY_NET_FACTOR * timeout)
+
+
+def budget_spent(timeout: float) -> dict:
+    """The verdict of a claim whose CPU budget ran out."""
+    unit = "CPU s" if CPU_BUDGET else "s (wall clock)"
+    return {"verdict": "unknown", "value": "", "col": None,
+            "detail": f"not decided within the time budget of {timeout:g} {unit}; "
+                      f"raise it with --timeout (in {UNIT if CPU_BUDGET else 'seconds'})"}
+
+
+def net_fired(timeout: float) -> dict:
+    """The verdict of a claim stopped by the wall-clock safety net."""
+    net = safety_net(timeout)
+    return {"verdict": "unknown", "value": "", "col": None,
+            "detail": f"stopped by the wall-clock safety net after {net:g} s, before its "
+                      f"budget of {timeout:g} CPU s was spent (the evaluator was blocked or "
+                      "starved of CPU: this depends on the machine's load, not on the "
+                      "claim); --timeout raises both"}
 
 
 def _limit_memory():
@@ -48,12 +113,23 @@ def _limit_memory():
         pass
 
 
+def _arm(seconds: float):
+    """Start (or with 0, stop) the CPU-time alarm: SIGPROF, default action, ends us."""
+    if CPU_BUDGET:
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+
+
 def _worker(conn):
-    """Worker loop: receive (key, text, assume), send back (key, result)."""
+    """Worker loop: receive (key, text, assume, budget), send back (key, result, CPU
+    seconds)."""
     _limit_memory()
+    if CPU_BUDGET:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)  # the kernel's default: terminate
     from ffnverify.claims.evaluate import evaluate_claim
 
-    conn.send("ready")  # the deadline of the first claim starts after the imports
+    for text, assume in WARM_UP:
+        evaluate_claim(text, assume)
+    conn.send("ready")  # the budget of the first claim starts after the warm-up
     while True:
         try:
             job = conn.recv()
@@ -61,8 +137,12 @@ def _worker(conn):
             return
         if job is None:
             return
-        key, text, assume = job
-        conn.send((key, evaluate_claim(text, assume)))
+        key, text, assume, timeout = job
+        start = time.process_time()
+        _arm(timeout)
+        result = evaluate_claim(text, assume)
+        _arm(0)
+        conn.send((key, result, time.process_time() - start))
 
 
 def _context():
@@ -81,7 +161,7 @@ class _Slot:
         self.proc = ctx.Process(target=_worker, args=(child,), daemon=True)
         self.proc.start()
         child.close()
-        self.job = None  # (index, started)
+        self.job = None  # (index, started, budget)
         if not (self.conn.poll(STARTUP_TIMEOUT) and self.conn.recv() == "ready"):
             self.kill()
             raise RuntimeError(f"the claim evaluator did not start within {STARTUP_TIMEOUT} s")
@@ -90,6 +170,16 @@ class _Slot:
         self.proc.kill()
         self.proc.join(1)
         self.conn.close()
+
+    def ended(self) -> dict:
+        """The verdict of the claim whose worker ended before it answered."""
+        self.proc.join(1)
+        code = self.proc.exitcode
+        self.kill()
+        if CPU_BUDGET and code == -signal.SIGPROF:
+            return budget_spent(self.job[2])
+        return {"verdict": "error", "value": "", "col": None,
+                "detail": f"the evaluator process died (exit code {code}) on this claim"}
 
 
 def oversized(text, assume=()) -> dict | None:
@@ -108,14 +198,17 @@ def oversized(text, assume=()) -> dict | None:
 
 
 class Engine:
-    """Evaluates claims under the budget. `isolate=False` evaluates in this process
-    (no time limit: for debugging only)."""
+    """Evaluates claims under the budget (`timeout`, CPU seconds per claim).
+    `isolate=False` evaluates in this process (no budget: for debugging only).
+    After evaluate_many, `cpu_seconds[i]` is the CPU time claim i took (None when it was
+    not evaluated in a worker, or its worker was stopped)."""
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, jobs: int = 1, isolate: bool = True):
         self.timeout = check_timeout(timeout)
         self.jobs = max(1, jobs)
         self.isolate = isolate
         self.slots: list[_Slot] = []
+        self.cpu_seconds: list[float | None] = []
         self._ctx = None
 
     def evaluate(self, text: str, assume=()) -> dict:
@@ -125,6 +218,7 @@ class Engine:
         """[(text, assume)] -> [result dict], in order. progress(done, total) if given."""
         requests = list(requests)
         results: list[dict | None] = [None] * len(requests)
+        self.cpu_seconds = [None] * len(requests)
         pending = []
         for i, (text, assume) in enumerate(requests):
             results[i] = oversized(text, assume)
@@ -141,32 +235,29 @@ class Engine:
                     progress(done, len(requests))
             return results
         pending.reverse()
+        net = safety_net(self.timeout)
         while pending or any(s.job for s in self.slots):
             self._fill(pending, requests)
             busy = [s for s in self.slots if s.job]
             now = time.monotonic()
-            wait_for = max(0.0, min(s.job[1] + self.timeout for s in busy) - now)
+            wait_for = max(0.0, min(s.job[1] + net for s in busy) - now)
             ready = wait([s.conn for s in busy], timeout=wait_for)
             for slot in busy:
                 index = slot.job[0]
                 if slot.conn in ready:
                     try:
-                        key, result = slot.conn.recv()
+                        key, result, cpu = slot.conn.recv()
                     except (EOFError, OSError):
-                        code = slot.proc.exitcode
-                        slot.kill()
+                        result = slot.ended()
                         self.slots.remove(slot)
-                        result = {"verdict": "error", "value": "", "col": None,
-                                  "detail": f"the evaluator process died (exit code {code}) "
-                                            "on this claim"}
                     else:
                         slot.job = None
-                elif time.monotonic() - slot.job[1] >= self.timeout:
+                        self.cpu_seconds[index] = cpu
+                elif time.monotonic() - slot.job[1] >= net:
                     slot.kill()
                     self.slots.remove(slot)
-                    result = {"verdict": "unknown", "value": "", "col": None,
-                              "detail": f"not decided within the time budget of "
-                                        f"{self.timeout:g} s"}
+                    result = net_fired(self.timeout) if CPU_BUDGET else \
+                        budget_spent(self.timeout)
                 else:
                     continue
                 results[index] = result
@@ -188,8 +279,8 @@ class Engine:
             slot = idle[0]
             index = pending.pop()
             text, assume = requests[index]
-            slot.conn.send((index, text, tuple(assume)))
-            slot.job = (index, time.monotonic())
+            slot.conn.send((index, text, tuple(assume), self.timeout))
+            slot.job = (index, time.monotonic(), self.timeout)
 
     def close(self):
         for slot in self.slots:

@@ -153,17 +153,21 @@ def _kind(mode) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
-def read_bounded(path) -> bytes | str:
-    """The bytes of a regular file of at most MAX_FILE_BYTES, or why it cannot be read."""
+def read_bounded(path, limit: int = MAX_FILE_BYTES) -> bytes | str:
+    """The bytes of a regular file of at most `limit` bytes, or why it cannot be read.
+
+    The one reader of untrusted files (the audit's claim files and the scan's documents):
+    a FIFO, a device (a symlink to /dev/zero), a socket or a folder is refused before it is
+    opened, the open never blocks, and no more than limit + 1 bytes are ever read."""
     try:
         st = os.stat(path)  # follows a symlink: its target is what would be read
     except OSError as e:
         return f"cannot read the file: {e.strerror or e}"
     if not stat.S_ISREG(st.st_mode):
         return f"not a regular file: this is {_kind(st.st_mode)}; only regular files are read"
-    if st.st_size > MAX_FILE_BYTES:
-        return (f"file is {st.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,} bytes "
-                f"({MAX_FILE_BYTES // 2**20} MiB)")
+    if st.st_size > limit:
+        return (f"file is {st.st_size:,} bytes; the limit is {limit:,} bytes "
+                f"({limit // 2**20} MiB)")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)  # O_NONBLOCK: a FIFO swapped in after stat cannot block
@@ -175,14 +179,14 @@ def read_bounded(path) -> bytes | str:
             return (f"not a regular file: this is {_kind(st.st_mode)}; "
                     "only regular files are read")
         chunks, size = [], 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > MAX_FILE_BYTES:
-            return f"file is over the limit of {MAX_FILE_BYTES:,} bytes"
+        if size > limit:
+            return f"file is over the limit of {limit:,} bytes"
         return b"".join(chunks)
     except OSError as e:
         return f"cannot read the file: {e.strerror or e}"

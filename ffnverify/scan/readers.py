@@ -271,8 +271,27 @@ def read_text(text: str) -> Doc:
 _BLOCK_TAGS = {"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "blockquote",
                "div", "section", "article", "caption", "figcaption", "tr", "table", "ul",
                "ol", "body", "main", "header", "footer", "title", "br", "hr", "summary"}
-_SKIP_TAGS = {"script", "style", "pre", "template", "noscript", "svg", "head"}
+_SKIP_TAGS = {"script", "style", "pre", "template", "noscript", "svg", "head", "textarea"}
 _CELL_TAGS = {"td", "th"}
+_CODE_TAGS = {"code", "kbd", "samp", "var", "tt"}  # inline code: kept, marked as code
+_VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+              "source", "track", "wbr"}
+_OPTIONAL_END = {"p", "li", "dt", "dd", "tr", "td", "th", "option"}  # <p hidden><p>: ends it
+_HIDING_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))"
+                           r"\s*(?:!important\s*)?(?:;|$)", re.I)
+
+
+def is_hidden(tag: str, attrs) -> bool:
+    """Whether an element is not shown to a reader: the `hidden` attribute (but
+    hidden="until-found", whose text a reader can reach), an inline style display:none or
+    visibility:hidden/collapse, or a <dialog> that is not open. aria-hidden="true" is not
+    hiding: it hides from assistive technology only, the text stays on the screen."""
+    names = {k.lower(): (v or "") for k, v in attrs}
+    if "hidden" in names and names["hidden"].strip().lower() != "until-found":
+        return True
+    if _HIDING_STYLE.search(names.get("style", "")):
+        return True
+    return tag == "dialog" and "open" not in names
 
 
 class _HTML(HTMLParser):
@@ -288,6 +307,8 @@ class _HTML(HTMLParser):
         self.header = ()
         self.row_is_head = False
         self.groups = itertools.count(1)
+        self.code = 0  # depth inside <code>/<kbd>/<samp>/<var>/<tt>
+        self.hidden = []  # the open elements from the hidden one we are inside, down
 
     def _offset(self):
         line, col = self.getpos()
@@ -298,9 +319,30 @@ class _HTML(HTMLParser):
             self.blocks.append(self.current)
         self.current = None
 
+    def _hide(self, tag, attrs) -> bool:
+        """Track hidden elements (the open elements inside one, as a browser nests them);
+        True while inside one, this tag included."""
+        if self.hidden:
+            if tag in _VOID_TAGS:
+                return True
+            if tag in _OPTIONAL_END and self.hidden[-1] == tag:
+                self.hidden.pop()  # <p hidden>a<p>b: the new <p> closes the open one
+            if self.hidden:
+                self.hidden.append(tag)
+                return True
+        if tag not in _VOID_TAGS and is_hidden(tag, attrs):
+            self.hidden = [tag]
+            return True
+        return False
+
     def handle_starttag(self, tag, attrs):
+        if self._hide(tag, attrs):
+            return
         if tag in _SKIP_TAGS:
             self.skip += 1
+            return
+        if tag in _CODE_TAGS:
+            self.code += 1
             return
         if tag == "tr":
             self._flush()
@@ -316,7 +358,18 @@ class _HTML(HTMLParser):
             self.kind = {"li": "item", "dd": "item", "dt": "item"}.get(
                 tag, "heading" if tag in ("h1", "h2", "h3", "h4", "h5", "h6", "title") else "para")
 
+    def handle_startendtag(self, tag, attrs):
+        # HTML ignores the slash: <br/> is <br>, and <div hidden/> opens a hidden <div>
+        self.handle_starttag(tag, attrs)
+
     def handle_endtag(self, tag):
+        if self.hidden:
+            if tag in self.hidden:  # close it and whatever it holds still open
+                del self.hidden[len(self.hidden) - 1 - self.hidden[::-1].index(tag):]
+            return
+        if tag in _CODE_TAGS:
+            self.code = max(0, self.code - 1)
+            return
         if tag in _SKIP_TAGS:
             self.skip = max(0, self.skip - 1)
             return
@@ -348,15 +401,26 @@ class _HTML(HTMLParser):
             self.current = Block(self.kind, (next(self.groups),))
         return self.current
 
+    def _shown(self) -> bool:
+        return not (self.skip or self.hidden or (self.row is not None and self.cell is None))
+
+    def _add(self, text, contiguous):
+        target = self._target()
+        start = target.length
+        target.add(text, self._offset(), contiguous=contiguous)
+        if self.code and target.length > start:
+            if target.code and target.code[-1][1] == start:  # one span for <code>a&amp;b</code>
+                target.code[-1] = (target.code[-1][0], target.length)
+            else:
+                target.code.append((start, target.length))
+
     def handle_data(self, data):
-        if self.skip or (self.row is not None and self.cell is None):
-            return
-        self._target().add(data, self._offset())
+        if self._shown():
+            self._add(data, True)
 
     def _char(self, ch):
-        if self.skip or (self.row is not None and self.cell is None):
-            return
-        self._target().add(ch, self._offset(), contiguous=False)
+        if self._shown():
+            self._add(ch, False)
 
     def handle_entityref(self, name):
         from html import unescape
@@ -371,6 +435,7 @@ class _HTML(HTMLParser):
 
 def _copy(cell: Block, into: Block):
     text = cell.text
+    into.code.extend((a + into.length, b + into.length) for a, b in cell.code)
     for k, (start, off, length) in enumerate(cell.parts):
         end = cell.parts[k + 1][0] if k + 1 < len(cell.parts) else cell.length
         into.add(text[start:end], off, contiguous=length > 1 or end - start == 1)
@@ -411,18 +476,21 @@ def read_rst(text: str) -> Doc:
                 table["ffnverify_header"] = cells
             block = Block("row", (next(groups),), header=() if head else
                           table.get("ffnverify_header", ()), cells=cells)
-            for j, cell in enumerate(cells):
+            for j, (cell, entry) in enumerate(zip(cells, node.children)):
                 if not cell:
                     continue
                 line, col, cursor = _find(src, cell, cursor, node.line)
                 if j:
                     block.add(" | ", src.offset(line, col), contiguous=False)
+                _mark_literals(block, cell, entry, nodes)
                 block.add(cell, src.offset(line, col), contiguous=False)
             if block.length:
                 blocks.append(block)
             continue
         if isinstance(node.parent, nodes.entry):
             continue  # read with its row
+        if any(isinstance(a, nodes.system_message) for a in _ancestors(node)):
+            continue  # docutils' own message about the source, not the document's text
         if node.parent is not None and isinstance(node.parent, (nodes.comment,
                                                                 nodes.literal_block)):
             continue
@@ -440,8 +508,34 @@ def read_rst(text: str) -> Doc:
                 block.add(" ", src.offset(line, col), contiguous=False)
             block.add(piece, src.offset(line, col))
         if block.length:
+            _mark_rst_code(block)
             blocks.append(block)
     return Doc(blocks, src.where)
+
+
+# inline literals ``...`` and the code-like roles (:code:, :literal:, Sphinx's :samp:,
+# :kbd:, :file:, :command:, :option:, :envvar:, :math: is left to the math reader)
+_RST_CODE = re.compile(r"(?<![\\\w])``(?=\S)(?:.*?\S)``(?!\w)|"
+                       r":(?:code|literal|samp|kbd|file|command|option|envvar|program)"
+                       r"(?:\+[\w-]+)?:`(?:[^`\\]|\\.)+`")
+
+
+def _mark_rst_code(block: Block):
+    """Mark a paragraph's inline literals as code (the block text is the raw source, so
+    the markup is still there to find)."""
+    block.code.extend(m.span() for m in _RST_CODE.finditer(block.text))
+
+
+def _mark_literals(block: Block, cell: str, entry, nodes):
+    """Mark the inline literals of a table cell (its text is docutils' astext, markup
+    gone) as code, at the block's current end where the cell is about to be added."""
+    at = 0
+    for literal in entry.findall(nodes.literal):
+        words = " ".join(literal.astext().split())
+        k = cell.find(words, at) if words else -1
+        if k != -1:
+            block.code.append((block.length + k, block.length + k + len(words)))
+            at = k + len(words)
 
 
 def _ancestors(node):
@@ -464,9 +558,136 @@ def _find(src: Source, piece: str, cursor: int, hint) -> tuple[int, int, int]:
 
 # ---- notebooks -------------------------------------------------------------------------
 
+# the tokens of a JSON text: strings (escapes included), punctuation, other scalars
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+_HIGH, _LOW = range(0xD800, 0xDC00), range(0xDC00, 0xE000)
+
+
+def _cell_strings(text: str) -> dict[int, list[tuple[int, int]]]:
+    """{cell index: [(start, end) of each JSON string literal of its `source`]}: the raw
+    spans of `cells[i].source` (one string, or a list of them) in the .ipynb text."""
+    stack: list[list] = []  # [container, its path, current key or index, expecting a key]
+    found: dict[int, list[tuple[int, int]]] = {}
+
+    def here():
+        return stack[-1][1] + (stack[-1][2],) if stack else ()
+
+    for m in _JSON_TOKEN.finditer(text):
+        t = m.group()
+        if t in ("{", "["):
+            stack.append([t, here(), None if t == "{" else 0, t == "{"])
+        elif t in ("}", "]"):
+            if stack:
+                stack.pop()
+        elif not stack:
+            continue
+        elif t == ":":
+            stack[-1][3] = False
+        elif t == ",":
+            if stack[-1][0] == "{":
+                stack[-1][2], stack[-1][3] = None, True
+            else:
+                stack[-1][2] += 1
+        elif stack[-1][0] == "{" and stack[-1][3]:
+            stack[-1][2] = _json_string(t)
+        else:
+            path = here()
+            if (t.startswith('"') and len(path) in (3, 4) and path[0] == "cells"
+                    and path[2] == "source" and isinstance(path[1], int)):
+                found.setdefault(path[1], []).append((m.start(), m.end()))
+    return found
+
+
+def _json_string(token: str):
+    try:
+        return json.loads(token)
+    except ValueError:
+        return None
+
+
+def _decode_mapped(text: str, start: int, end: int) -> tuple[str, list[int]] | None:
+    """The JSON string literal text[start:end] decoded, and for each decoded character the
+    offset in `text` of its first source character (a \\uXXXX escape, a surrogate pair
+    written as two of them, \\n, \\", \\\\, \\/ ... or the character itself)."""
+    value = _json_string(text[start:end])
+    if not isinstance(value, str):
+        return None
+    offsets, i, stop = [], start + 1, end - 1
+    while i < stop:
+        offsets.append(i)
+        if text[i] != "\\":
+            i += 1
+        elif text[i + 1] != "u":
+            i += 2
+        elif (int(text[i + 2:i + 6], 16) in _HIGH and text[i + 6:i + 8] == "\\u"
+              and int(text[i + 8:i + 12], 16) in _LOW):
+            i += 12  # a surrogate pair: one character
+        else:
+            i += 6
+    return (value, offsets) if len(offsets) == len(value) else None
+
+
+def _cell_map(text: str, spans: list[tuple[int, int]], body: str) -> list[int] | None:
+    """For each character of a cell's source, its offset in the .ipynb text (None when the
+    file's strings do not decode to the source nbformat read)."""
+    decoded, offsets = [], []
+    for start, end in spans:
+        got = _decode_mapped(text, start, end)
+        if got is None:
+            return None
+        decoded.append(got[0])
+        offsets += got[1]
+    return offsets if "".join(decoded) == body else None
+
+
+def _remap(block: Block, to_file):
+    """Block parts in cell coordinates -> parts in file coordinates, a run of characters
+    kept together only where their source characters are adjacent in the file."""
+    parts = []
+    for start, off, length in block.parts:
+        first = to_file(off)
+        parts.append((start, first, 1))
+        for k in range(1, length):
+            at = to_file(off + k)
+            p_start, p_off, p_len = parts[-1]
+            if at == p_off + p_len:
+                parts[-1] = (p_start, p_off, p_len + 1)
+            else:
+                parts.append((start + k, at, 1))
+    block.parts = parts
+    block.__dict__.pop("_key_cache", None)
+
+
+def _line_search(text: str, body: str, search_from: int):
+    """The fallback where the file's strings cannot be mapped: each line of the cell found
+    in the file as json.dumps writes it (ensure_ascii off), columns counted the same way."""
+    cell_src = Source(body)
+    line_at = []
+    for number in range(1, len(cell_src.starts) + 1):
+        line = cell_src.line_text(number)
+        encoded = json.dumps(line, ensure_ascii=False)[1:-1]
+        at = text.find(encoded, search_from) if line else -1
+        line_at.append(None if at == -1 else at)
+        if at != -1:
+            search_from = at + len(encoded)
+
+    def to_file(offset):
+        line, col = cell_src.where(offset)
+        at = line_at[line - 1] if line - 1 < len(line_at) else None
+        if at is None:
+            known = [a for a in line_at[:line] if a is not None]
+            return known[-1] if known else 0
+        prefix = cell_src.line_text(line)[:col - 1]
+        return at + len(json.dumps(prefix, ensure_ascii=False)) - 2
+
+    return to_file, search_from
+
+
 def read_ipynb(text: str) -> Doc:
-    """The Markdown cells, each read as Markdown; positions point into the .ipynb file
-    (the JSON line that holds each source line, and the column inside its string)."""
+    """The Markdown cells, each read as Markdown; positions point into the .ipynb file:
+    each character of a cell maps to the character (or the JSON escape) that encodes it
+    in the file's string literal, whatever escapes the writer used (ensure_ascii, \\u2028,
+    surrogate pairs, \\/)."""
     import nbformat
 
     src = Source(text)
@@ -474,6 +695,7 @@ def read_ipynb(text: str) -> Doc:
         nb = nbformat.reads(text, as_version=4)
     except Exception as e:  # noqa: BLE001 — any malformed notebook is an input error
         return Doc([], src.where, problems=[(1, 1, f"not a readable notebook: {e}"[:300])])
+    strings = _cell_strings(text)
     blocks, covered = [], set()
     search_from = 0
     for index, cell in enumerate(nb.cells):
@@ -481,38 +703,16 @@ def read_ipynb(text: str) -> Doc:
             continue
         body = cell.get("source", "")
         inner = read_markdown(body)
-        cell_src = Source(body)
-        # where each line of the cell sits in the file
-        line_at = []
-        for number in range(1, len(cell_src.starts) + 1):
-            line = cell_src.line_text(number)
-            encoded = json.dumps(line, ensure_ascii=False)[1:-1]
-            at = text.find(encoded, search_from) if line else -1
-            if at == -1:
-                line_at.append(None)
-            else:
-                line_at.append(at)
-                search_from = at + len(encoded)
+        char_map = _cell_map(text, strings.get(index, []), body)
+        if char_map is not None and char_map:
+            def to_file(offset, char_map=char_map):
+                return char_map[min(max(offset, 0), len(char_map) - 1)]
+        else:
+            to_file, search_from = _line_search(text, body, search_from)
         base = index * 1_000_000
-
-        def to_file(offset, cell_src=cell_src, line_at=line_at):
-            line, col = cell_src.where(offset)
-            at = line_at[line - 1] if line - 1 < len(line_at) else None
-            if at is None:
-                known = [a for a in line_at[:line] if a is not None]
-                return known[-1] if known else 0
-            prefix = cell_src.line_text(line)[:col - 1]
-            return at + len(json.dumps(prefix, ensure_ascii=False)) - 2
-
         for block in inner.blocks:
-            block.parts = [(start, to_file(off), length if _plain_json(block, start) else 1)
-                           for start, off, length in block.parts]
+            _remap(block, to_file)
             block.group = tuple(base + g for g in block.group)
             blocks.append(block)
         covered |= {base + g for g in inner.covered_groups}
     return Doc(blocks, src.where, covered)
-
-
-def _plain_json(block: Block, start: int) -> bool:
-    """Whether a run of text is written unescaped in JSON (so it stays contiguous)."""
-    return '"' not in block.text[start:start + 200] and "\\" not in block.text[start:start + 200]

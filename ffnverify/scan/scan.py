@@ -21,7 +21,7 @@ import os
 import re
 from pathlib import Path
 
-from ffnverify.claims.files import SKIP_DIRS, collect, display_path
+from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import readers, units
 from ffnverify.scan.detect import is_statement, models
 from ffnverify.scan.numbers import normalise
@@ -63,13 +63,9 @@ def _error(file, line, col, message):
 
 
 def _decode(path: Path, shown: str):
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None, _error(shown, 1, 1, f"larger than {MAX_FILE_BYTES // 2**20} MiB; "
-                                             "not scanned")
-        data = path.read_bytes()
-    except OSError as e:
-        return None, _error(shown, 1, 1, f"cannot read the file: {e.strerror or e}")
+    data = read_bounded(path, MAX_FILE_BYTES)  # the audit's reader: no FIFO, device, or excess
+    if isinstance(data, str):
+        return None, _error(shown, 1, 1, data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

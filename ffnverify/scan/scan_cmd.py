@@ -11,7 +11,8 @@ errors or bad usage.
 import os
 import sys
 
-from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs
+from ffnverify.claims.audit_cmd import timeout_arg, workers_arg
+from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs, timeout_help
 from ffnverify.scan import report, suggest
 from ffnverify.scan.scan import exit_code, scan
 
@@ -28,9 +29,9 @@ def add_arguments(p):
                    help="write the suggested and unchecked statements as a claim file to edit")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when any numeric statement is unchecked (for CI)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                   help=f"seconds per claim before it is `unknown` (default {DEFAULT_TIMEOUT})")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--timeout", type=timeout_arg, default=DEFAULT_TIMEOUT,
+                   metavar="CPU_SECONDS", help=timeout_help())
+    p.add_argument("--jobs", type=workers_arg, default=None,
                    help="worker processes (default: 2 on a machine with 2+ cores)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
@@ -47,9 +48,6 @@ def _write(path, text) -> bool:
 
 
 def run(args) -> int:
-    if args.timeout <= 0 or (args.jobs is not None and args.jobs < 1):
-        print("ffnverify scan: --timeout and --jobs must be positive", file=sys.stderr)
-        return 2
     with Engine(timeout=args.timeout, jobs=args.jobs or default_jobs()) as engine:
         result = scan(args.paths, engine)
     to_tty = args.output is None and sys.stdout.isatty()

@@ -7,18 +7,24 @@ Progress goes to stderr once a run takes longer than 1.5 s (--no-progress to sil
 Exit 0: the formula agrees with the derivation on every drawn shape; 1: it disagrees (the
 report shows a counterexample, both closed forms and the explanations that fit); 2: an error
 (the target cannot be imported, bad usage, or the function raised, returned no number,
-ran out of memory or past --timeout).
+ran out of memory or past --timeout, or ended its process: sys.exit, os._exit, a crash;
+the check runs in a child process, so the report says so, naming the call); 130: interrupted.
+Everything from the user's code (messages, values) is printed escaped (`printable`).
 """
 
+import argparse
+import functools
 import importlib
-import json
+import multiprocessing
 import os
+import signal
 import sys
 from fractions import Fraction
 
 from derivations.flops import COUNTS, PASSES
 from derivations.variants import VARIANTS
-from ffnverify.testing.counters import MAX_DIM, check_counter, parse_mapping
+from ffnverify.claims.printable import json_text, visible
+from ffnverify.testing.counters import MAX_DIM, _call_repr, check_counter, parse_mapping
 from ffnverify.testing.explain import QUANTITIES
 
 
@@ -69,8 +75,109 @@ def add_arguments(p):
 
 
 def run(args) -> int:
+    """Run the check in a child process, so that nothing the counter does to its process
+    (sys.exit, os._exit, a crash in native code, a signal) goes unreported: the child
+    sends back the report, the progress and the call it is making; if it ends before the
+    report, that is an error naming the last call (exit 2)."""
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: no fork of our threads
+    inbox, outbox = ctx.Pipe(duplex=False)
+    options = {k: v for k, v in vars(args).items()
+               if v is None or isinstance(v, (str, int, float, bool))}  # the options alone
+    tty = hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    child = ctx.Process(target=_child, args=(outbox, options, tty), daemon=True)
+    child.start()
+    outbox.close()
+    last_call, outcome = None, None
     try:
-        fn = load(args.target)
+        while outcome is None:
+            try:
+                message = inbox.recv()
+            except EOFError:
+                break
+            if message[0] == "stderr":
+                sys.stderr.write(message[1])
+                sys.stderr.flush()
+            elif message[0] == "call":
+                last_call = message[1]
+            else:
+                outcome = message
+    except KeyboardInterrupt:
+        child.kill()
+        child.join(5)
+        print("ffnverify check-counter: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        inbox.close()
+    child.join(5)
+    if child.is_alive():  # the report is in; a thread of the counter keeps it alive
+        child.kill()
+        child.join(5)
+    if outcome is None:
+        print(f"ffnverify check-counter: error: {_ended(child.exitcode, last_call)}",
+              file=sys.stderr)
+        return 2
+    return _show(outcome, args.format)
+
+
+def _ended(code, last_call) -> str:
+    """Why there is no report: how the child process ended, and in which call."""
+    if code is not None and code < 0:
+        try:
+            how = f"was killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with status {code} (os._exit, or a crash in native code)"
+    where = f" in the call {visible(last_call)}" if last_call else " before calling it"
+    return (f"the process running your function {how}{where}; no verdict (a counter must "
+            "return its count)")
+
+
+def _show(outcome, fmt) -> int:
+    kind, *rest = outcome
+    if kind == "usage":
+        print(f"ffnverify check-counter: error: {visible(rest[0])}", file=sys.stderr)
+        return 2
+    if kind == "interrupted":
+        print("ffnverify check-counter: interrupted", file=sys.stderr)
+        return 130
+    report, data, error, ok = rest
+    if fmt == "json":
+        print(json_text(data))
+    else:
+        print("\n".join(visible(line) for line in report.split("\n")))
+    if error:
+        return 2
+    return 0 if ok else 1
+
+
+class _ToParent:
+    """A text stream (for Progress) whose writes go to the parent's stderr."""
+
+    def __init__(self, conn, tty):
+        self.conn, self.tty = conn, tty
+
+    def write(self, text):
+        self.conn.send(("stderr", text))
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return self.tty
+
+
+def _child(conn, options, tty):
+    """The check, in the child process: every outcome is one message on `conn`."""
+    try:
+        conn.send(_check(argparse.Namespace(**options), conn, tty))
+    except KeyboardInterrupt:
+        conn.send(("interrupted",))
+
+
+def _check(args, conn, tty):
+    try:
+        fn = _traced(load(args.target), conn)
         fixed = {k: literal(v) for k, v in parse_mapping(args.fixed).items()}
         mapping = parse_mapping(args.mapping) if args.mapping is not None else None
         result = check_counter(
@@ -79,17 +186,20 @@ def run(args) -> int:
             bias=args.bias == "true", h_per_d=args.h_per_d, max_examples=args.max_examples,
             max_dim=args.max_dim, degree=args.degree, seed=args.seed,
             timeout=args.timeout or None, tokens_multiple_of=args.tokens_multiple_of,
-            progress=None if args.no_progress else Progress(sys.stderr))
+            progress=None if args.no_progress else Progress(_ToParent(conn, tty)))
     except (ImportError, AttributeError, ValueError, KeyError, TypeError) as e:
-        print(f"ffnverify check-counter: error: {e}", file=sys.stderr)
-        return 2
-    if args.format == "json":
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(result.report())
-    if result.error:
-        return 2
-    return 0 if result.ok else 1
+        return ("usage", str(e))
+    return ("result", result.report(), result.to_dict(), result.error, result.ok)
+
+
+def _traced(fn, conn):
+    """`fn`, telling the parent which call it is making before each one."""
+    @functools.wraps(fn)
+    def traced(*a, **kwargs):
+        conn.send(("call", _call_repr(fn, kwargs)))
+        return fn(*a, **kwargs)
+
+    return traced
 
 
 class Progress:

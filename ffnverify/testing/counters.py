@@ -33,6 +33,7 @@ from derivations.flops import COUNTS, PASSES
 from derivations.symbols import d as D
 from derivations.symbols import h as H
 from derivations.symbols import n as N
+from ffnverify.claims.printable import visible
 from ffnverify.testing.closed_form import (
     DEFAULT_DEGREE,
     ClosedForm,
@@ -71,8 +72,7 @@ class _Mismatch(Exception):
 
 class _UserError(Exception):
     def __init__(self, point, error, call_text=""):
-        super().__init__(f"{type(error).__name__}: {error}" if not isinstance(error, str)
-                         else error)
+        super().__init__(error if isinstance(error, str) else _exception_text(error))
         self.point, self.error, self.call_text = point, error, call_text
 
 
@@ -96,6 +96,7 @@ class CounterResult:
     how: str = ""  # how the points were drawn
     calls: int = 0  # calls of the user's function, all phases
     seconds: float = 0.0
+    explanations_tried: bool = True  # False: the values were too long to format
 
     def __bool__(self):
         return self.ok
@@ -115,9 +116,9 @@ class CounterResult:
             "counterexample": None if c is None else {
                 k: (_num(v) if not isinstance(v, bool) else v) for k, v in c.items()},
             "yours": None if self.yours is None or self.yours.expr is None
-            else pretty(self.yours.expr),
+            else _pretty(self.yours.expr),
             "yours_note": None if self.yours is None else self.yours.note,
-            "derived": None if self.derived is None else pretty(self.derived),
+            "derived": None if self.derived is None else _pretty(self.derived),
             "explanations": [{"key": f.key, "text": f.title} for f in self.explanations],
         }
 
@@ -126,7 +127,7 @@ class CounterResult:
         lines = [f"check-counter: {self.target.describe()}: {verdict}",
                  f"  your function: {self.call}"]
         if self.error:
-            lines.append(f"  error: {self.error}")
+            lines.append(f"  error: {visible(self.error)}")  # the user's text, escaped
         if self.counterexample:
             c = self.counterexample
             yours = (f"{c['raw']} (a float, exactly {_num(c['yours'])})" if c.get("raw")
@@ -134,16 +135,17 @@ class CounterResult:
             lines.append(f"  counterexample: {_fmt_point(c)}: yours = {yours}, "
                          f"derived = {_num(c['derived'])}")
         if self.yours is not None:
-            lines.append(f"  yours   = {self.yours}   [{self.yours.method}: {self.yours.note}]"
+            lines.append(f"  yours   = {_pretty(self.yours.expr)}   "
+                         f"[{self.yours.method}: {self.yours.note}]"
                          if self.yours.expr is not None else f"  yours   = unknown: {self.yours.note}")
             if self.yours.floating:
                 lines.append("            (your function computes in floating point)")
         if self.derived is not None:
-            lines.append(f"  derived = {pretty(self.derived)}")
+            lines.append(f"  derived = {_pretty(self.derived)}")
         if self.explanations:
             lines.append(f"  likely explanation: {self.explanations[0]}")
             lines.extend(f"  also fits: {f}" for f in self.explanations[1:])
-        elif not self.ok and not self.error:
+        elif not self.ok and not self.error and self.explanations_tried:
             lines.append("  likely explanation: none of the named explanations fits "
                          "(see docs/counters.md for the list)")
         lines.append(f"  checked {self.checked} points ({self.how})")
@@ -254,9 +256,8 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
                 if raw is None:
                     raise NotANumber("returned None, not a count")
                 yours = to_fraction(raw)
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException as e:  # noqa: BLE001 - report whatever the user's code raised
+            except BaseException as e:  # noqa: BLE001 - whatever the user's code raised,
+                # sys.exit() and KeyboardInterrupt included: an error naming the call
                 err = _UserError(point, e, _call_repr(fn, kwargs_of(point)))
                 state["error"] = err
                 raise err from None
@@ -313,8 +314,13 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
         # the user's closed form first (it needs a fixed number of calls), then more points
         lattice = _recovery_calls(len(names), degree)
         if lattice <= state["budget"]:
-            result.yours = _recover(evaluate, call, complete, names, flags_bias, degree,
-                                    float_ops, max_dim, step, split, ratio)
+            try:
+                result.yours = _recover(evaluate, call, complete, names, flags_bias, degree,
+                                        float_ops, max_dim, step, split, ratio)
+            except ValueError as e:
+                if not _too_long(e):
+                    raise
+                result.yours = ClosedForm(None, "none", f"not recovered: {TOO_LONG}")
         else:
             result.yours = ClosedForm(None, "none", f"not recovered: that takes {lattice} calls "
                                       f"of your function, more than the {state['budget']} "
@@ -337,8 +343,14 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
             except _UserError:
                 break
         if state["error"] is None:
-            result.explanations = _confirmed(target, seen, evaluate, complete, biases, max_dim,
-                                             seed, float_ops)
+            try:
+                result.explanations = _confirmed(target, seen, evaluate, complete, biases,
+                                                 max_dim, seed, float_ops)
+            except ValueError as e:
+                if not _too_long(e):
+                    raise
+                result.explanations_tried = False
+                result.how += f"; the explanations were not tried: {TOO_LONG}"
         if state["error"] is not None:
             result.ok, result.error = False, _error_text(state["error"])
             return finish()
@@ -702,9 +714,70 @@ def _fmt_point(p):
     return ", ".join(f"{k}={_num(p[k])}" for k in keys if k in p)
 
 
+TOO_LONG = "your values are integers of more than 4,300 digits (Python's int-to-str limit)"
+
+
+def _too_long(e: ValueError) -> bool:
+    """Whether `e` is Python's int-to-str limit (a huge count formatted somewhere)."""
+    return "digits" in str(e) and "limit" in str(e)
+
+
+MAX_DIGITS_SHOWN = 120  # a longer integer is shown by its size and leading digits
+
+
+def _int_text(v: int) -> str:
+    """An integer as text; one too long to print (a counter that returned 10**5000) by
+    its magnitude, computed from its top bits (never a str() of all its digits)."""
+    bits = abs(v).bit_length()
+    if bits <= MAX_DIGITS_SHOWN * 3:  # at most ~108 digits: exact
+        return str(v)
+    shift = bits - 64
+    log10 = math.log10(abs(v) >> shift) + shift * math.log10(2)
+    exponent = math.floor(log10)
+    if abs(log10 - round(log10)) < 1e-9 and bits < 10**7:  # near a power of ten: exactly
+        exponent = round(log10) - (abs(v) < 10 ** round(log10))
+    mantissa = min(max(10 ** (log10 - exponent), 1.0), 9.999999)
+    return (f"{'-' if v < 0 else ''}{mantissa:.6f}e+{exponent} "
+            f"(an integer of {exponent + 1:,} digits)")
+
+
 def _num(v):
     if isinstance(v, bool):
         return str(v).lower()
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return str(v.numerator)
-    return str(v)
+    if isinstance(v, int):
+        return _int_text(v)
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return _int_text(v.numerator)
+        return f"{_int_text(v.numerator)}/{_int_text(v.denominator)}"
+    return _text(v)
+
+
+def _text(obj) -> str:
+    """str(obj) for a report, or what it is when str() itself fails (a huge SymPy number
+    past Python's int-to-str limit, an object whose __str__ raises)."""
+    try:
+        return str(obj)
+    except Exception as e:  # noqa: BLE001 - the user's object, or a number too long
+        if "digits" in str(e):
+            return f"(a {type(obj).__name__} with numbers of more than 4,300 digits)"
+        return f"(a {type(obj).__name__} that cannot be shown: {type(e).__name__})"
+
+
+def _pretty(expr) -> str:
+    try:
+        return pretty(expr)
+    except ValueError as e:  # Python's int-to-str limit inside SymPy's printer
+        if not _too_long(e):
+            raise
+        return "(a closed form with integers of more than 4,300 digits: too long to print)"
+
+
+def _exception_text(error: BaseException) -> str:
+    name = type(error).__name__
+    if isinstance(error, SystemExit):
+        return f"SystemExit({_text(error.code)}) (sys.exit; a counter returns its count)"
+    if isinstance(error, KeyboardInterrupt):
+        return "KeyboardInterrupt (the call was interrupted)"
+    text = _text(error)
+    return f"{name}: {text}" if text else name

@@ -1,11 +1,12 @@
-"""The time and size budget: nasty claims end as error/unknown within 2 s each, nothing
-hangs or crashes the audit, and one bad claim never stops the others."""
+"""The time and size budget: nasty claims end as error/unknown within their CPU budget
+(1.5 CPU s: about as many seconds on an idle machine), nothing hangs or crashes the audit,
+and one bad claim never stops the others."""
 
 import time
 
 import pytest
 
-from ffnverify.claims.budget import Engine
+from ffnverify.claims.budget import Engine, safety_net
 
 NASTY = {
     "tower": "10**10**10 > 1",
@@ -33,7 +34,11 @@ def test_nasty_claims_end_as_error_or_unknown_within_two_seconds(engine, name):
     elapsed = time.monotonic() - t0
     print(f"{name}: {result['verdict']} in {elapsed:.3f} s — {result['detail'][:80]}")
     assert result["verdict"] in ("error", "unknown"), result
-    assert elapsed < 2.0 + 0.5, f"{name} took {elapsed:.2f} s"  # 0.5 s for a loaded machine
+    # the budget is CPU time: on a loaded machine 1.5 CPU s take longer than 1.5 s of wall
+    # clock, so what is checked is that the CPU budget (not the safety net) stopped it
+    assert elapsed < safety_net(1.5), f"{name} took {elapsed:.2f} s"
+    if result["verdict"] == "unknown" and "SymPy" not in result["detail"]:
+        assert "1.5 CPU s" in result["detail"] and "--timeout" in result["detail"], result
 
 
 def test_one_bad_claim_never_stops_the_others(engine):

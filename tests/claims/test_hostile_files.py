@@ -420,7 +420,7 @@ def test_timeout_must_be_finite_and_positive(value, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["audit", str(tmp_path), f"--timeout={value}"])
     assert e.value.code == 2
-    assert "not a finite number of seconds above 0" in capsys.readouterr().err
+    assert "not a finite number of CPU seconds above 0" in capsys.readouterr().err
 
 
 def test_engine_refuses_a_bad_timeout():

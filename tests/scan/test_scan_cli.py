@@ -132,7 +132,9 @@ def test_every_check_goes_through_the_budgeted_engine(tmp_path, capsys, monkeypa
 
 def test_bad_usage(tmp_path, capsys):
     (tmp_path / "a.md").write_text(GOOD, encoding="utf-8")
-    assert run_cli(tmp_path, capsys, tmp_path / "a.md", "--timeout", "0")[0] == 2
+    with pytest.raises(SystemExit) as stop:  # a usage error, as `audit` gives it: exit 2
+        run_cli(tmp_path, capsys, tmp_path / "a.md", "--timeout", "0")
+    assert stop.value.code == 2
     (tmp_path / "a.toml").write_text("", encoding="utf-8")
     code, out, _ = run_cli(tmp_path, capsys, tmp_path / "a.toml")
     assert code == 2 and "not a document the scan reads" in out
