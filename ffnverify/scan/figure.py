@@ -50,29 +50,35 @@ def exact(t: Tok) -> bool:
     return t.value.denominator == 1 and t.unit == 1 and not t.scale and not hedged(t)
 
 
-def _rounded_unit(t: Tok) -> Fraction:
-    """One unit of the last stated digit; an integer's trailing zeros read as rounding
-    when it keeps two significant digits (`16,000`: 1,000) and is hedged."""
+def _rounded_unit(t: Tok, result: bool = False) -> Fraction:
+    """One unit of the last stated digit; in a rounding context (a hedged figure, or a
+    result stated after arithmetic) trailing zeros of the digits as written count as
+    rounding when two significant digits remain (`~16,000`: 1,000; `150K`: 10K)."""
     unit = t.unit
-    if not hedged(t) or t.scale or t.value.denominator != 1 or t.value < 1000 or not unit:
+    if not (hedged(t) or result) or t.power or not unit:
         return unit
-    digits = re.sub(r"\D", "", t.text.split(".")[0])
+    if re.search(r"\d\.\d", t.text):
+        return unit  # a decimal point states its last digit
+    digits = re.sub(r"\D", "", re.split(r"[eE×]", t.text)[0])
     zeros = len(digits) - len(digits.rstrip("0"))
     return unit * 10**zeros if zeros and len(digits) - zeros >= 2 else unit
 
 
 def strict_tol(t: Tok) -> Fraction:
-    return Fraction(0) if exact(t) else _rounded_unit(t) / 2
+    return Fraction(0) if exact(t) else t.unit / 2 if not hedged(t) else _rounded_unit(t) / 2
 
 
-def lenient_tol(t: Tok) -> Fraction:
-    return Fraction(0) if exact(t) else _rounded_unit(t) * (1 if hedged(t) else Fraction(1, 2))
+def lenient_tol(t: Tok, result: bool = False) -> Fraction:
+    if exact(t) and not result and not hedged(t):
+        return Fraction(0)
+    return _rounded_unit(t, result) * (1 if hedged(t) else Fraction(1, 2))
 
 
-def alternatives(t: Tok, binary: bool = False) -> list[tuple[Fraction, Fraction]]:
+def alternatives(t: Tok, binary: bool = False,
+                 result: bool = False) -> list[tuple[Fraction, Fraction]]:
     """(value, lenient tolerance) of each reading of the figure: as written, and its
     binary (decimal) twin for a byte unit, or for K/M/G where `binary`."""
-    tol = lenient_tol(t)
+    tol = lenient_tol(t, result)
     out = [(t.value, tol)]
     m = re.search(r"([KMGT]i?B)$", t.text)
     if t.scale == "bytes" and m:
@@ -176,13 +182,16 @@ def compare(choices: list[list[Term]], result: Tok, op: str = "",
     readings (the first of each is the strict one)."""
     first = [c[0] for c in choices]
     lhs = expression(first)
+    tol = strict_tol(result)
+    if any(t.divide or t.spread for t in first) and not hedged(result):
+        tol = max(tol, result.unit / 2)  # a quotient or a rounded input: a rounded result
     if op:
         strict = f"{lhs} {op} {literal(result.value)}"
     else:
-        strict = _near(lhs, result.value, strict_tol(result))
+        strict = _near(lhs, result.value, tol)
     lenient = []
     for combo in _cartesian(*choices):
-        for value, tol in alternatives(result, binary):
+        for value, tol in alternatives(result, binary, result=True):
             lenient.append(_met(list(combo), value, tol, op))
             if len(lenient) >= MAX_ALTERNATIVES:
                 break

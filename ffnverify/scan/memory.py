@@ -149,7 +149,7 @@ def kv_cache(toks, text, names) -> list[Part]:
     return parts
 
 
-def _counts(toks, names):
+def counts(toks, names):
     """Indices of parameter counts bound by their noun ("7B parameters", "a 7B model")."""
     out = []
     for i, t in enumerate(toks):
@@ -172,7 +172,7 @@ def weights(toks, text, names) -> list[Part]:
     starts = [toks[i].start for i in results]
     per_param = [(toks[i].start, i) for i in _per_param(toks, text)]
     formats = dtypes(text)
-    counts = [(toks[i].start, i) for i in _counts(toks, names)]
+    sizes = [(toks[i].start, i) for i in counts(toks, names)]
     parts = []
     for r in results:
         res = toks[r]
@@ -183,7 +183,7 @@ def weights(toks, text, names) -> list[Part]:
             continue
         if bpp is None and _STATE_WORDS.search(text):
             continue  # optimizer states, gradients, activations: a convention not stated
-        count = nearest(res.start, counts, others, side(starts, counts))
+        count = nearest(res.start, sizes, others, side(starts, sizes))
         figures = [r]
         if bpp:
             per = [const(toks[bpp[1]].value)]

@@ -11,10 +11,11 @@ would need a model, a context or a dtype the sentence does not give — or a `su
 part whose `reading` names what it assumed.
 """
 
-from ffnverify.scan import memory, moe
+from ffnverify.scan import compute, memory, moe
 from ffnverify.scan.parts import Part
 
-READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing)
+READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing,
+           compute.rules, compute.throughput)
 
 
 def read_quantities(toks, text: str, names) -> list[Part]:
