@@ -32,10 +32,10 @@ _BOUNDS = [  # words just before a figure, and the comparison they give it
     (re.compile(r"\b(?:at least|no (?:less|fewer) than|a minimum of|minimum of)\s*~?\s*$", re.I),
      ">="),
     (re.compile(r"\b(?:at most|no more than|not more than|up to|a maximum of|maximum of|"
-                r"within)\s*~?\s*$", re.I), "<="),
+                r"within|fits? (?:in|into|within|on)|under)\s*~?\s*$", re.I), "<="),
     (re.compile(r"\b(?:over|more than|greater than|above|exceeds?|exceeding|upwards of|"
                 r"in excess of)\s*~?\s*$", re.I), ">"),
-    (re.compile(r"\b(?:under|less than|fewer than|below)\s*~?\s*$", re.I), "<"),
+    (re.compile(r"\b(?:less than|fewer than|below)\s*~?\s*$", re.I), "<"),
 ]
 
 
@@ -90,11 +90,18 @@ def alternatives(t: Tok, binary: bool = False,
     return out
 
 
-def bound(before: str) -> str:
-    """The comparison a bound word just before a figure gives it, or ""."""
+def bound(text: str, t: Tok) -> str:
+    """The comparison a bound word gives figure t: before it ("at least", "up to", "fits
+    in"), or after it ("28 GB+", "28 GB or more"); "" for none."""
+    before = text[max(0, t.start - 28):t.start]
     for pattern, op in _BOUNDS:
-        if pattern.search(before[-28:]):
+        if pattern.search(before):
             return op
+    after = text[t.end:t.end + 16]
+    if re.match(r"\+(?!\s*\d)", after) or re.match(r"\s*or (?:more|above|higher)\b", after):
+        return ">="
+    if re.match(r"\s*or (?:less|fewer|below|lower)\b", after):
+        return "<="
     return ""
 
 

@@ -25,7 +25,7 @@ from ffnverify.scan.binding import (
     side,
     words_after,
 )
-from ffnverify.scan.figure import Term, call, compare, const, terms_of
+from ffnverify.scan.figure import Term, bound, call, compare, const, terms_of
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
@@ -43,6 +43,11 @@ _COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model"
                 "models", "-parameter", "parameter-model"}
 _STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
                           r"\btraining\b|\bfine-?tun", re.I)
+_WEIGHTS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
+                      r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
+                      r"\b(?:takes|needs|requires|occupies|uses)\b", re.I)
+_NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
+                          r"seq_len|\b[SB]\s*=", re.I)
 _COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
 
 
@@ -55,9 +60,39 @@ def _results(toks, text):
         after = text[t.end:t.end + 40]
         if _PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
             continue
-        if t.scale == "bytes" or (not t.scale and re.match(r"\s*bytes?\b", after)):
+        if t.scale == "bytes" or (not t.scale and t.value >= 1024
+                                  and re.match(r"\s*bytes?\b", after)):
             out.append(i)
     return out
+
+
+def _element_sizes(toks, text):
+    """Indices of small byte counts ("4 bytes", "0.5 bytes", "2 bytes/element"): the size
+    of one number in a format."""
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale and not t.money
+            and 0 < t.value <= 8 and re.match(r"\s*-?\s*bytes?\b", text[t.end:t.end + 8])]
+
+
+def dtype_sizes(toks, text, names) -> list[Part]:
+    """"A parameter in float32 takes 4 bytes; in int4 0.5 bytes", "FP16 = 2 bytes": the
+    bytes of one number in the format named nearest (no other size between them)."""
+    sizes = _element_sizes(toks, text)
+    formats = dtypes(text)
+    if not sizes or not formats:
+        return []
+    starts = [toks[i].start for i in sizes]
+    parts = []
+    for i in sizes:
+        t = toks[i]
+        others = [s for s in starts if s != t.start]
+        fmt = nearest(t.start, formats, others + [f[0] for f in formats
+                                                  if f[0] != t.start], side(starts, formats))
+        if fmt is None or abs(fmt[0] - t.start) > 60:
+            continue
+        parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
+                          figures=tuple(sorted({i, *inside(toks, fmt[0], fmt[1])})),
+                          reading=f"bytes per number in {fmt[2]}"))
+    return parts
 
 
 def _per_param(toks, text):
@@ -139,7 +174,7 @@ def kv_cache(toks, text, names) -> list[Part]:
             for b in batch_values:
                 extra = f", batch={literal(b)}" if b != 1 else ""
                 calls.append(call(f"kv_cache_bytes({name}, {literal(c)}{extra}, dtype={dtype})"))
-        strict, lenient = compare([calls], res)
+        strict, lenient = compare([calls], res, bound(text, res))
         said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
@@ -183,7 +218,7 @@ def weights(toks, text, names) -> list[Part]:
             continue
         if bpp is None and _STATE_WORDS.search(text):
             continue  # optimizer states, gradients, activations: a convention not stated
-        count = nearest(res.start, sizes, others, side(starts, sizes))
+        count = nearest(res.start, sizes, (), "before")
         figures = [r]
         if bpp:
             per = [const(toks[bpp[1]].value)]
@@ -195,10 +230,10 @@ def weights(toks, text, names) -> list[Part]:
             per_text = fmt[2]
         if count:
             figures.append(count[1])
-            strict, lenient = compare([terms_of(toks[count[1]]), per], res)
+            strict, lenient = compare([terms_of(toks[count[1]]), per], res, bound(text, res))
             reading = f"{toks[count[1]].text} parameters × {per_text}"
             sure = True
-        elif names:
+        elif names and _WEIGHTS.search(text) and not _NOT_WEIGHTS.search(text):
             name, sure = model(names, res.start)
             whole = call(f"weight_bytes({name}, dtype={fmt[2]})") if fmt else call(
                 f"params_total({name}) * {per[0].text}")
@@ -208,7 +243,7 @@ def weights(toks, text, names) -> list[Part]:
                 rough = terms_of(size)[0]
                 choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
                                     f"{rough.hi} * {per[0].text}"))
-            strict, lenient = compare([choices], res)
+            strict, lenient = compare([choices], res, bound(text, res))
             reading = f"weights of {name} at {per_text}" + (
                 f" (leniently also its nominal size {size.text})" if size is not None else "")
         else:

@@ -14,7 +14,7 @@ part whose `reading` names what it assumed.
 from ffnverify.scan import compute, memory, moe
 from ffnverify.scan.parts import Part
 
-READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing,
+READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
            compute.rules, compute.throughput)
 
 
