@@ -11,11 +11,11 @@ would need a model, a context or a dtype the sentence does not give — or a `su
 part whose `reading` names what it assumed.
 """
 
-from ffnverify.scan import compute, memory, moe
+from ffnverify.scan import chains, compute, memory, moe
 from ffnverify.scan.parts import Part
 
 READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
-           compute.rules, compute.throughput)
+           compute.rules, compute.throughput, chains.chains)
 
 
 def read_quantities(toks, text: str, names) -> list[Part]:

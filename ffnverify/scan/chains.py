@@ -1,0 +1,138 @@
+"""Multi-step arithmetic read step by step: "4096 × 11008 = 45.1M, × 3 = 135.3M, × 32
+layers = 4.33B" (a step that starts with an operator carries the result before it), and
+"2 × 80 × 8 × 128 × 4,096 × 2 = 1,342,177,280 bytes = 1.34 GB = 1.25 GiB" (each stated
+result of one expression).
+
+Each step is a `Part`: `strict` compares the exact value carried from the first
+expression with the stated result at half a unit of its last digit (a plain integer
+exactly); `lenient` also accepts the step applied to the previous result *as stated*, at
+its precision (a writer who rounds and carries the rounded figure), and reads a byte unit
+as decimal or binary. A single step is read here only when its result carries a byte unit
+(`7B × 4 = 28GB`); other single steps are the plain arithmetic reader's.
+"""
+
+import dataclasses
+
+from ffnverify.scan.figure import call, compare, const, terms_of
+from ffnverify.scan.numbers import literal
+from ffnverify.scan.parts import Part
+
+_OPS = {"×": "*", "/": "/", "+": "+", "-": "-", "^": "**", "(": "(", ")": ")"}
+_EQUALS = ("=", "≈", "→")
+_CARRY = ("×", "/")
+MAX_UNIT_WORDS = 3
+
+
+def _expression(toks, i):
+    """(claim text, end index, figure indices) of the arithmetic starting at token i, or
+    None when there is none (a lone number is no expression)."""
+    out, figs, want_operand, depth, j = [], [], True, 0, i
+    while j < len(toks):
+        t = toks[j]
+        if t.kind == "NUM" and want_operand and not t.ratio:
+            out.append(f"({literal(t.value)})" if t.power else literal(t.value))
+            figs.append(j)
+            want_operand = False
+        elif t.kind == "OP" and t.text == "(" and want_operand:
+            out.append("(")
+            depth += 1
+        elif t.kind == "OP" and t.text == ")" and not want_operand and depth:
+            out.append(")")
+            depth -= 1
+        elif t.kind == "OP" and t.text in _OPS and t.text not in "()" and not want_operand:
+            out.append(_OPS[t.text])
+            want_operand = True
+        else:
+            break
+        j += 1
+    if want_operand or depth or len(figs) < 2:
+        return None
+    return " ".join(out).replace("( ", "(").replace(" )", ")"), j, figs
+
+
+def _result(toks, j):
+    """(result token index, hedged, next index) after `=`/`≈`/`→` at j, or None."""
+    if j + 1 >= len(toks) or toks[j].kind != "OP" or toks[j].text not in _EQUALS:
+        return None
+    k = j + 1
+    hedge = toks[j].text == "≈"
+    if toks[k].kind == "OP" and toks[k].text == "~":
+        hedge, k = True, k + 1
+    if k >= len(toks) or toks[k].kind != "NUM":
+        return None
+    if k + 1 < len(toks) and toks[k + 1].kind == "OP" and toks[k + 1].text in _OPS \
+            and toks[k + 1].text not in "()":
+        return None  # "= 2 × 3": the right side is an expression, not a stated result
+    return k, hedge, k + 1
+
+
+def _skip_words(toks, k):
+    n = 0
+    while k < len(toks) and toks[k].kind == "WORD" and n < MAX_UNIT_WORDS:
+        k, n = k + 1, n + 1
+    return k
+
+
+def _as_hedged(t, hedge):
+    return dataclasses.replace(t, about=True) if hedge and not t.about else t
+
+
+def _step(toks, carried, prev, operand, op, r, hedge, figures, what):
+    res = _as_hedged(toks[r], hedge)
+    first = [call(f"({carried})" if operand is not None else carried)]
+    if prev is not None:  # leniently, the previous result as stated, at its precision
+        first += terms_of(toks[prev], toks[prev].scale == "bytes")
+    choices = [first]
+    if operand is not None:
+        choices.append([const(toks[operand].value, op == "/")])
+    strict, lenient = compare(choices, res)
+    return Part(strict, lenient, True, tuple(sorted(figures)), what)
+
+
+def _carried(toks, j):
+    """(operator, operand index, index after the unit words) of a carried step at j:
+    ", × 3", "× 32 layers", or None."""
+    c = j + 1 if j < len(toks) and toks[j].kind == "OP" and toks[j].text in ",;" else j
+    if c + 1 < len(toks) and toks[c].kind == "OP" and toks[c].text in _CARRY \
+            and toks[c + 1].kind == "NUM" and not toks[c + 1].scale and not toks[c + 1].ratio:
+        return _OPS[toks[c].text], c + 1, _skip_words(toks, c + 2)
+    return None
+
+
+def _steps(toks, expr, j, figs):
+    """The steps after an expression ending at j: (carried expression, previous result,
+    operand, operator, result, hedged, figures) each."""
+    steps, prev = [], None
+    while True:
+        res = _result(toks, _skip_words(toks, j))
+        if res is not None:  # "= R": the same expression, stated again
+            r, hedge, j = res
+            steps.append((expr, None, None, "", r, hedge, figs + [r]))
+            prev = r
+            continue
+        carry = None if prev is None else _carried(toks, j)
+        res = carry and _result(toks, carry[2])
+        if not res:
+            return steps, j
+        op, operand, _ = carry
+        r, hedge, j = res
+        steps.append((expr, prev, operand, op, r, hedge, [prev, operand, r]))
+        expr = f"({expr}) {op} {literal(toks[operand].value)}"
+        prev = r
+
+
+def chains(toks, text, names) -> list[Part]:
+    """Each step of every chain of arithmetic in the unit."""
+    parts, i = [], 0
+    while i < len(toks):
+        got = _expression(toks, i)
+        if got is None:
+            i += 1
+            continue
+        expr, j, figs = got
+        steps, j = _steps(toks, expr, j, figs)
+        if len(steps) > 1 or any(toks[s[4]].scale == "bytes" for s in steps):
+            for n, step in enumerate(steps, 1):
+                parts.append(_step(toks, *step, f"step {n} of the arithmetic"))
+        i = max(j, i + 1)
+    return parts
