@@ -11,11 +11,16 @@ would need a model, a context or a dtype the sentence does not give — or a `su
 part whose `reading` names what it assumed.
 """
 
-from ffnverify.scan import chains, compute, memory, moe
+import dataclasses
+
+from ffnverify.scan import chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
 READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
-           compute.rules, compute.throughput, chains.chains)
+           compute.rules, compute.throughput, chains.chains, spelled.ratios)
+# the readers that also bind a cardinal written in words ("eighty layers", "two of its
+# eight experts"), run on the tokens with each such cardinal made one number
+WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, spelled.fields)
 
 
 def read_quantities(toks, text: str, names) -> list[Part]:
@@ -25,4 +30,12 @@ def read_quantities(toks, text: str, names) -> list[Part]:
     parts: list[Part] = []
     for reader in READERS:
         parts += reader(toks, text, names)
-    return parts
+    worded, where = spelled.as_tokens(toks, text)
+    if worded is not toks:
+        for reader in WORD_READERS:
+            for p in reader(worded, text, names):
+                if any(spelled.is_spelled(worded[i]) for i in p.figures):
+                    parts.append(dataclasses.replace(
+                        p, figures=tuple(sorted({where[i] for i in p.figures}))))
+    unique = {(p.strict, p.figures): p for p in parts}
+    return list(unique.values())
