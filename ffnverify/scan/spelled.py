@@ -39,7 +39,7 @@ MULTIPLES = {"twice": 2, "double": 2, "doubles": 2, "doubled": 2, "doubling": 2,
              "twofold": 2, "threefold": 3, "fourfold": 4, "tenfold": 10, "hundredfold": 100}
 
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
-MAX_WORDS = 12
+MAX_WORDS = 24  # "nine hundred ninety nine billion nine hundred ..." is 20
 
 
 @dataclass(frozen=True)
