@@ -109,3 +109,16 @@ def nominal(toks, names, name: str):
         if len(sized) == 1 and "x" not in name:
             return sized[0]
     return None
+
+
+_COMPONENT_AFTER = re.compile(r"[\s-]*(?:experts?\b|style\b|like\b|based\b|variants?\b|"
+                              r"clones?\b|blocks?\b|layers?\b|architecture\b)", re.I)
+_MANY_BEFORE = re.compile(r"(?:\b(?:two|three|four|five|six|seven|eight|nine|ten|sixteen|"
+                          r"several|multiple|many)|\d+\s*[x×])\s*$", re.I)
+
+
+def subjects(text: str, names) -> tuple:
+    """The names that speak of the model itself: not "eight Mistral 7B experts" (a part
+    of another model), "Llama-style blocks", "two Llama 2 7B models"."""
+    return tuple(n for n in names if not _COMPONENT_AFTER.match(text, n[1])
+                 and not _MANY_BEFORE.search(text[max(0, n[0] - 12):n[0]]))

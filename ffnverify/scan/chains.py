@@ -7,8 +7,10 @@ Each step is a `Part`: `strict` compares the exact value carried from the first
 expression with the stated result at half a unit of its last digit (a plain integer
 exactly); `lenient` also accepts the step applied to the previous result *as stated*, at
 its precision (a writer who rounds and carries the rounded figure), and reads a byte unit
-as decimal or binary. A single step is read here only when its result carries a byte unit
-(`7B × 4 = 28GB`); other single steps are the plain arithmetic reader's.
+as decimal or binary. Unit words between the numbers are read as units ("13 billion
+parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e23 FLOP"). A single step
+is read here only when its result carries a byte unit (`7B × 4 = 28GB`) or unit words
+come between its numbers; other single steps are the plain arithmetic reader's.
 """
 
 import dataclasses
@@ -23,12 +25,43 @@ _CARRY = ("×", "/")
 MAX_UNIT_WORDS = 3
 
 
+_NOT_UNITS = {"is", "are", "was", "were", "and", "or", "for", "of", "the", "a", "an", "which",
+              "that", "to", "in", "on", "with", "by", "we", "it", "this", "so", "then", "at",
+              "gives", "equals", "makes", "if", "but", "vs", "versus", "than"}
+
+
+def _unit_words(toks, j):
+    """The index after the unit words of an operand at j ("parameters", "FLOPs / token /
+    parameter"), or j when there are none."""
+    k, n = j, 0
+    while k < len(toks) and n < MAX_UNIT_WORDS:
+        t = toks[k]
+        if t.kind == "WORD" and t.lower not in _NOT_UNITS:
+            k, n = k + 1, n + 1
+        elif t.kind == "OP" and t.text == "/" and k + 1 < len(toks) and \
+                toks[k + 1].kind == "WORD" and toks[k + 1].lower not in _NOT_UNITS:
+            k, n = k + 2, n + 1  # "/ token": per token, a unit
+        else:
+            break
+    return k
+
+
 def _expression(toks, i):
-    """(claim text, end index, figure indices) of the arithmetic starting at token i, or
-    None when there is none (a lone number is no expression)."""
-    out, figs, want_operand, depth, j = [], [], True, 0, i
+    """(claim text, end index, figure indices, whether unit words came between the
+    numbers) of the arithmetic starting at token i, or None when there is none (a lone
+    number is no expression)."""
+    out, figs, want_operand, depth, j, worded = [], [], True, 0, i, False
     while j < len(toks):
         t = toks[j]
+        per_unit = t.kind == "OP" and t.text == "/" and j + 1 < len(toks) and \
+            toks[j + 1].kind == "WORD"
+        if (t.kind == "WORD" or per_unit) and not want_operand and figs:
+            k = _unit_words(toks, j)
+            if k == j or k >= len(toks) or toks[k].kind != "OP" or toks[k].text not in (
+                    "×", "/", "+", "-", ")", *_EQUALS):
+                break  # words that do not lead to an operator end the expression
+            j, worded = k, True
+            continue
         if t.kind == "NUM" and want_operand and not t.ratio:
             out.append(f"({literal(t.value)})" if t.power else literal(t.value))
             figs.append(j)
@@ -47,7 +80,7 @@ def _expression(toks, i):
         j += 1
     if want_operand or depth or len(figs) < 2:
         return None
-    return " ".join(out).replace("( ", "(").replace(" )", ")"), j, figs
+    return " ".join(out).replace("( ", "(").replace(" )", ")"), j, figs, worded
 
 
 def _result(toks, j):
@@ -129,9 +162,9 @@ def chains(toks, text, names) -> list[Part]:
         if got is None:
             i += 1
             continue
-        expr, j, figs = got
+        expr, j, figs, worded = got
         steps, j = _steps(toks, expr, j, figs)
-        if len(steps) > 1 or any(toks[s[4]].scale == "bytes" for s in steps):
+        if len(steps) > 1 or worded or any(toks[s[4]].scale == "bytes" for s in steps):
             for n, step in enumerate(steps, 1):
                 parts.append(_step(toks, *step, f"step {n} of the arithmetic"))
         i = max(j, i + 1)

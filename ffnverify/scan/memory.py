@@ -48,6 +48,8 @@ _WEIGHTS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam
                       r"\b(?:takes|needs|requires|occupies|uses)\b", re.I)
 _NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
                           r"seq_len|\b[SB]\s*=", re.I)
+_CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"
+                       r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
 _COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
 
 
@@ -60,6 +62,9 @@ def _results(toks, text):
         after = text[t.end:t.end + 40]
         if _PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
             continue
+        if _CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
+                _CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
+            continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
         if t.scale == "bytes" or (not t.scale and t.value >= 1024
                                   and re.match(r"\s*bytes?\b", after)):
             out.append(i)

@@ -306,6 +306,11 @@ def _mark_spacing(toks, text):
 
 def _merge(toks: list[Tok]):
     """Scientific forms, ranges, `~` and words of approximation, number words."""
+    for i in range(1, len(toks) - 1):  # 2 x 32: a multiplication sign written as the letter x
+        t = toks[i]
+        if t.kind == "WORD" and t.text == "x" and toks[i - 1].kind == "NUM" \
+                and toks[i + 1].kind == "NUM":
+            t.kind, t.text = "OP", "×"
     i = 0
     while i < len(toks):
         t = toks[i]
@@ -329,10 +334,6 @@ def _merge(toks: list[Tok]):
                 t.end = ten.end
                 t.text = t.text + "×" + ten.text
                 del toks[i + 1:i + 3]
-        # 2 x 32: a multiplication sign written as the letter x
-        if (t.kind == "WORD" and t.text == "x" and 0 < i < len(toks) - 1
-                and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"):
-            t.kind, t.text = "OP", "×"
         # 1-2%, 10–15%: a range, not a subtraction
         if (t.kind == "OP" and t.text in "-–" and 0 < i < len(toks) - 1
                 and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"

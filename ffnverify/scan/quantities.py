@@ -13,7 +13,7 @@ part whose `reading` names what it assumed.
 
 import dataclasses
 
-from ffnverify.scan import chains, compute, memory, moe, spelled
+from ffnverify.scan import binding, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
 READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
@@ -27,6 +27,7 @@ def read_quantities(toks, text: str, names) -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
     above; `names` are the catalogue models it names, as `detect.models` returns them
     ((start, end, catalogue name), left to right)."""
+    names = binding.subjects(text, names)
     parts: list[Part] = []
     for reader in READERS:
         parts += reader(toks, text, names)

@@ -78,6 +78,10 @@ TRUE = [  # every part TRUE leniently; (statement, whether every part is also TR
     ("4096 × 11008 = 45.1M, × 3 = 135.3M, × 32 layers = 4.33B", True),
     ("2 × 80 × 8 × 128 × 4,096 × 2 = 1,342,177,280 bytes = 1.34 GB = 1.25 GiB", True),
     ("float32 (7B × 4 = 28GB), int8 (7B × 1 = 7GB), int4 (7B × 0.5 = 3.5GB)", True),
+    ("13 billion parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e23 FLOP",
+     True),
+    ("FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 700B FLOPs/token", True),
+    ("Total FLOPs = 700B FLOPs/token * 100B tokens = 7 x 10^22 FLOPs", True),
     # words
     ("Llama 2 70B has eighty layers and sixty-four heads.", True),
     ("Mixtral 8x7B routes each token to two of its eight experts.", True),
@@ -112,6 +116,8 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "4096 × 11008 = 45.1M, × 3 = 135.3M, × 32 layers = 5.33B",
     "2 × 80 × 8 × 128 × 4,096 × 2 = 1,342,177,280 bytes = 2.68 GB",
     "float32 (7B × 4 = 14GB)",
+    "13 billion parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e22 FLOP",
+    "FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 350B FLOPs/token",
     "Llama 2 7B has forty layers.",
     "Mixtral 8x7B routes each token to two of its sixteen experts.",
     "16384 is three times 4096.",
@@ -183,6 +189,13 @@ def test_the_exact_count_of_a_rule_of_thumb_is_only_suggested(engine):
     "A forward pass costs about 2N FLOPs per token.",  # a rule, no figure
     "We ran the tests on 8 GPUs in 3 days.",  # no rate, no FLOPs
     "one key and one value per layer",  # "one" is no cardinal
+    "The total is 3 layers and 4 heads = 12",  # "and" is no operator
+    "3 × 32 = 96",  # one step, no units: the plain arithmetic reader's
+    # a model named as a part of another: the figures are the whole's, not Mistral 7B's
+    "The architecture is eight Mistral 7B experts behind a router that activates two per "
+    "token, giving 47B total parameters but only ~13B active per forward pass.",
+    # what a device holds is no requirement of the model
+    "If your GPU has 24GB VRAM and you need to fit a 7B model, 4-bit quantization helps.",
 ])
 def test_nothing_is_guessed(text):
     parts, _ = parts_of(text)
