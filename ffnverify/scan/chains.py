@@ -154,12 +154,30 @@ def _steps(toks, expr, j, figs):
         prev = r
 
 
+def _stated_first(toks, i) -> list[Part]:
+    """"50257 = 256 byte tokens + 50000 merged tokens + 1 special token": a result stated
+    before its arithmetic, the arithmetic with unit words (else the plain reader's)."""
+    t = toks[i]
+    if t.kind != "NUM" or i + 2 >= len(toks) or toks[i + 1].kind != "OP" or \
+            toks[i + 1].text not in ("=", "≈") or (i and toks[i - 1].kind == "OP"
+                                                   and toks[i - 1].text in _OPS):
+        return []
+    got = _expression(toks, i + 2)
+    if got is None or not got[3]:
+        return []
+    expr, _, figs, _ = got
+    res = _as_hedged(t, toks[i + 1].text == "≈")
+    strict, lenient = compare([[call(expr)]], res)
+    return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "the arithmetic after it")]
+
+
 def chains(toks, text, names) -> list[Part]:
     """Each step of every chain of arithmetic in the unit."""
     parts, i = [], 0
     while i < len(toks):
         got = _expression(toks, i)
         if got is None:
+            parts += _stated_first(toks, i)
             i += 1
             continue
         expr, j, figs, worded = got
@@ -168,4 +186,40 @@ def chains(toks, text, names) -> list[Part]:
             for n, step in enumerate(steps, 1):
                 parts.append(_step(toks, *step, f"step {n} of the arithmetic"))
         i = max(j, i + 1)
+    return parts
+
+
+_RATIO_LEAD = {"of", "is", "about", "roughly", "around", "approximately", "nearly", "~", "=",
+               "≈", "just", "exactly", "almost", "some"}
+
+
+def stated_ratios(toks, text, names) -> list[Part]:
+    """"hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of about 3.5×": the
+    larger of the two figures before "ratio" over the smaller, at the ratio's precision
+    (sure only when exactly two figures come before it, outside model names)."""
+    from ffnverify.scan.binding import in_names
+
+    parts = []
+    for i, t in enumerate(toks):
+        if t.kind != "WORD" or t.lower not in ("ratio", "factor", "expansion"):
+            continue
+        j = i + 1
+        while j < len(toks) and j - i <= 3 and toks[j].kind in ("WORD", "OP") and (
+                toks[j].lower in _RATIO_LEAD or toks[j].text in _RATIO_LEAD):
+            j += 1
+        if j >= len(toks) or toks[j].kind != "NUM" or toks[j].scale or not toks[j].value:
+            continue
+        before = [k for k in range(i) if toks[k].kind == "NUM" and not toks[k].ratio
+                  and toks[k].scale not in ("%",) and not in_names(toks[k], names)]
+        if len(before) != 2 or not all(toks[k].value for k in before):
+            continue
+        small, big = sorted(before, key=lambda k: toks[k].value)
+        r = toks[j]
+        hedge = any(toks[k].lower in ("about", "roughly", "around", "approximately", "nearly",
+                                      "almost", "some") or toks[k].text == "~"
+                    for k in range(i + 1, j))
+        strict, lenient = compare([terms_of(toks[big]), terms_of(toks[small], divide=True)],
+                                  _as_hedged(r, hedge))
+        parts.append(Part(strict, lenient, True, tuple(sorted((small, big, j))),
+                          f"the ratio {toks[big].text} / {toks[small].text}"))
     return parts

@@ -69,9 +69,12 @@ def strict_tol(t: Tok) -> Fraction:
 
 
 def lenient_tol(t: Tok, result: bool = False) -> Fraction:
-    if exact(t) and not result and not hedged(t):
-        return Fraction(0)
-    return _rounded_unit(t, result) * (1 if hedged(t) else Fraction(1, 2))
+    if hedged(t):
+        return _rounded_unit(t, True)
+    unit = _rounded_unit(t, result)
+    if exact(t):  # a plain integer is exact, unless a result written with trailing zeros
+        return unit / 2 if result and unit != t.unit else Fraction(0)
+    return unit / 2
 
 
 def alternatives(t: Tok, binary: bool = False,
@@ -190,8 +193,6 @@ def compare(choices: list[list[Term]], result: Tok, op: str = "",
     first = [c[0] for c in choices]
     lhs = expression(first)
     tol = strict_tol(result)
-    if any(t.divide or t.spread for t in first) and not hedged(result):
-        tol = max(tol, result.unit / 2)  # a quotient or a rounded input: a rounded result
     if op:
         strict = f"{lhs} {op} {literal(result.value)}"
     else:

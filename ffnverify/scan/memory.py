@@ -75,7 +75,7 @@ def _element_sizes(toks, text):
     """Indices of small byte counts ("4 bytes", "0.5 bytes", "2 bytes/element"): the size
     of one number in a format."""
     return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale and not t.money
-            and 0 < t.value <= 8 and re.match(r"\s*-?\s*bytes?\b", text[t.end:t.end + 8])]
+            and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
 
 
 def dtype_sizes(toks, text, names) -> list[Part]:

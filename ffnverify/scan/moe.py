@@ -88,6 +88,9 @@ def routing(toks, text, names) -> list[Part]:
         if t.kind != "NUM" or t.scale or t.value.denominator != 1 or in_names(t, names):
             continue
         j = i + 1
+        if j + 1 < n and toks[j].kind == "WORD" and toks[j].lower == "out" and \
+                toks[j + 1].kind == "WORD" and toks[j + 1].lower == "of":
+            j += 1  # "2 out of 8 experts"
         if j < n and toks[j].kind == "WORD" and toks[j].lower == "of":
             j += 1
             if j < n and toks[j].kind == "WORD" and toks[j].lower in ("its", "the", "their"):

@@ -17,7 +17,8 @@ from ffnverify.scan import binding, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
 READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
-           compute.rules, compute.throughput, chains.chains, spelled.ratios)
+           compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
+           spelled.ratios)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
 # eight experts"), run on the tokens with each such cardinal made one number
 WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, spelled.fields)

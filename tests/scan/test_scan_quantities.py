@@ -82,6 +82,12 @@ TRUE = [  # every part TRUE leniently; (statement, whether every part is also TR
      True),
     ("FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 700B FLOPs/token", True),
     ("Total FLOPs = 700B FLOPs/token * 100B tokens = 7 x 10^22 FLOPs", True),
+    ("50257 = 256 individual byte tokens + 50000 merged tokens + 1 special end-of-text token.",
+     True),
+    ("For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of "
+     "about 3.5×.", True),
+    ("Mixtral 8x7B (2 out of 8 experts) - Total TFLOPs: 287.78", True),
+    ("2 — bytes per value in FP16", True),
     # words
     ("Llama 2 70B has eighty layers and sixty-four heads.", True),
     ("Mixtral 8x7B routes each token to two of its eight experts.", True),
@@ -118,6 +124,10 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "float32 (7B × 4 = 14GB)",
     "13 billion parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e22 FLOP",
     "FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 350B FLOPs/token",
+    "50257 = 256 individual byte tokens + 50000 merged tokens + 2 special tokens.",
+    "For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of 4×.",
+    "Mixtral 8x7B (1 out of 8 experts)",
+    "4 — bytes per value in FP16",
     "Llama 2 7B has forty layers.",
     "Mixtral 8x7B routes each token to two of its sixteen experts.",
     "16384 is three times 4096.",
