@@ -171,7 +171,7 @@ def _stated_first(toks, i) -> list[Part]:
     return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "the arithmetic after it")]
 
 
-def chains(toks, text, names) -> list[Part]:
+def chains(toks, text, names, about: str = "") -> list[Part]:
     """Each step of every chain of arithmetic in the unit."""
     parts, i = [], 0
     while i < len(toks):
@@ -193,7 +193,7 @@ _RATIO_LEAD = {"of", "is", "about", "roughly", "around", "approximately", "nearl
                "≈", "just", "exactly", "almost", "some"}
 
 
-def stated_ratios(toks, text, names) -> list[Part]:
+def stated_ratios(toks, text, names, about: str = "") -> list[Part]:
     """"hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of about 3.5×": the
     larger of the two figures before "ratio" over the smaller, at the ratio's precision
     (sure only when exactly two figures come before it, outside model names)."""

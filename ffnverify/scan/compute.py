@@ -83,7 +83,7 @@ def _rule_result(toks, text, m):
     return after[0] if after else before[-1] if before else None
 
 
-def rules(toks, text, names) -> list[Part]:
+def rules(toks, text, names, about: str = "") -> list[Part]:
     """2N / 6N per token and 6ND training FLOPs, with their N, D and result."""
     parts = []
     for m in RULE.finditer(text):
@@ -152,7 +152,7 @@ def _first(pred, toks):
     return next((i for i, t in enumerate(toks) if t.kind == "NUM" and pred(i, t)), None)
 
 
-def throughput(toks, text, names) -> list[Part]:
+def throughput(toks, text, names, about: str = "") -> list[Part]:
     """FLOPs → GPU-hours, wall time and cost at a stated rate, utilisation and price."""
     rate = _first(lambda i, t: _rate(toks, text, i), toks)
     price = _first(lambda i, t: t.money and _PRICE.match(text[t.end:t.end + 24]), toks)

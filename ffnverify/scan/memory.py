@@ -78,7 +78,7 @@ def _element_sizes(toks, text):
             and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
 
 
-def dtype_sizes(toks, text, names) -> list[Part]:
+def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
     """"A parameter in float32 takes 4 bytes; in int4 0.5 bytes", "FP16 = 2 bytes": the
     bytes of one number in the format named nearest (no other size between them)."""
     sizes = _element_sizes(toks, text)
@@ -142,9 +142,10 @@ def _alts(t, binary=True):
     return values
 
 
-def kv_cache(toks, text, names) -> list[Part]:
-    """The KV cache of a named model, at a stated context (or per token) and dtype."""
-    if not names or not KV.search(text):
+def kv_cache(toks, text, names, about: str = "") -> list[Part]:
+    """The KV cache of a named model, at a stated context (or per token) and dtype.
+    `about`: the words around the unit (a table's header) that may say it is the cache."""
+    if not names or not (KV.search(text) or KV.search(about)):
         return []
     results = _results(toks, text)
     if not results:
@@ -202,9 +203,9 @@ def counts(toks, names):
     return out
 
 
-def weights(toks, text, names) -> list[Part]:
+def weights(toks, text, names, about: str = "") -> list[Part]:
     """Weights memory at a dtype, or at a stated number of bytes per parameter."""
-    if KV.search(text):
+    if KV.search(text) or KV.search(about):
         return []
     results = _results(toks, text)
     if not results:

@@ -38,6 +38,12 @@ def _next_count(toks, i):
 
 
 def _role(toks, i) -> str:
+    if i >= 2 and toks[i - 1].kind == "OP" and toks[i - 1].text == ":":  # "Active params: 12.9B"
+        label = words_before(toks, i - 1, 6)
+        if any(w in _ACTIVE for w in label):
+            return "active"
+        if any(w in _TOTAL_AFTER for w in label):
+            return "total"
     after = words_after(toks, i, 4)
     before = [w for w in words_before(toks, i, 4) if w not in _HEDGES][-2:]
     if after[:1] == ["of"] and _next_count(toks, i) is not None:
@@ -55,10 +61,11 @@ def _role(toks, i) -> str:
     return ""
 
 
-def parameters(toks, text, names) -> list[Part]:
+def parameters(toks, text, names, about: str = "") -> list[Part]:
     """Total and active parameter counts of a named model, in a sentence about experts or
     active parameters."""
-    if not names or not MOE.search(text) or not re.search(r"\bactiv", text, re.I):
+    words = text + "\n" + about
+    if not names or not MOE.search(words) or not re.search(r"\bactiv", words, re.I):
         return []
     parts = []
     for i, t in enumerate(toks):
@@ -78,7 +85,7 @@ _OF_EXPERTS = re.compile(r"\bexperts?\b", re.I)
 _TOP_K = re.compile(r"\btop[- ]?(\d{1,2})[- ](?:routing|gating|experts?|expert routing)\b", re.I)
 
 
-def routing(toks, text, names) -> list[Part]:
+def routing(toks, text, names, about: str = "") -> list[Part]:
     """"2 of its 8 experts", "2 of 8 experts", "top-2 routing" said of a named model."""
     if not names or not _OF_EXPERTS.search(text) and not _TOP_K.search(text):
         return []

@@ -24,20 +24,34 @@ READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, 
 WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, spelled.fields)
 
 
-def read_quantities(toks, text: str, names) -> list[Part]:
+def read_quantities(toks, text: str, names, subject: str | None = None,
+                    about: str = "") -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
     above; `names` are the catalogue models it names, as `detect.models` returns them
-    ((start, end, catalogue name), left to right)."""
+    ((start, end, catalogue name), left to right).
+
+    `subject`: the model the document speaks of around the unit (the sentence before, the
+    paragraph or heading over a table), used only when the unit names none; every part
+    read with it is `sure=False` and its `reading` says so. `about`: words around the unit
+    that say what it measures (a table's header: "Context | KV cache"), used only to
+    recognise the quantity, never as figures."""
     names = binding.subjects(text, names)
+    assumed = not names and subject is not None
+    if assumed:
+        names = ((-1, -1, subject),)
     parts: list[Part] = []
     for reader in READERS:
-        parts += reader(toks, text, names)
+        parts += reader(toks, text, names, about)
     worded, where = spelled.as_tokens(toks, text)
     if worded is not toks:
         for reader in WORD_READERS:
-            for p in reader(worded, text, names):
+            for p in reader(worded, text, names, about):
                 if any(spelled.is_spelled(worded[i]) for i in p.figures):
                     parts.append(dataclasses.replace(
                         p, figures=tuple(sorted({where[i] for i in p.figures}))))
-    unique = {(p.strict, p.figures): p for p in parts}
-    return list(unique.values())
+    unique = list({(p.strict, p.figures): p for p in parts}.values())
+    if assumed:
+        unique = [dataclasses.replace(p, sure=False, reading=f"{p.reading} (said of {subject}, "
+                                      "named around it, not in it: assumed)")
+                  if subject in p.strict else p for p in unique]
+    return unique

@@ -200,7 +200,7 @@ def _factor(text, start, end):
     return None
 
 
-def ratios(toks, text, names) -> list[Part]:
+def ratios(toks, text, names, about: str = "") -> list[Part]:
     """"A is twice B", "A, a quarter of B", "half of B is A", "B doubles to A"."""
     parts, seen = [], set()
     for pattern in (_A_M_B, _M_B_A, _B_TO_A):
@@ -229,7 +229,7 @@ def is_spelled(t: Tok) -> bool:
     return t.kind == "NUM" and t.unit == 0 and t.text[:1].isalpha()
 
 
-def fields(toks, text, names) -> list[Part]:
+def fields(toks, text, names, about: str = "") -> list[Part]:
     """A spelled cardinal before a field's noun, of the one model the sentence names:
     "Llama 2 70B has eighty layers" → `layers(llama-2-70b) == 80`."""
     from ffnverify.scan.read import _FIELD_RES  # the one table of field nouns

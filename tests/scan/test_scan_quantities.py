@@ -285,3 +285,27 @@ def test_a_chain_step_off_by_more_than_its_precision_is_false(engine, a, b, digi
     assert step[0] == "false", (bad, step)
     if abs(off) >= 9:
         assert step[1] == "false", (bad, step)
+
+
+@pytest.mark.parametrize("text,subject,about,verdict", [
+    ("4K tokens | 0.5 GB", "llama-3-8b", "Context | KV cache", "true"),
+    ("4K tokens | 5 GB", "llama-3-70b", "Context | KV cache", "false"),  # 1.34 GB
+    ("Active Parameters per Forward Pass: 12.9 billion (2 of 8 experts)", "mixtral-8x7b", "",
+     "true"),
+    ("Total Parameters: 45 billion", "mixtral-8x7b", "Mixture of experts, 2 active", "false"),
+])
+def test_a_model_named_around_the_unit_is_only_assumed(engine, text, subject, about, verdict):
+    clean = normalise(text)
+    parts = read_quantities(tokens(clean), clean, models(clean), subject=subject, about=about)
+    assert parts and all(not p.sure and "assumed" in p.reading for p in parts), parts
+    got = [(engine.evaluate(p.strict)["verdict"], engine.evaluate(p.lenient)["verdict"])
+           for p in parts]
+    if verdict == "true":
+        assert all(le == "true" for _, le in got), (parts, got)
+    else:
+        assert any(s == le == "false" for s, le in got), (parts, got)
+
+
+def test_without_a_subject_a_unit_naming_no_model_is_not_read():
+    clean = normalise("4K tokens | 0.5 GB")
+    assert read_quantities(tokens(clean), clean, (), about="Context | KV cache") == []
