@@ -35,6 +35,7 @@ PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\bevery token\b|\ba sin
                        r"\bone token\b|/\s?token\b|\ba token\b", re.I)
 _CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
                              r"(?: of)?\s*$|\bat\s*$", re.I)
+_TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
 _BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
 _BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
 _PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
@@ -111,7 +112,7 @@ def _contexts(toks, text):
         if t.kind != "NUM" or t.scale not in ("", "K", "k", "M") or t.value.denominator != 1:
             continue
         after = words_after(toks, i, 2)
-        glued = re.match(r"\s*-?\s*tokens?\b|-token\b|\s*(?:-token )?context\b", text[t.end:], re.I)
+        glued = _TOKENS_AFTER.match(text, t.end)
         if glued or (after[:1] and after[0] in ("tokens", "token")) or (
                 _CONTEXT_BEFORE.search(text[max(0, t.start - 30):t.start])
                 and after[:1] != ["tokens"] and re.search(r"context|sequence|prompt",

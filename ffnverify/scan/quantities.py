@@ -16,6 +16,8 @@ import dataclasses
 from ffnverify.scan import binding, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
+MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
+
 READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
            spelled.ratios)
@@ -49,7 +51,7 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
                 if any(spelled.is_spelled(worded[i]) for i in p.figures):
                     parts.append(dataclasses.replace(
                         p, figures=tuple(sorted({where[i] for i in p.figures}))))
-    unique = list({(p.strict, p.figures): p for p in parts}.values())
+    unique = list({(p.strict, p.figures): p for p in parts}.values())[:MAX_PARTS]
     if assumed:
         unique = [dataclasses.replace(p, sure=False, reading=f"{p.reading} (said of {subject}, "
                                       "named around it, not in it: assumed)")
