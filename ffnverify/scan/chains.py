@@ -14,6 +14,8 @@ come between its numbers; other single steps are the plain arithmetic reader's.
 """
 
 import dataclasses
+import re
+from fractions import Fraction
 
 from ffnverify.scan.figure import call, compare, const, terms_of
 from ffnverify.scan.numbers import literal
@@ -118,8 +120,31 @@ def _step(toks, carried, prev, operand, op, r, hedge, figures, what):
     choices = [first]
     if operand is not None:
         choices.append([const(toks[operand].value, op == "/")])
+    bare = _mantissa(res) if all(not toks[i].scale for i in figures if i != r) else None
+    if bare is not None and operand is None and not re.search(r"[*/]", carried):
+        res = bare  # "28 - 16 = 12GB": a sum's terms share the unit written on its result
+        what += f" (every term in {toks[r].text[len(bare.text):].strip()})"
     strict, lenient = compare(choices, res)
+    if bare is not None and res is not bare:  # "7 × 4 = 28GB": leniently, a unit elided
+        _, also = compare(choices, bare)
+        lenient = f"({lenient} or {also})"
     return Part(strict, lenient, True, tuple(sorted(figures)), what)
+
+
+def _mantissa(t):
+    """The result without its scale or byte unit (`12GB` → 12), or None when it has none."""
+    m = re.match(r"[\d.,]+", t.text)
+    if not t.scale or t.scale in ("%", "flops") or not m or t.power:
+        return None
+    try:
+        value = Fraction(m.group().replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return None
+    if not value:
+        return None
+    factor = t.value / value
+    return dataclasses.replace(t, value=value, unit=t.unit / factor, scale="", plain=True,
+                               text=m.group())
 
 
 def _carried(toks, j):

@@ -82,6 +82,8 @@ TRUE = [  # every part TRUE leniently; (statement, whether every part is also TR
      True),
     ("FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 700B FLOPs/token", True),
     ("Total FLOPs = 700B FLOPs/token * 100B tokens = 7 x 10^22 FLOPs", True),
+    ("We are over by 28 - 16 = 12GB here.", True),  # a sum's terms share the result's unit
+    ("a 7B model might require 14+42+14 = ~70GB of VRAM.", True),
     ("50257 = 256 individual byte tokens + 50000 merged tokens + 1 special end-of-text token.",
      True),
     ("For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of "
@@ -125,6 +127,8 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "13 billion parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e22 FLOP",
     "FLOPs per token = 175B parameters * 2 FLOPs/parameter * 2 passes = 350B FLOPs/token",
     "50257 = 256 individual byte tokens + 50000 merged tokens + 2 special tokens.",
+    "We are over by 28 - 16 = 14GB here.",
+    "a 7B model might require 14+42+14 = ~80GB of VRAM.",
     "For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of 4×.",
     "Mixtral 8x7B (1 out of 8 experts)",
     "4 — bytes per value in FP16",
@@ -142,6 +146,8 @@ AMBIGUOUS = [  # strict FALSE, lenient TRUE: the report names the reading that h
     "Llama 2 7B needs 28 GB in fp32.",
     # a rounded carry: 45.1M × 3 = 135.3M, the exact 135,266,304 is 135.3M, not 135.4M
     "4096 × 11008 = 45.1M, × 3 = 135.4M",
+    # a unit elided on the factors of a product: 7 (billion) × 4 (bytes) = 28 GB
+    "float32: 7 × 4 = 28GB",
     # 2.7 at its precision (roughly: 2.6..2.8) covers 11008/4096 = 2.6875
     "The FFN width 11008 is roughly 2.7 times 4096.",
     # 8.4e22 / (312e12 · 0.5 · 1024) s = 6.09 days: the inputs at their precision reach 6.0
