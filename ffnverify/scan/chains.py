@@ -8,9 +8,10 @@ expression with the stated result at half a unit of its last digit (a plain inte
 exactly); `lenient` also accepts the step applied to the previous result *as stated*, at
 its precision (a writer who rounds and carries the rounded figure), and reads a byte unit
 as decimal or binary. Unit words between the numbers are read as units ("13 billion
-parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e23 FLOP"). A single step
-is read here only when its result carries a byte unit (`7B × 4 = 28GB`) or unit words
-come between its numbers; other single steps are the plain arithmetic reader's.
+parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e23 FLOP"); a sum's
+unitless terms share the unit on its result (`28 - 16 = 12GB`). A single step is read
+here only when its result carries a byte unit or unit words come between its numbers:
+other single steps are the plain arithmetic reader's (`read.arithmetic`).
 """
 
 import dataclasses
@@ -193,7 +194,7 @@ def _stated_first(toks, i) -> list[Part]:
     expr, _, figs, _ = got
     res = _as_hedged(t, toks[i + 1].text == "≈")
     strict, lenient = compare([[call(expr)]], res)
-    return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "the arithmetic after it")]
+    return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "arithmetic: the result stated before it")]
 
 
 def chains(toks, text, names, about: str = "") -> list[Part]:
@@ -209,7 +210,7 @@ def chains(toks, text, names, about: str = "") -> list[Part]:
         steps, j = _steps(toks, expr, j, figs)
         if len(steps) > 1 or worded or any(toks[s[4]].scale == "bytes" for s in steps):
             for n, step in enumerate(steps, 1):
-                parts.append(_step(toks, *step, f"step {n} of the arithmetic"))
+                parts.append(_step(toks, *step, f"arithmetic, step {n}"))
         i = max(j, i + 1)
     return parts
 
