@@ -315,3 +315,32 @@ def test_a_model_named_around_the_unit_is_only_assumed(engine, text, subject, ab
 def test_without_a_subject_a_unit_naming_no_model_is_not_read():
     clean = normalise("4K tokens | 0.5 GB")
     assert read_quantities(tokens(clean), clean, (), about="Context | KV cache") == []
+
+
+WEIGHTS = {"llama-2-7b": ("Llama 2 7B", 6738415616), "llama-2-13b": ("Llama 2 13B", 13015864320),
+           "mistral-7b": ("Mistral 7B", 7241732096)}
+DTYPE_BYTES = {"fp32": Fraction(4), "fp16": Fraction(2), "bf16": Fraction(2),
+               "int8": Fraction(1), "int4": Fraction(1, 2)}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(sorted(WEIGHTS)), st.sampled_from(sorted(DTYPE_BYTES)),
+       st.integers(0, 3), st.sampled_from([("GB", 10**9), ("GiB", 2**30), ("MB", 10**6)]),
+       st.booleans())
+def test_weights_rounded_are_never_false_and_a_wrong_dtype_is(engine, model, dtype, digits,
+                                                              unit, wrong):
+    """The weights of a named model at a dtype, rounded at any precision, hold leniently;
+    the same figure for twice the bytes (the dtype mistaken) is FALSE under every reading
+    once the figure states two significant digits (the nominal size and GB/GiB differ from
+    the real count by under 8%, a factor of 2 by 100%)."""
+    name, count = WEIGHTS[model]
+    exact = count * DTYPE_BYTES[dtype] * (2 if wrong else 1)
+    figure = _rounded(exact, unit[1], digits)
+    if Fraction(figure) < 10:
+        return  # one significant digit: too coarse to refute a factor of two
+    text = f"{name} in {dtype} takes {figure} {unit[0]}."
+    got = decided(engine, text)
+    if wrong:
+        assert any(s == le == "false" for s, le, _ in got), (text, got)
+    else:
+        assert all(le == "true" for _, le, _ in got), (text, got)
