@@ -32,7 +32,8 @@ _BOUNDS = [  # words just before a figure, and the comparison they give it
     (re.compile(r"\b(?:at least|no (?:less|fewer) than|a minimum of|minimum of)\s*~?\s*$", re.I),
      ">="),
     (re.compile(r"\b(?:at most|no more than|not more than|up to|a maximum of|maximum of|"
-                r"within|fits? (?:in|into|within|on)|under)\s*~?\s*$", re.I), "<="),
+                r"within|fits? (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
+                r"single))?|under)\s*~?\s*$", re.I), "<="),
     (re.compile(r"\b(?:over|more than|greater than|above|exceeds?|exceeding|upwards of|"
                 r"in excess of)\s*~?\s*$", re.I), ">"),
     (re.compile(r"\b(?:less than|fewer than|below)\s*~?\s*$", re.I), "<"),

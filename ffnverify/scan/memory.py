@@ -46,11 +46,14 @@ _STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivatio
                           r"\btraining\b|\bfine-?tun", re.I)
 _WEIGHTS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
                       r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
-                      r"\b(?:takes|needs|requires|occupies|uses)\b", re.I)
+                      r"\b(?:takes|needs|requires|occupies|uses|fits?)\b", re.I)
 _NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
                           r"seq_len|\b[SB]\s*=", re.I)
 _CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"
                        r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
+_DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
+                     r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
+                     r"consumer|vram\s+(?:gpu|card))", re.I)
 _COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
 
 
@@ -66,6 +69,8 @@ def _results(toks, text):
         if _CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
                 _CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
             continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
+        if _DEVICE.match(text, t.end) and not bound(text, t):
+            continue  # "on a 24 GB GPU", "an 80GB A100": a device named by its memory
         if t.scale == "bytes" or (not t.scale and t.value >= 1024
                                   and re.match(r"\s*bytes?\b", after)):
             out.append(i)

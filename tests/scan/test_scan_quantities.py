@@ -61,6 +61,8 @@ TRUE = [  # every part TRUE leniently; (statement, whether every part is also TR
      "about 13.5 GB for the weights alone.", True),
     ("With Adam in mixed precision at 16 bytes per parameter, a 7B model needs 112 GB.", True),
     ("Loading a 7B model in float32 requires 28GB+ VRAM.", True),
+    ("Llama 2 13B in fp16 fits on a single 40 GB A100.", True),  # a bound: weights <= 40 GB
+    ("Llama 2 7B with a 4096-token KV cache in fp16 fits on a 24 GB GPU.", True),
     # bytes per number
     ("A parameter in float32 takes 4 bytes; in int8 it takes 1 byte; in int4 it takes 0.5 "
      "bytes.", True),
@@ -112,6 +114,7 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "about 27 GB for the weights alone.",
     "With Adam in mixed precision at 16 bytes per parameter, a 7B model needs 56 GB.",
     "Loading a 7B model in int4 fits in 2GB.",
+    "Llama 2 13B in fp16 fits on a single 24 GB card.",
     "A parameter in float32 takes 2 bytes.",
     "Mixtral 8x7B has 45B parameters of which 14B are active.",
     "Mixtral 8x7B uses 6.5B active parameters out of 46.7B total.",
@@ -212,6 +215,7 @@ def test_the_exact_count_of_a_rule_of_thumb_is_only_suggested(engine):
     "token, giving 47B total parameters but only ~13B active per forward pass.",
     # what a device holds is no requirement of the model
     "If your GPU has 24GB VRAM and you need to fit a 7B model, 4-bit quantization helps.",
+    "Llama 2 7B's KV cache at 4096 tokens in fp16 would overflow an 80GB A100 at batch 64.",
 ])
 def test_nothing_is_guessed(text):
     parts, _ = parts_of(text)
