@@ -114,7 +114,7 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "about 27 GB for the weights alone.",
     "With Adam in mixed precision at 16 bytes per parameter, a 7B model needs 56 GB.",
     "Loading a 7B model in int4 fits in 2GB.",
-    "Llama 2 13B in fp16 fits on a single 24 GB card.",
+    "Llama 2 13B in fp16 fits on a single 16 GB card.",
     "A parameter in float32 takes 2 bytes.",
     "Mixtral 8x7B has 45B parameters of which 14B are active.",
     "Mixtral 8x7B uses 6.5B active parameters out of 46.7B total.",
