@@ -28,6 +28,18 @@ _CARRY = ("×", "/")
 MAX_UNIT_WORDS = 3
 
 
+def _symbol(t) -> bool:
+    """A variable, not a unit: one letter (`d`, `h`, `L`), or an identifier with `_` or a
+    digit (`d_model`, `W1`)."""
+    return t.kind == "WORD" and (len(t.text) == 1 or "_" in t.text
+                                 or any(c.isdigit() for c in t.text))
+
+
+def _glued(toks, j) -> bool:
+    """Token j runs straight into a word ("8d", "32d/3"): a coefficient, not a number."""
+    return j + 1 < len(toks) and toks[j + 1].kind == "WORD" and toks[j + 1].start == toks[j].end
+
+
 _NOT_UNITS = {"is", "are", "was", "were", "and", "or", "for", "of", "the", "a", "an", "which",
               "that", "to", "in", "on", "with", "by", "we", "it", "this", "so", "then", "at",
               "gives", "equals", "makes", "if", "but", "vs", "versus", "than"}
@@ -39,10 +51,11 @@ def _unit_words(toks, j):
     k, n = j, 0
     while k < len(toks) and n < MAX_UNIT_WORDS:
         t = toks[k]
-        if t.kind == "WORD" and t.lower not in _NOT_UNITS:
+        if t.kind == "WORD" and t.lower not in _NOT_UNITS and not _symbol(t):
             k, n = k + 1, n + 1
         elif t.kind == "OP" and t.text == "/" and k + 1 < len(toks) and \
-                toks[k + 1].kind == "WORD" and toks[k + 1].lower not in _NOT_UNITS:
+                toks[k + 1].kind == "WORD" and toks[k + 1].lower not in _NOT_UNITS \
+                and not _symbol(toks[k + 1]):
             k, n = k + 2, n + 1  # "/ token": per token, a unit
         else:
             break
@@ -66,6 +79,8 @@ def _expression(toks, i):
             j, worded = k, True
             continue
         if t.kind == "NUM" and want_operand and not t.ratio:
+            if _glued(toks, j) and _symbol(toks[j + 1]):
+                return None  # "4·(8d/3)": an expression in symbols
             out.append(f"({literal(t.value)})" if t.power else literal(t.value))
             figs.append(j)
             want_operand = False
@@ -94,7 +109,7 @@ def _result(toks, j):
     hedge = toks[j].text == "≈"
     if toks[k].kind == "OP" and toks[k].text == "~":
         hedge, k = True, k + 1
-    if k >= len(toks) or toks[k].kind != "NUM":
+    if k >= len(toks) or toks[k].kind != "NUM" or (_glued(toks, k) and _symbol(toks[k + 1])):
         return None
     if k + 1 < len(toks) and toks[k + 1].kind == "OP" and toks[k + 1].text in _OPS \
             and toks[k + 1].text not in "()":
@@ -236,9 +251,13 @@ def stated_ratios(toks, text, names, about: str = "") -> list[Part]:
         if j >= len(toks) or toks[j].kind != "NUM" or toks[j].scale or not toks[j].value:
             continue
         before = [k for k in range(i) if toks[k].kind == "NUM" and not toks[k].ratio
-                  and toks[k].scale not in ("%",) and not in_names(toks[k], names)]
+                  and not in_names(toks[k], names)]
         if len(before) != 2 or not all(toks[k].value for k in before):
             continue
+        if len({toks[k].scale for k in before}) != 1 or toks[before[0]].scale == "%" or any(
+                k + 1 < len(toks) and toks[k + 1].kind == "OP" and toks[k + 1].text == "%"
+                for k in before):
+            continue  # figures of different kinds ("a 7B model", "0.01 %") are no pair
         small, big = sorted(before, key=lambda k: toks[k].value)
         r = toks[j]
         hedge = any(toks[k].lower in ("about", "roughly", "around", "approximately", "nearly",

@@ -210,6 +210,10 @@ def test_the_exact_count_of_a_rule_of_thumb_is_only_suggested(engine):
     "one key and one value per layer",  # "one" is no cardinal
     "The total is 3 layers and 4 heads = 12",  # "and" is no operator
     "3 × 32 = 96",  # one step, no units: the plain arithmetic reader's
+    "SwiGLU at 8d/3 keeps 4·(8d/3) = 32d/3 elements per token",  # symbols, not units
+    # figures of different kinds are no pair for "a factor of"
+    "With LoRA on a 7B model, P_trainable might be 0.01 % of P, so the gradient columns "
+    "shrink by a factor of roughly 10,000.",
     # a model named as a part of another: the figures are the whole's, not Mistral 7B's
     "The architecture is eight Mistral 7B experts behind a router that activates two per "
     "token, giving 47B total parameters but only ~13B active per forward pass.",
