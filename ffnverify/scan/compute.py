@@ -50,6 +50,8 @@ def _rate(toks, text, i) -> bool:
     if t.text.endswith(("FLOPS", "/s", "flops/s")) and not t.text.endswith("FLOPs"):
         return True
     after = text[t.end:t.end + 20].lower()
+    if re.match(r"\s*(?:per|/|a|each)\s*(?:parameter|param|token|weight)", after):
+        return False  # "6 FLOPs per parameter": a count per unit, not a rate
     before = words_before(toks, i, 1)
     return bool(re.match(r"\s*(?:per second|/\s?s\b|/sec|peak|per gpu|each)", after)) or (
         before == ["at"])

@@ -76,6 +76,10 @@ TRUE = [  # every part TRUE leniently; (statement, whether every part is also TR
     ("With the 6ND rule, training a 7B model on 2T tokens takes 8.4e22 FLOPs.", True),
     ("Training takes 8.4e22 FLOPs; at 312 TFLOPS and 50% MFU that is 150K GPU-hours.", True),
     ("At $2 per GPU-hour, 150K GPU-hours cost $300K.", True),
+    ("For a 7B model, 2N ≈ 14 GFLOPs per token.", True),
+    ("Training costs about 6N FLOPs per token, so a 70B model needs 420 GFLOPs per token.", True),
+    ("A 175B-parameter model at 6 FLOPs per parameter per token needs 1.05 TFLOPs per token.",
+     True),
     # chains
     ("4096 × 11008 = 45.1M, × 3 = 135.3M, × 32 layers = 4.33B", True),
     ("2 × 80 × 8 × 128 × 4,096 × 2 = 1,342,177,280 bytes = 1.34 GB = 1.25 GiB", True),
@@ -123,6 +127,8 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "With the 6ND rule, training a 7B model on 2T tokens takes 8.4e21 FLOPs.",
     "Training takes 8.4e22 FLOPs; at 312 TFLOPS and 50% MFU that is 1.5M GPU-hours.",
     "At $2 per GPU-hour, 150K GPU-hours cost $3M.",
+    "For a 7B model, 2N ≈ 28 GFLOPs per token.",
+    "A 175B-parameter model at 6 FLOPs per parameter per token needs 350 GFLOPs per token.",
     "Training takes 8.4e22 FLOPs; at 312 TFLOPS and 50% MFU on 1024 GPUs that is 5.5 days.",
     "4096 × 11008 = 45.1M, × 3 = 135.3M, × 32 layers = 5.33B",
     "2 × 80 × 8 × 128 × 4,096 × 2 = 1,342,177,280 bytes = 2.68 GB",
@@ -151,6 +157,8 @@ AMBIGUOUS = [  # strict FALSE, lenient TRUE: the report names the reading that h
     "4096 × 11008 = 45.1M, × 3 = 135.4M",
     # a unit elided on the factors of a product: 7 (billion) × 4 (bytes) = 28 GB
     "float32: 7 × 4 = 28GB",
+    # the real count: 6 · 6.74B · 2T = 8.09e22; the nominal 7B: 8.4e22
+    "Training Llama 2 7B on 2T tokens takes 6ND ≈ 8.4e22 FLOPs.",
     # 2.7 at its precision (roughly: 2.6..2.8) covers 11008/4096 = 2.6875
     "The FFN width 11008 is roughly 2.7 times 4096.",
     # 8.4e22 / (312e12 · 0.5 · 1024) s = 6.09 days: the inputs at their precision reach 6.0
