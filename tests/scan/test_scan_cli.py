@@ -43,7 +43,7 @@ def test_json_contract(scan_text):
     assert set(doc) == {"version", "statements", "summary"} and doc["version"] == 1
     for r in doc["statements"]:
         assert set(r) == {"file", "line", "col", "end_line", "text", "status", "claim",
-                          "verdict", "detail"}
+                          "verdict", "detail", "unread"}
     assert set(doc["summary"]) == {"total", "covered", "checked", "suggested", "unchecked",
                                    "false", "coverage"}
     s = doc["summary"]
