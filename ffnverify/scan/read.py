@@ -25,8 +25,7 @@ from fractions import Fraction
 
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, quantities, words
-from ffnverify.scan.detect import (meaningful_numbers, models, near_misses, other_names,
-                                   size_of)
+from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names, size_of
 from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
 from ffnverify.scan.parts import Part
 
@@ -72,7 +71,7 @@ _FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
 BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
 # a number bound to its field: "126 layers", "32-layer", "8 key/value heads", "6.7B total
 # parameters" (the number, then at most one modifier, then the field's noun)
-_NOUN_AFTER = re.compile(r"^[\s-]*(?:(?:total|decoder|transformer|attention|hidden|trainable|"
+_NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transformer|attention|hidden|trainable|"
                          r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
                          r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
@@ -579,6 +578,13 @@ def matmul_counts(toks) -> list:
                     and _word(toks[j + 2], "for", "in") and _variant_of(toks[j + 3]):
                 parts.append(f"matmuls({_variant_of(toks[j + 3])}) == {_num(toks[j + 1])}")
                 break
+            # "GeGLU has 3 weight matrices where GELU has 2"
+            if _word(toks[j], "where", "while", "whereas", "but", "and") \
+                    and _variant_of(toks[j + 1]) and _word(toks[j + 2], "has", "needs", "uses",
+                                                           "takes", "have") \
+                    and toks[j + 3].kind == "NUM" and toks[j + 3].plain:
+                parts.append(f"matmuls({_variant_of(toks[j + 1])}) == {_num(toks[j + 3])}")
+                break
     return list(dict.fromkeys(parts))
 
 
@@ -730,9 +736,23 @@ def flops_rules(text) -> list:
 
 # ---- models --------------------------------------------------------------------------
 
+# fields named by the words around a number rather than by a noun after it: "96 heads of
+# 128 dimensions" (head_dim), "widens the FFN to 14,336" (d_ff)
+_FIELDS_AROUND = [
+    (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
+    (re.compile(r"\b(?:widens?|widened|grows?|grew|expands?|expanded|enlarges?|raises?|"
+                r"increases?)\s+(?:the|its)\s+(?:ffn|mlp|feed-forward(?: layer)?|"
+                r"intermediate size|hidden layer)\s+(to)\b(?=\s*~?\d)", re.I), "d_ff"),
+]
+
+
 def _fields(text):
     found = []
     taken = []
+    for pattern, func in _FIELDS_AROUND:
+        for m in pattern.finditer(text):
+            taken.append((m.start(1), m.end(1)))
+            found.append((m.start(1), m.end(1), func))
     for pattern, func in _FIELD_RES:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -869,7 +889,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             and t.scale not in ("%",) and not any(s <= t.start < e for s, e, _ in names)
             and not _in_arithmetic(toks, i)]
     used = set()
-    owners = sorted(list(names) + [(a, b, None) for a, b in other_names(text)])
+    owners = sorted([n if not _MODIFIER.match(text, n[1]) else (n[0], n[1], None)
+                     for n in names] + [(a, b, None) for a, b in other_names(text)])
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
@@ -885,6 +906,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if cand is None:
             continue
         i = index[id(cand)]
+        if func in BINARY_FIELDS and _INPUT.search(text[max(0, cand.start - 8):cand.start]):
+            continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
         model, clear = _owner(owners, text, cand.start)
         if model is None:
             continue
@@ -909,6 +932,14 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in BINARY_FIELDS, sure,
                                   reading))
     return parts, missing, name_figs
+
+
+# a model name used as a modifier ("eight Mistral 7B experts", "a Llama-2-style count"):
+# it describes something else, which is not that model
+_MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
+                       r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
+                       r"blocks?)\b", re.I)
+_INPUT = re.compile(r"\b(?:at|for|to|over|across)\s+(?:a\s+|an\s+)?~?$", re.I)
 
 
 def _names_size(t: Tok, model: str) -> bool:
@@ -948,7 +979,7 @@ def row_claims(header, cells, text="", toks=()) -> tuple[list, list, set]:
     offsets = _cell_offsets(text, cells)
     pairs = []
     if row_model:
-        for j, cell in enumerate(cells):
+        for j in range(len(cells)):
             func = _field_of(header[j]) if j < len(header) else None
             pairs.append((row_model, func, j))
     elif any(head_models):
@@ -1064,9 +1095,13 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
                 out.append(p if kind == "negated" else replace(p, sure=False))
         if any(not p.sure for p in out):
             notes.append(f"a {kind} statement: read as such, to confirm")
-    else:  # conditional: arithmetic still holds as written; the rest is hypothetical
+    else:  # conditional: arithmetic still holds as written; a premise ("if your GPU has
+        # 24 GB") is not asserted, and the rest is hypothetical
+        premise = words.antecedents(clean)
         out = [p if p.reading.startswith("arithmetic") else replace(p, sure=False)
-               for p in parts]
+               for p in parts if p.reading.startswith("arithmetic") or not inside(p, premise)]
+        if len(out) < len(parts):
+            notes.append("a premise (\"if ...\") is not a claim: not read")
         if any(not p.sure for p in out):
             notes.append("a conditional statement: read as if stated, to confirm")
     return out, kind, notes
@@ -1078,7 +1113,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     `subject`: the model the previous sentence of the same paragraph named, which "It has
     32 layers" speaks of (a reading to confirm). None when nothing is read."""
     context = context or Context()
-    clean = normalise(text)
+    clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
     parts, notes, names_read, missing = [], [], set(), []
     names = models(clean)
@@ -1111,7 +1146,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                   + llama_width(clean) + count_formulas(toks, clean) + guessed
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
-    parts += quantities.read_quantities(toks, clean, names)
+    subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
+    parts += quantities.read_quantities(toks, clean, subjects)
     parts = list({p.strict: p for p in parts}.values())
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why

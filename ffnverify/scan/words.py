@@ -137,6 +137,23 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|unless|"
+                        r"when(?:ever)?|given)\b", re.I)
+
+
+def antecedents(text: str) -> list[tuple[int, int]]:
+    """The "if ..." clauses: a premise the statement sets up, not a thing it asserts
+    (from the word to the next comma, "then" or semicolon)."""
+    out = []
+    for m in ANTECEDENT.finditer(text):
+        if m.group().lower() in ("when", "whenever", "given", "say") and not CONDITIONAL.search(
+                text):
+            continue
+        end = re.search(r",|;|\bthen\b|—|:", text[m.end():])
+        out.append((m.start(), m.end() + (end.start() if end else len(text))))
+    return out
+
+
 def polarity(text: str) -> str:
     """"question", "refuted", "negated", "conditional" or "" for a plain statement."""
     if QUESTION.search(text):
