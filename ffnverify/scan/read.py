@@ -815,7 +815,9 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     start = _clause_start(text, lo)
     tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
     window = text[start:hi] + tail
-    return words.scope(window), bool(words.PER_LAYER.search(window))
+    if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
+        return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
+    return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
 
 
 _PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding": "embedding",
@@ -825,6 +827,8 @@ _PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding":
 def _params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool] | None:
     """The quantity a parameter figure of that scope is compared with: one or more
     definitions (a charitable reader takes any), and whether the scope is clear."""
+    if part == "whole":  # "the FFN holds N of M parameters": M is the whole, to confirm
+        return [f"params_layer({model})" if per_layer else f"params_total({model})"], False
     if per_layer:
         if part in ("", "ffn", "attention", "norms"):
             return [f"params_layer({model}" + (f", part={part})" if part else ")")], True

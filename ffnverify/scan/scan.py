@@ -19,6 +19,7 @@ Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed 
 
 import os
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path
@@ -105,7 +106,17 @@ def figures(text: str) -> list:
     """(value, half a unit) of the claim-making figures of a statement (names, years and
     references left out: `detect.meaningful_numbers`)."""
     clean = normalise(text)
-    return [(t.value, (t.unit or 0) / 2) for t in meaningful_numbers(clean)]
+    return [(t.value, (t.unit or 0) / 2, _mantissa(t)) for t in meaningful_numbers(clean)]
+
+
+def _mantissa(t):
+    """The digits a figure is written with, without its scale (`13.5 GB`: 13.5), which a
+    claim that divides the scale out states (`weight_bytes(m) / 10**9 ≈ 13.5`)."""
+    m = re.match(r"\d[\d,]*(?:\.\d+)?", t.text)
+    try:
+        return Fraction(m.group().replace(",", "")) if m and t.scale else None
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def _mentions(claim_texts, text: str, every: bool = True) -> bool:
@@ -118,10 +129,11 @@ def _mentions(claim_texts, text: str, every: bool = True) -> bool:
         return True
     have = {t.value for c in claim_texts for t in tokens(normalise(c)) if t.kind == "NUM"}
 
-    def stated(value, half):  # the claim states the figure, at its precision or finer
-        return value in have or any(abs(h - value) <= half for h in have)
+    def stated(value, half, mantissa):  # the claim states the figure, at its precision
+        return value in have or mantissa in have or any(  # or finer, or without its scale
+            abs(h - value) <= half for h in have)
 
-    return (all if every else any)(stated(v, h) for v, h in wanted)
+    return (all if every else any)(stated(*w) for w in wanted)
 
 
 class Coverage:
@@ -152,15 +164,16 @@ class Coverage:
                 return c
         return None
 
-    def fence_covers(self, unit, source_lines) -> bool:
+    def fence_covers(self, unit, source_lines, table_text: str = "") -> bool:
         """A claim fence right after the unit's paragraph covers it only when the fence
-        mentions one of the unit's figures (a paragraph's fence checks some sentences of
-        it, and a sentence it says nothing of is not covered). The fence's claims come from the claim files loaded
-        (a Markdown file's fences), else from the document's own lines."""
+        mentions one of the unit's figures: a paragraph's fence checks some of its
+        sentences, and a sentence it says nothing of is not covered. A table is one
+        statement of figures: a fence after it covers its rows when it mentions a figure
+        of the table (`table_text`). The fence is read from the document's lines."""
         fence = _fence_after(source_lines, unit.end_line) if source_lines else None
         if fence is None:
             return True  # a format whose fences the scan cannot place (notebook cells)
-        return _mentions(fence, unit.probe or unit.text, every=False)
+        return _mentions(fence, table_text or unit.probe or unit.text, every=False)
 
 
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*claim\b")
@@ -206,6 +219,10 @@ def scan(paths, engine, claims=None) -> dict:
             continue
         errors.extend(problems)
         lines = text.split("\n") if fmt in ("markdown", "text", "rst") else None
+        tables = {}
+        for unit in found:
+            if unit.kind == "row":
+                tables.setdefault(unit.group, []).append(unit.text)
         context = Context()
         for unit in found:
             learn(unit.probe or unit.text, context)
@@ -221,7 +238,8 @@ def scan(paths, engine, claims=None) -> dict:
                       "unread": []}
             claim = coverage.claim_for(unit)
             if any(g in covered_groups for g in unit.group) and coverage.fence_covers(
-                    unit, lines):
+                    unit, lines, " | ".join(tables.get(unit.group, ())) if unit.kind == "row"
+                    else ""):
                 record.update(status="covered", detail="a claim fence follows its paragraph")
             elif claim is not None:
                 record.update(status="covered", detail=f"claim {claim.id} names it")

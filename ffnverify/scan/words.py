@@ -75,10 +75,8 @@ QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
 
 # scope: which quantity a parameter figure counts (SPEC §4.3)
-PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|each (?:decoder |transformer )?"
-                       r"(?:layer|block)|every (?:layer|block)|a single (?:layer|block)|"
-                       r"one (?:decoder |transformer )?(?:layer|block)|in a (?:layer|block))\b",
-                       re.I)
+PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
+                       r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
 PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)
 SCOPES = [  # (pattern, part of the model) — first match wins
     (re.compile(r"\bnon[- ]?embedding\b", re.I), "non_embedding"),
