@@ -164,6 +164,15 @@ def _is_year(t, prev, nxt) -> bool:
     return nxt is not None and nxt.kind == "OP" and nxt.text in ");,"
 
 
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+
+
+def _elided_name(text: str, t, spans) -> bool:
+    """Whether size t follows a model name and a conjunction ("Llama 2 7B and 13B")."""
+    return any(re.fullmatch(r"\s*(?:,|and|or|/|&)\s*(?:\d+(?:\.\d+)?[bBmM]\s*(?:,|and|or|/)\s*)*",
+                            text[e:t.start]) for _, e in spans if e <= t.start)
+
+
 def meaningful_numbers(text: str, toks=None, heading: bool = False):
     """The number tokens that state a quantity (not part of a name, a year or a
     reference such as "Table 2" or "Section 15.4")."""
@@ -189,6 +198,17 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
         if _is_year(t, prev, nxt):
             continue
+        if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":
+            continue  # a code point, U+2212
+        if t.text.startswith(".") and prev is not None and prev.kind == "NUM" \
+                and prev.end == t.start:
+            continue  # the last piece of a version, 5.24.0
+        if re.match(r"-D\b", text[t.end:t.end + 3]):
+            continue  # "a 2-D input": a tensor's rank, a name of its shape
+        if _VERSION.match(text, t.start) and not t.scale:
+            continue  # a version, 5.24.0
+        if t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans):
+            continue  # "Llama 3.1 8B and 70B": the second size names a model too
         if heading and i == 0:
             continue  # section numbering
         if i == 0 and nxt is not None and nxt.kind == "OTHER" and nxt.text == "." \

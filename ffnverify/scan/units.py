@@ -5,7 +5,9 @@ A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and 
 sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
 initial), and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
 ("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
-headings and display math are one unit each.
+headings and display math are one unit each. Inline code is code (blanked from what is
+detected and read), except inline code that is only numbers and arithmetic
+(`` `4096 * 11008 * 3` ``): that is arithmetic written in prose, and is read.
 """
 
 import re
@@ -22,6 +24,9 @@ _SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-
 _BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
 _RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
 _BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")
+# inline code that is only numbers and arithmetic (`4096 * 11008 * 3`, `8/3 * 4096 = 10922`)
+# is arithmetic written in prose, and is read; any other inline code is code
+_ARITHMETIC = re.compile(r"`*\s*(?=[^`]*\d[^`]*[-+*/×·^=≈<>])[\d\s.,_+\-*/×·^()=≈~<>²³⁰¹⁴⁵⁶⁷⁸⁹]+`*")
 
 
 @dataclass
@@ -100,7 +105,7 @@ def _unit(block, file, where, text, start, end, kind):
     probe = body
     for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
         a, b = max(cs, first) - first, min(ce, first + len(body)) - first
-        if a < b:
+        if a < b and not _ARITHMETIC.fullmatch(body[a:b]):
             probe = probe[:a] + " " * (b - a) + probe[b:]
     return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
                  block.group, offset, probe)]

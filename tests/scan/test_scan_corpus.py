@@ -78,11 +78,15 @@ def test_seeds_000_and_001(engine):
     assert r["unread"]
 
 
-def test_the_docs_are_covered(engine, monkeypatch):
+def test_the_docs_pass_a_strict_scan(engine, monkeypatch):
+    """`ffnverify scan docs --strict` exits 0: no statement of the docs is unchecked and
+    none is false (a reading to confirm, `suggested`, is allowed, as --strict allows it)."""
     monkeypatch.chdir(ROOT)
     result = scan(["docs"], engine)
     left = [f"{r['file']}:{r['line']}: {r['status']} {r['text'][:80]}"
-            for r in result["statements"] if r["status"] not in ("covered", "checked")
+            for r in result["statements"] if r["status"] == "unchecked"
             or r["verdict"] == "false"]
     assert not left
     assert result["summary"]["total"] > 50
+    assert result["summary"]["covered"] + result["summary"]["checked"] > 0.9 * result[
+        "summary"]["total"]
