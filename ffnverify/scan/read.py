@@ -766,8 +766,10 @@ def _in_arithmetic(toks, i) -> bool:
     """Whether number i is an operand or the result of arithmetic written out
     ("64 / 8 = 8"): then it is not the value of a field."""
     nxt = toks[i + 1] if i + 1 < len(toks) else None
-    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈"):
-        return True
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈") and (
+            after is None or after.kind != "WORD" or not nxt.text == "-"):
+        return True  # "80-layer" is a compound word, not a subtraction
     if i >= 2 and _is_op(toks[i - 1], "+", "-", "×", "/", "^", "=", "≈") and \
             toks[i - 2].kind == "NUM":
         return True
@@ -802,7 +804,7 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     if len(mine) != 1:
         return before[-1][2], False
     earlier = [n for n in names if n[1] <= mine[0][0]]
-    if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as|,)[\s,]*(?:both\s+)?",
+    if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
                                 text[earlier[-1][1]:mine[0][0]], re.I):
         return mine[0][2], False  # a coordinated subject: each, or both?
     return mine[0][2], True
@@ -943,7 +945,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
 _MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
                        r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
                        r"blocks?)\b", re.I)
-_INPUT = re.compile(r"\b(?:at|for|to|over|across)\s+(?:a\s+|an\s+)?~?$", re.I)
+_INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
 
 
 def _names_size(t: Tok, model: str) -> bool:

@@ -117,7 +117,11 @@ def refuted_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in REFUTE_AHEAD.finditer(text):
         pivot = PIVOT.search(text, m.end())
-        spans.append((m.end(), pivot.start() if pivot else len(text)))
+        end = pivot.start() if pivot else len(text)
+        if m.group().lower().startswith("contrary to"):  # "contrary to X, Y": X only
+            comma = text.find(",", m.end())
+            end = min(end, comma) if comma >= 0 else end
+        spans.append((m.end(), end))
     for m in REFUTE_BEHIND.finditer(text):
         start = 0
         for p in PIVOT.finditer(text, 0, m.start()):
