@@ -740,6 +740,10 @@ def flops_rules(text) -> list:
 # 128 dimensions" (head_dim), "widens the FFN to 14,336" (d_ff)
 _FIELDS_AROUND = [
     (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
+    (re.compile(r"\b(?:routes?|routed|routing|sends?|sent|dispatch(?:es|ed)?|activates?|"
+                r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?\b\d+\s+"
+                r"(experts?)\b", re.I),
+     "active_experts"),  # "routes each token to 2 experts"
     (re.compile(r"\b(?:widens?|widened|grows?|grew|expands?|expanded|enlarges?|raises?|"
                 r"increases?)\s+(?:the|its)\s+(?:ffn|mlp|feed-forward(?: layer)?|"
                 r"intermediate size|hidden layer)\s+(to)\b(?=\s*~?\d)", re.I), "d_ff"),
@@ -835,8 +839,9 @@ def _params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool
         if part in ("", "ffn", "attention", "norms"):
             return [f"params_layer({model}" + (f", part={part})" if part else ")")], True
         return None
-    if part == "":
-        return [f"params_total({model})"], True
+    if part == "":  # counted with or without the learned position table (nanoGPT's
+        return [f"params_total({model})",  # count leaves it out)
+                f"params_total({model}) - params_total({model}, part=positions)"], True
     if part == "active":
         return [f"params_active({model})"], True
     if part == "non_embedding":
@@ -875,7 +880,8 @@ def _field_parts(lhs_list, t, toks, i, text, binary, sure, reading):
         figs = (at[id(lo)], at[id(hi)])
     else:
         op = words.bound(text[:t.start], text[t.end:])
-        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
+        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary,
+                                                                  cut=True))
                  for lhs in lhs_list]
         figs = (i,)
     strict = pairs[0][0]
@@ -892,11 +898,12 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     fields = _fields(text)
     index = {id(t): i for i, t in enumerate(toks)}
     nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
-            and t.scale not in ("%",) and not any(s <= t.start < e for s, e, _ in names)
-            and not _in_arithmetic(toks, i)]
+            and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
+            and not _in_arithmetic(toks, i) and not _glued(toks, i)]
     used = set()
     owners = sorted([n if not _MODIFIER.match(text, n[1]) else (n[0], n[1], None)
-                     for n in names] + [(a, b, None) for a, b in other_names(text)])
+                     for n in names] + [(a, b, None) for a, b in other_names(text)]
+                    + [(a, b, None) for a, b, _, _ in near_misses(text)])
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
@@ -946,6 +953,13 @@ _MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|archite
                        r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
                        r"blocks?)\b", re.I)
 _INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
+
+
+def _glued(toks, i) -> bool:
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"): a name or a
+    unit the scan does not read, not a count."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is not None and nxt.kind == "WORD" and nxt.start == toks[i].end
 
 
 def _names_size(t: Tok, model: str) -> bool:
@@ -1020,7 +1034,7 @@ def row_claims(header, cells, text="", toks=()) -> tuple[list, list, set]:
                 continue
             lhs_list, scope_clear = got
         pairs_text = [(precision.strict(lhs, t), precision.lenient(
-            lhs, t, binary=func in BINARY_FIELDS)) for lhs in lhs_list]
+            lhs, t, binary=func in BINARY_FIELDS, cut=True)) for lhs in lhs_list]
         loose = pairs_text[0][1] if len(pairs_text) == 1 else \
             "(" + " or ".join(p[1] for p in pairs_text) + ")"
         parts.append(Part(pairs_text[0][0], loose, scope_clear, figs,
@@ -1104,6 +1118,8 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
     else:  # conditional: arithmetic still holds as written; a premise ("if your GPU has
         # 24 GB") is not asserted, and the rest is hypothetical
         premise = words.antecedents(clean)
+        if words.counterfactual(clean):  # "if it had 40 layers, it would have ...": an
+            premise = [(0, len(clean))]  # imagined model, nothing said of the real one
         out = [p if p.reading.startswith("arithmetic") else replace(p, sure=False)
                for p in parts if p.reading.startswith("arithmetic") or not inside(p, premise)]
         if len(out) < len(parts):

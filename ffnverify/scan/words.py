@@ -57,9 +57,12 @@ REFUTE_AHEAD = re.compile(r"\b(?:(?:a |the )?(?:common |popular |persistent |wid
                           r"(?:myth|misconception|misunderstanding|fallacy) (?:is )?that|"
                           r"contrary to|it is (?:often |commonly |widely |sometimes )?"
                           r"(?:claimed|said|believed|assumed|thought|stated|repeated)|"
-                          r"(?:some|many|people|others|folks|blogs?|posts?|articles?) "
+                          r"(?:some|many|people|others|folks|blogs?|posts?|articles?|"
+                          r"tweets?|threads?|answers?|summaries|sources?) "
                           r"(?:claim|say|believe|think|assume|argue|suggest|report|state|"
-                          r"write|repeat)s?|supposedly|allegedly|so-called|you (?:may|might|"
+                          r"write|repeat)s?|(?:post|blog|article|tweet|thread|answer|"
+                          r"summary|source|someone|people|others|many) (?:said|claimed|"
+                          r"stated|wrote|reported|suggested|argued|insisted)|supposedly|allegedly|so-called|you (?:may|might|"
                           r"will) (?:read|hear|see)|(?:is|are) (?:sometimes |often |commonly )?"
                           r"(?:claimed|said|quoted|reported|believed) (?:to|that))\b", re.I)
 # ... or what precedes it ("X is a myth", "the claim that X is wrong")
@@ -70,7 +73,7 @@ PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather
                    r"is|really)\b|;|—", re.I)
 CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"
                          r"imagine|hypothetical(?:ly)?|say we|let's say|were to|unless|"
-                         r"whether|should we|in a world)\b", re.I)
+                         r"whether|should we|in a world)\b|^\W*(?:were|had|should)\b", re.I)
 QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
 
@@ -140,7 +143,17 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
 
 
 ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|unless|"
-                        r"when(?:ever)?|given)\b", re.I)
+                        r"when(?:ever)?|given)\b|^\W*(?:were|had|should)\b", re.I)
+
+
+COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b", re.I)
+
+
+def counterfactual(text: str) -> bool:
+    """An imagined model ("If Llama 2 7B had 40 layers, it would have ...", "Were GPT-2
+    to use 24 layers ..."): nothing in it is said of a real one."""
+    return bool(COUNTERFACTUAL.search(text)) and bool(
+        re.search(r"\b(?:would|could|might)\b|'d\b", text, re.I))
 
 
 def antecedents(text: str) -> list[tuple[int, int]]:
