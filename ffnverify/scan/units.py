@@ -45,17 +45,7 @@ class Unit:
 
 
 def _cuts(text: str) -> list[int]:
-    cuts = set()
-    for m in _SENTENCE_END.finditer(text):
-        before = text[:m.start()]
-        word = re.search(r"([A-Za-z.]+)$", before)
-        if word:
-            w = word.group(1).lower().rstrip(".")
-            initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
-                       and (word.start() == 0 or text[word.start() - 1].isspace()))
-            if w in _ABBREVIATIONS or (initial and text[m.start()] == "."):
-                continue
-        cuts.add(m.end())
+    cuts = set(_sentence_starts(text))
     for m in _BULLET.finditer(text):
         cuts.add(m.start() + 1)
     for m in _RUN_IN.finditer(text):
@@ -65,6 +55,24 @@ def _cuts(text: str) -> list[int]:
                                                                 text[:m.start()]):
             cuts.add(m.end())
     return sorted(cuts)
+
+
+def _sentence_starts(text: str) -> list[int]:
+    """Where sentences start (the hand-written rule of the module docstring; measured
+    against pysbd 0.3.4 on the v3 dev corpus: the same units but one, where pysbd cut
+    `2048 * 4KB != 640MB` at the `!`)."""
+    cuts = []
+    for m in _SENTENCE_END.finditer(text):
+        before = text[:m.start()]
+        word = re.search(r"([A-Za-z.]+)$", before)
+        if word:
+            w = word.group(1).lower().rstrip(".")
+            initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
+                       and (word.start() == 0 or text[word.start() - 1].isspace()))
+            if w in _ABBREVIATIONS or (initial and text[m.start()] == "."):
+                continue
+        cuts.append(m.end())
+    return cuts
 
 
 def _strip_marker(segment: str) -> int:
