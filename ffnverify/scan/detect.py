@@ -26,7 +26,9 @@ VOCABULARY = re.compile(
     r"palm|qwen|\bt5\b|olmo|\bphi\b|bert|chinchilla|\bopt\b|bloom|falcon|(?<![\'’])\b[dh]\b|"
     r"\b\d+(?:\.\d+)?\s*[×x·*]?\s*d\b|8/3|activation|parametr|vram|\bgpus?\b|float\d\d|"
     r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
-    r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b",
+    r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
+    r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
+    r"d_\w+)(?![A-Za-z])",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",

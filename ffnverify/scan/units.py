@@ -20,13 +20,22 @@ MAX_UNIT_CHARS = 2000  # a longer sentence is cut (it is read in pieces of this 
 _ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "fig", "eq", "eqs", "approx", "cf", "resp", "no",
                   "sec", "ch", "ref", "refs", "etc", "ca", "cca", "tab", "dept", "mr", "dr",
                   "st", "jr", "inc", "ltd", "p", "pp", "vol", "ed", "eds", "ibid"}
+# words that open sentences and are no one's surname: "= P. With LoRA" ends a sentence,
+# "N. Shazeer" does not
+_STARTERS = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "with", "in",
+             "for", "on", "at", "by", "to", "from", "if", "when", "so", "but", "and", "or",
+             "we", "they", "our", "each", "every", "all", "some", "here", "there", "then",
+             "thus", "hence", "note", "see", "as", "since", "because", "while", "however",
+             "also", "one", "two", "both", "now", "after", "before"}
 _SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
 _BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
 _RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
 _BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")
-# inline code that is only numbers and arithmetic (`4096 * 11008 * 3`, `8/3 * 4096 = 10922`)
-# is arithmetic written in prose, and is read; any other inline code is code
-_ARITHMETIC = re.compile(r"`*\s*(?=[^`]*\d[^`]*[-+*/×·^=≈<>])[\d\s.,_+\-*/×·^()=≈~<>²³⁰¹⁴⁵⁶⁷⁸⁹]+`*")
+# inline code that is only numbers and arithmetic (`4096 * 11008 * 3`, `8/3 * 4096 =
+# 10922`), or a comparison in one-letter symbols (`2*d*h = 2*4096*11008`), is arithmetic
+# written in prose, and is read; any other inline code (a call, a command) is code
+_ARITHMETIC = re.compile(r"`*\s*(?=[^`]*\d[^`]*[-+*/×·^=≈<>])(?:[\d\s.,+\-*/×·^()=≈~<>²³⁰¹⁴⁵⁶⁷⁸⁹]|"
+                         r"(?<![A-Za-z_])[A-Za-z](?:_[a-z]+)?(?![A-Za-z_(]))+`*")
 
 
 @dataclass
@@ -46,8 +55,9 @@ class Unit:
 
 def _cuts(text: str) -> list[int]:
     cuts = set(_sentence_starts(text))
-    for m in _BULLET.finditer(text):
-        cuts.add(m.start() + 1)
+    bullets = list(_BULLET.finditer(text))
+    if len(bullets) >= 2:  # a list pasted into one paragraph; one " - " is a dash
+        cuts.update(m.start() + 1 for m in bullets)
     for m in _RUN_IN.finditer(text):
         cuts.add(m.end())
     for m in _BOLD_START.finditer(text):  # a bold phrase opening a new sentence
@@ -69,10 +79,21 @@ def _sentence_starts(text: str) -> list[int]:
             w = word.group(1).lower().rstrip(".")
             initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
                        and (word.start() == 0 or text[word.start() - 1].isspace()))
-            if w in _ABBREVIATIONS or (initial and text[m.start()] == "."):
+            nxt = re.match(r"\W*(\w+)", text[m.end():])
+            starter = nxt is not None and nxt.group(1).lower() in _STARTERS
+            abbreviation = w in _ABBREVIATIONS and not initial  # "p." is a page, "P." not
+            if abbreviation or (initial and text[m.start()] == "." and not starter):
                 continue
         cuts.append(m.end())
     return cuts
+
+
+def _is_arithmetic(code: str) -> bool:
+    """Inline code that is arithmetic: numbers and operators, or a formula in one-letter
+    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`)."""
+    if not _ARITHMETIC.fullmatch(code):
+        return False
+    return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code))
 
 
 def _strip_marker(segment: str) -> int:
@@ -113,7 +134,7 @@ def _unit(block, file, where, text, start, end, kind):
     probe = body
     for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
         a, b = max(cs, first) - first, min(ce, first + len(body)) - first
-        if a < b and not _ARITHMETIC.fullmatch(body[a:b]):
+        if a < b and not _is_arithmetic(body[a:b]):
             probe = probe[:a] + " " * (b - a) + probe[b:]
     return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
                  block.group, offset, probe)]

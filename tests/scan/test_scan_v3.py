@@ -334,3 +334,53 @@ def test_unread_figures_in_every_format_and_readings_in_suggest(scan_text):
 def test_tolerance_arithmetic_is_exact():
     t = next(x for x in tokens("67.1M") if x.kind == "NUM")
     assert t.value == 67_100_000 and precision.rounded_unit(t) == Fraction(100_000)
+
+
+# ---- rules found on the dev corpus ---------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "If Llama 2 7B had 40 layers, it would have about 8.3B parameters.",
+    "Were GPT-2 small to use 24 layers, it would have about 210M parameters.",
+])
+def test_a_counterfactual_says_nothing_of_the_real_model(engine, text):
+    status, verdict, _, record = decide(engine, text)
+    assert verdict != "false" and status != "checked", record
+
+
+def test_a_byte_figure_never_binds_to_a_parameter_count(engine):
+    text = "If you quantize Llama 2 7B to 4 bits, its weights take about 3.4 GB."
+    status, verdict, claim, record = decide(engine, text)
+    assert claim is None or "params_total" not in claim, record
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("GPT-2 medium has 354M parameters", "suggested", "true"),  # 354.8M, truncated
+    ("GPT-2 large has 773M parameters", "suggested", "true"),  # without the positions
+    ("GPT-2 large has 760M parameters", "checked", "false"),  # no convention gives it
+])
+def test_sizes_may_be_truncated_or_counted_without_the_position_table(engine, text, status,
+                                                                     verdict):
+    case(engine, text, status, verdict)
+
+
+def test_a_number_glued_to_a_word_is_not_a_count(engine):
+    status, verdict, _, record = decide(engine, "N(llama2-7b) = 6738149376, almost 7b parameters.")
+    assert verdict != "false", record
+
+
+def test_units_one_dash_is_not_a_list_and_a_variable_is_not_an_initial(scan_text):
+    doc = ("Mixtral 8x7B (2 out of 8 experts) - Total TFLOPs: 287.78 for the whole run.\n\n"
+           "With full fine-tuning P_trainable = P. With LoRA on a 7B model it is 0.01% of the "
+           "parameters.\n\nThe gated unit is from N. Shazeer (2020), with 3 weight matrices.\n")
+    texts = [r["text"] for r in scan_text(doc)["statements"]]
+    assert texts[0].startswith("Mixtral 8x7B (2 out of 8 experts) - Total TFLOPs")
+    assert any(t.startswith("With LoRA on a 7B model") for t in texts)
+    assert any(t.startswith("The gated unit is from N. Shazeer (2020), with 3") for t in texts)
+
+
+def test_config_keys_are_vocabulary_and_symbolic_comparisons_in_code_are_read(scan_text):
+    doc = ('- "n_layers" = 12\n- "emb_dim" = 768\n\n'
+           "The FFN holds `2*d*h = 2*4096*11008` weights, and `2N + 2*n_layer` is a formula.\n")
+    got = scan_text(doc)["statements"]
+    assert [r["text"] for r in got[:2]] == ['"n_layers" = 12', '"emb_dim" = 768']
+    assert "2*4096*11008" in got[2]["text"].replace(" ", "")
