@@ -1,8 +1,8 @@
 """A figure compared with a quantity, in its two readings (see `parts.Part`): `strict`, the
 figure as written, and `lenient`, the figure at its stated precision, a hedge at its
 looser tolerance, `K`/`M`/`G` and `GB` as decimal or binary (the rules are in
-`words`' docstring), and a figure with a scale suffix also as truncated (`354M` for
-354.8M: model cards cut sizes as often as they round them). Both are claim-language text built from exact literals; the lenient
+`words`' docstring). A figure is rounded, never truncated (statcheck's rule: `6.73B`
+for 6.738B is false). Both are claim-language text built from exact literals; the lenient
 one uses only explicit `approx(x, v, abs=…)` and comparisons, never the `≈` rule.
 """
 
@@ -84,9 +84,8 @@ def exact_count(t: Tok) -> bool:
         and rounded_unit(t) == t.unit
 
 
-def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False, cut: bool = False) -> str:
-    """The most charitable reading a careful reader could intend (`cut`: a size a model
-    card may have truncated, also read as truncated)."""
+def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
+    """The most charitable reading a careful reader could intend."""
     alts = alternatives(t, binary)
     if op:
         texts = [f"{lhs} {op} {literal(v)}" for v, _ in alts]
@@ -100,8 +99,6 @@ def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False, cut: bool = Fa
             else:
                 tol = rounded_unit(t) * scale / 2
             texts.append(_approx(lhs, value, tol))
-            if cut and t.scale and t.scale != "%" and not hedged(t):  # "354M", 354.8M
-                texts.append(f"{literal(value)} <= {lhs} < {literal(value + unit)}")
     texts = list(dict.fromkeys(texts))
     return texts[0] if len(texts) == 1 else "(" + " or ".join(texts) + ")"
 

@@ -880,8 +880,7 @@ def _field_parts(lhs_list, t, toks, i, text, binary, sure, reading):
         figs = (at[id(lo)], at[id(hi)])
     else:
         op = words.bound(text[:t.start], text[t.end:])
-        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary,
-                                                                  cut=True))
+        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
                  for lhs in lhs_list]
         figs = (i,)
     strict = pairs[0][0]
@@ -1034,7 +1033,7 @@ def row_claims(header, cells, text="", toks=()) -> tuple[list, list, set]:
                 continue
             lhs_list, scope_clear = got
         pairs_text = [(precision.strict(lhs, t), precision.lenient(
-            lhs, t, binary=func in BINARY_FIELDS, cut=True)) for lhs in lhs_list]
+            lhs, t, binary=func in BINARY_FIELDS)) for lhs in lhs_list]
         loose = pairs_text[0][1] if len(pairs_text) == 1 else \
             "(" + " or ".join(p[1] for p in pairs_text) + ")"
         parts.append(Part(pairs_text[0][0], loose, scope_clear, figs,

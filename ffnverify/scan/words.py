@@ -53,7 +53,8 @@ NEGATION = re.compile(r"\b(?:not|never|neither|nor|isn't|aren't|wasn't|weren't|d
                       r"don't|didn't|hasn't|haven't|hadn't|won't|can't|cannot|shouldn't|"
                       r"wouldn't|couldn't|rather than|instead of|no longer)\b|n't\b", re.I)
 # a quotation the text goes on to refute: what follows the marker is refuted ...
-REFUTE_AHEAD = re.compile(r"\b(?:(?:a |the )?(?:common |popular |persistent |widespread )?"
+REFUTE_AHEAD = re.compile(r"\b(?:(?:it is|it's|it was) (?:not true|not the case|false|wrong|"
+                          r"untrue|incorrect|a myth|mistaken) that|(?:a |the )?(?:common |popular |persistent |widespread )?"
                           r"(?:myth|misconception|misunderstanding|fallacy) (?:is )?that|"
                           r"contrary to|it is (?:often |commonly |widely |sometimes )?"
                           r"(?:claimed|said|believed|assumed|thought|stated|repeated)|"
@@ -68,7 +69,8 @@ REFUTE_AHEAD = re.compile(r"\b(?:(?:a |the )?(?:common |popular |persistent |wid
 # ... or what precedes it ("X is a myth", "the claim that X is wrong")
 REFUTE_BEHIND = re.compile(r"\b(?:is|are|was|were) (?:a |an )?(?:common |popular )?"
                            r"(?:myth|misconception|wrong|incorrect|false|mistaken|untrue|"
-                           r"not true|not correct|a mistake|an error)\b|\bdebunked\b", re.I)
+                           r"not true|not correct|a mistake|an error)\b(?!\s+that)|\bdebunked\b",
+                           re.I)
 PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather|the truth "
                    r"is|really)\b|;|—", re.I)
 CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"

@@ -168,6 +168,7 @@ def test_hostile_binding_is_never_checked_false(engine, text):
 @pytest.mark.parametrize("text,verdict", [
     ("Llama 2 7B does not have 40 layers", "true"),
     ("Llama 2 7B doesn't have 32 layers", "false"),
+    ("It is not true that Llama 2 7B has 32 layers", "false"),
     ("It is a myth that Llama 2 7B has 40 layers", "true"),
     ("It is a common myth that SwiGLU with 2.67·d saves 33% of the parameters of ReLU "
      "with 4·d", "true"),
@@ -354,12 +355,12 @@ def test_a_byte_figure_never_binds_to_a_parameter_count(engine):
 
 
 @pytest.mark.parametrize("text,status,verdict", [
-    ("GPT-2 medium has 354M parameters", "suggested", "true"),  # 354.8M, truncated
     ("GPT-2 large has 773M parameters", "suggested", "true"),  # without the positions
     ("GPT-2 large has 760M parameters", "checked", "false"),  # no convention gives it
+    ("Llama 2 7B has 6.73B parameters", "checked", "false"),  # 6.738B: cut, not rounded
 ])
-def test_sizes_may_be_truncated_or_counted_without_the_position_table(engine, text, status,
-                                                                     verdict):
+def test_sizes_may_be_counted_without_the_position_table_but_never_truncated(
+        engine, text, status, verdict):
     case(engine, text, status, verdict)
 
 
