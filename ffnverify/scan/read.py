@@ -184,8 +184,11 @@ def _expression(side) -> str | None:
     """A side of a comparison as claim text, or None when it is not an expression."""
     while side and _is_op(side[0], ")"):
         side = side[1:]
-    while side and _is_op(side[-1], "("):
-        side = side[:-1]
+    while side and _is_op(side[-1], "(", "×", "+", "-", "/", "^"):
+        side = side[:-1]  # "= 1,280 (× KV heads)": the run ends at the result
+    while side and _is_op(side[-1], ")") and sum(_is_op(t, ")") - _is_op(t, "(")
+                                                 for t in side) > 0:
+        side = side[:-1]  # "(768 × 4 = 3072)": the closing parenthesis of the aside
     depth = 0
     for t in side:
         depth += _is_op(t, "(") - _is_op(t, ")")
@@ -915,8 +918,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             cand = before[-1]
         elif after and not re.search(r"[,;]", text[fe:after[0].start]):
             cand = after[0]
-        if cand is None:
-            continue
+        if cand is None or (not bound and not given_sure):
+            continue  # a model named elsewhere, and a number only near the field: no
         i = index[id(cand)]
         if func in BINARY_FIELDS and _INPUT.search(text[max(0, cand.start - 8):cand.start]):
             continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
@@ -955,10 +958,11 @@ _INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I
 
 
 def _glued(toks, i) -> bool:
-    """Whether number i runs into a word ("7b" written lower-case, "4bit"): a name or a
-    unit the scan does not read, not a count."""
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"), or is a
+    multiple ("4 times the width"): a name, a unit or a ratio, not a count."""
     nxt = toks[i + 1] if i + 1 < len(toks) else None
-    return nxt is not None and nxt.kind == "WORD" and nxt.start == toks[i].end
+    return nxt is not None and nxt.kind == "WORD" and (
+        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x"))
 
 
 def _names_size(t: Tok, model: str) -> bool:
@@ -988,15 +992,22 @@ def _cell_offsets(text: str, cells) -> list[int]:
     return out
 
 
-def row_claims(header, cells, text="", toks=()) -> tuple[list, list, set]:
+def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, list, set]:
     """A table row: models per row (header names the fields) or fields per row (header
     names the models). The header binds each column (sure); a size column that repeats
-    the row's model name is a name. Also returns the figures that are names."""
+    the row's model name is a name. Also returns the figures that are names. A row that
+    names no model, under a heading that names one (`subject`), is read as said of it,
+    its first cell naming the field: a reading to confirm."""
     parts, missing, name_figs = [], [], set()
     row_model = next((models(c)[0][2] for c in cells if models(c)), None)
     head_models = [(models(h)[0][2] if models(h) else None) for h in header]
     offsets = _cell_offsets(text, cells)
     pairs = []
+    sure = True
+    if not row_model and not any(head_models) and subject and cells \
+            and _field_of(cells[0]) and not other_names(text):
+        row_model, sure = subject, False
+        header = (cells[0],) * len(cells)
     if row_model:
         for j in range(len(cells)):
             func = _field_of(header[j]) if j < len(header) else None
@@ -1036,8 +1047,9 @@ def row_claims(header, cells, text="", toks=()) -> tuple[list, list, set]:
             lhs, t, binary=func in BINARY_FIELDS)) for lhs in lhs_list]
         loose = pairs_text[0][1] if len(pairs_text) == 1 else \
             "(" + " or ".join(p[1] for p in pairs_text) + ")"
-        parts.append(Part(pairs_text[0][0], loose, scope_clear, figs,
-                          f"{func} of {model} from the column {head!r}"))
+        parts.append(Part(pairs_text[0][0], loose, scope_clear and sure, figs,
+                          f"{func} of {model} from the column {head!r}" if sure else
+                          f"{func} of {model}, the model the section's heading names"))
     return parts, missing, name_figs
 
 
@@ -1140,7 +1152,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     names = models(clean)
     near = near_misses(clean)
     if cells:
-        got, miss, nf = row_claims(header, cells, clean, toks)
+        got, miss, nf = row_claims(header, cells, clean, toks, subject)
         parts += got
         missing += miss
         names_read |= nf
@@ -1157,7 +1169,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts += got
         missing += miss
         if got:
-            notes.append(f"read as said of {subject}, named in the sentence before")
+            notes.append(f"read as said of {subject}, named before it (the sentence before, "
+                         "or the section's heading)")
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
     for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))

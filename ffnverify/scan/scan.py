@@ -84,10 +84,17 @@ def statements_of(text: str, fmt: str, shown: str):
     """(statement units, covered group ids, problems) of one document."""
     doc = readers.read(text, fmt)
     found = []
+    section = ""  # the model the last heading naming one names: the section's subject
     for block in doc.blocks:
         if block.kind == "heading":
+            named = models(normalise(block.text))
+            if len({n[2] for n in named}) == 1:
+                section = named[0][2]
+            elif named:
+                section = ""
             continue  # a title names a topic; the statements are in the text below it
         for unit in units.split(block, shown, doc.where):
+            unit.section = section
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -230,6 +237,8 @@ def scan(paths, engine, claims=None) -> dict:
         for unit in found:
             named = models(normalise(unit.probe or unit.text))
             subject = subjects.get(unit.group) if _ANAPHORA.match(unit.text) else None
+            subject = subject or unit.section or None  # "Context window | 33K" under
+            # a "Mixtral 8x7B" heading: said of it (a reading to confirm)
             if named:
                 subjects[unit.group] = named[-1][2]
             record = {"file": unit.file, "line": unit.line, "col": unit.col,

@@ -51,6 +51,7 @@ class Unit:
     group: tuple = ()
     offset: int = 0  # source offset of the first character
     probe: str = ""  # the text with inline code blanked: what is detected and read
+    section: str = ""  # the catalogue model the nearest heading above names, if any
 
 
 def _cuts(text: str) -> list[int]:

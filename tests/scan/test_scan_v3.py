@@ -385,3 +385,22 @@ def test_config_keys_are_vocabulary_and_symbolic_comparisons_in_code_are_read(sc
     got = scan_text(doc)["statements"]
     assert [r["text"] for r in got[:2]] == ['"n_layers" = 12', '"emb_dim" = 768']
     assert "2*4096*11008" in got[2]["text"].replace(" ", "")
+
+
+def test_a_section_heading_names_the_subject_of_what_follows_as_a_reading(scan_text):
+    doc = ("# Mixtral 8x7B\n\n| | |\n|---|---|\n| Total params | 46.7B |\n"
+           "| Active params | 12.9B |\n\n- KV-Heads (MHA): 32\n\nThe model has 32 layers.\n")
+    got = {r["text"]: r for r in scan_text(doc)["statements"]}
+    assert (got["Total params | 46.7B"]["status"], got["Total params | 46.7B"]["verdict"]) \
+        == ("suggested", "true")  # said of the heading's model: to confirm, never checked
+    assert got["Active params | 12.9B"]["claim"].startswith("approx(params_active(mixtral")
+    assert got["KV-Heads (MHA): 32"]["verdict"] != "false"  # a qualified field: not read
+    assert got["The model has 32 layers."]["status"] == "suggested"
+
+
+@pytest.mark.parametrize("text,claim", [
+    ("It is usually 4 times the embedding dimension (768 × 4 = 3072).", "768 * 4 == 3072"),
+    ("Step 2: 160 × 8 = 1,280 (× KV heads)", "160 * 8 == 1280"),
+])
+def test_arithmetic_inside_an_aside_is_read(engine, text, claim):
+    assert case(engine, text, "checked", "true")["claim"] == claim
