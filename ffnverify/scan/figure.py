@@ -10,11 +10,13 @@ its range over the figures' intervals is the product of their ends.
   digit (a plain integer exactly; `13.5 GB` is ±0.05 GB), the `≈` rule made explicit.
 - `lenient`: each input figure at its stated precision (`7B` is [6.5B, 7.5B]); a hedged
   figure (`~`, about, roughly, nearly, approximately, …) at one whole unit of its last
-  digit instead of a half; `GB` as GB or GiB (and the reverse); `K`/`M`/`G` in a context
+  digit or 5% of the figure, whichever is wider; `GB` as GB or GiB (and the reverse); `K`/`M`/`G` in a context
   length or memory as decimal or binary (each reading an alternative joined by `or`);
-  bound words (at least ≥, at most ≤, up to ≤, over >, under <) by their meaning. The
-  lenient claim holds when the product's range over the inputs' intervals meets the
-  result's interval, for some alternative.
+  bound words (at least ≥, at most ≤, up to ≤, over >, under <, fits in ≤) by their
+  meaning. The lenient claim holds when the product's range over the inputs' intervals
+  meets the result's interval, for some alternative. The tolerances, the alternatives and
+  the bound words are `precision`'s and `words`' (one rule for the whole scan); this
+  module adds the ranges of products of figures.
 """
 
 import re
@@ -22,26 +24,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product as _cartesian
 
-from ffnverify.scan.numbers import BYTE_UNITS, SCALES, Tok, literal
+from ffnverify.scan import precision, words
+from ffnverify.scan.numbers import Tok, literal
 
 MAX_ALTERNATIVES = 8
-_BINARY = {"K": 2**10, "k": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_TWIN = {"KB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB",
-         "KiB": "KB", "MiB": "MB", "GiB": "GB", "TiB": "TB"}
-_BOUNDS = [  # words just before a figure, and the comparison they give it
-    (re.compile(r"\b(?:at least|no (?:less|fewer) than|a minimum of|minimum of)\s*~?\s*$", re.I),
-     ">="),
-    (re.compile(r"\b(?:at most|no more than|not more than|up to|a maximum of|maximum of|"
-                r"within|fits? (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
-                r"single))?|under)\s*~?\s*$", re.I), "<="),
-    (re.compile(r"\b(?:over|more than|greater than|above|exceeds?|exceeding|upwards of|"
-                r"in excess of)\s*~?\s*$", re.I), ">"),
-    (re.compile(r"\b(?:less than|fewer than|below)\s*~?\s*$", re.I), "<"),
-]
+# "fits on a single 40 GB A100", "fits in 2GB": at most (beside `words.BOUNDS`)
+_FITS = re.compile(r"\b(?:fits?|fitting) (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
+                   r"single))?\s*~?\s*$|\bwithin\s*$", re.I)
 
-
-def hedged(t: Tok) -> bool:
-    return t.tilde or t.about
+hedged = precision.hedged
 
 
 def exact(t: Tok) -> bool:
@@ -51,62 +42,37 @@ def exact(t: Tok) -> bool:
     return t.value.denominator == 1 and t.unit == 1 and not t.scale and not hedged(t)
 
 
-def _rounded_unit(t: Tok, result: bool = False) -> Fraction:
-    """One unit of the last stated digit; in a rounding context (a hedged figure, or a
-    result stated after arithmetic) trailing zeros of the digits as written count as
-    rounding when two significant digits remain (`~16,000`: 1,000; `150K`: 10K)."""
-    unit = t.unit
-    if not (hedged(t) or result) or t.power or not unit:
-        return unit
-    if re.search(r"\d\.\d", t.text):
-        return unit  # a decimal point states its last digit
-    digits = re.sub(r"\D", "", re.split(r"[eE×]", t.text)[0])
-    zeros = len(digits) - len(digits.rstrip("0"))
-    return unit * 10**zeros if zeros and len(digits) - zeros >= 2 else unit
-
-
 def strict_tol(t: Tok) -> Fraction:
-    return Fraction(0) if exact(t) else t.unit / 2 if not hedged(t) else _rounded_unit(t) / 2
+    """As `precision.strict`: a plain integer exactly, else half a unit of its last digit."""
+    return Fraction(0) if exact(t) else t.unit / 2
 
 
 def lenient_tol(t: Tok, result: bool = False) -> Fraction:
+    """As `precision.lenient`: a hedge at its looser tolerance (`words.HEDGE_UNITS`,
+    `words.HEDGE_RELATIVE`), else half a unit of the last digit with trailing zeros read as
+    rounding (`precision.rounded_unit`). An input that is a plain integer stays exact."""
     if hedged(t):
-        return _rounded_unit(t, True)
-    unit = _rounded_unit(t, result)
-    if exact(t):  # a plain integer is exact, unless a result written with trailing zeros
-        return unit / 2 if result and unit != t.unit else Fraction(0)
-    return unit / 2
+        return max(t.unit * words.HEDGE_UNITS, precision.rounded_unit(t, True) / 2,
+                   abs(t.value) * words.HEDGE_RELATIVE)
+    if exact(t) and not result:
+        return Fraction(0)
+    return precision.rounded_unit(t) / 2
 
 
 def alternatives(t: Tok, binary: bool = False,
                  result: bool = False) -> list[tuple[Fraction, Fraction]]:
-    """(value, lenient tolerance) of each reading of the figure: as written, and its
-    binary (decimal) twin for a byte unit, or for K/M/G where `binary`."""
+    """(value, lenient tolerance) of each reading of the figure (`precision.alternatives`:
+    as written, its binary or decimal twin for a byte unit, K/M/G binary where `binary`)."""
     tol = lenient_tol(t, result)
-    out = [(t.value, tol)]
-    m = re.search(r"([KMGT]i?B)$", t.text)
-    if t.scale == "bytes" and m:
-        factor = Fraction(BYTE_UNITS[_TWIN[m.group(1)]], BYTE_UNITS[m.group(1)])
-        out.append((t.value * factor, tol * factor))
-    elif binary and t.scale in _BINARY:
-        factor = Fraction(_BINARY[t.scale], SCALES[t.scale])
-        out.append((t.value * factor, tol * factor))
-    return out
+    return [(value, tol * (unit / t.unit) if t.unit else tol)
+            for value, unit in precision.alternatives(t, binary)]
 
 
 def bound(text: str, t: Tok) -> str:
-    """The comparison a bound word gives figure t: before it ("at least", "up to", "fits
-    in"), or after it ("28 GB+", "28 GB or more"); "" for none."""
-    before = text[max(0, t.start - 28):t.start]
-    for pattern, op in _BOUNDS:
-        if pattern.search(before):
-            return op
-    after = text[t.end:t.end + 16]
-    if re.match(r"\+(?!\s*\d)", after) or re.match(r"\s*or (?:more|above|higher)\b", after):
-        return ">="
-    if re.match(r"\s*or (?:less|fewer|below|lower)\b", after):
-        return "<="
-    return ""
+    """The comparison a bound word gives figure t (`words.bound`; "fits on a 24 GB GPU" is
+    at most), or "" for none."""
+    before, after = text[max(0, t.start - 40):t.start], text[t.end:t.end + 24]
+    return words.bound(before, after) or ("<=" if _FITS.search(before) else "")
 
 
 @dataclass(frozen=True)

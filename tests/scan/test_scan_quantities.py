@@ -111,7 +111,7 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "Llama 2 70B's KV cache at 4096 tokens in fp16 is 5 GB.",
     "Mistral 7B's KV cache at 32K context in bf16 is 16 GiB.",
     "For a batch of 16 sequences of 4096 tokens the cache of Llama 2 7B needs 8 GiB.",
-    "Llama 2 7B in fp16 takes about 20 GB.",
+    "Llama 2 7B in fp16 takes about 30 GB.",
     "In fp16 Llama 2 13B takes 26 GB, in int8 26 GB and in int4 6.5 GB.",
     "a 7B model needs 14 GB in fp32",
     "A model with 6.74 billion parameters stored in bf16 takes 2 bytes per parameter, so "
@@ -138,7 +138,7 @@ FALSE = [  # mutants of the sentences above: some part FALSE under both readings
     "50257 = 256 individual byte tokens + 50000 merged tokens + 2 special tokens.",
     "We are over by 28 - 16 = 14GB here.",
     "a 7B model might require 14+42+14 = ~80GB of VRAM.",
-    "For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of 4×.",
+    "For Llama 3.1 8B, hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of 5×.",
     "Mixtral 8x7B (1 out of 8 experts)",
     "4 — bytes per value in FP16",
     "Llama 2 7B has forty layers.",
