@@ -360,3 +360,26 @@ def test_weights_rounded_are_never_false_and_a_wrong_dtype_is(engine, model, dty
         assert any(s == le == "false" for s, le, _ in got), (text, got)
     else:
         assert all(le == "true" for _, le, _ in got), (text, got)
+
+
+# ---- end to end: `ffnverify scan` (read.reading calls read_quantities) ----------------
+
+END_TO_END = [  # (statement, status, verdict)
+    ("Llama 2 70B's KV cache at 4096 tokens in fp16 is 1.25 GiB.", "checked", "true"),
+    ("Llama 2 70B's KV cache at 4096 tokens in fp16 is 5 GB.", "checked", "false"),
+    ("Llama 2 70B's KV cache at 4096 tokens in fp16 is 1.25 GB.", "suggested", "true"),  # GiB
+    ("For Llama 2 7B each token costs 0.5 MB of KV cache.", "suggested", "true"),  # no dtype
+    ("Mixtral 8x7B has 46.7B parameters of which 12.9B are active.", "checked", "true"),
+    ("Training takes 8.4e22 FLOPs; at 312 TFLOPS and 50% MFU that is 150K GPU-hours.",
+     "checked", "true"),
+    ("Training takes 8.4e22 FLOPs; at 312 TFLOPS and 50% MFU that is 1.5M GPU-hours.",
+     "checked", "false"),
+    ("Llama 2 7B in fp16 takes about 13.5 GB.", "checked", "true"),
+    ("Llama 2 7B needs 28 GB in fp32.", "suggested", "true"),  # only at its nominal 7B
+]
+
+
+@pytest.mark.parametrize("text,status,verdict", END_TO_END)
+def test_scan_reads_the_quantities(scan_text, text, status, verdict):
+    (st,) = scan_text(text + "\n")["statements"]
+    assert (st["status"], st["verdict"]) == (status, verdict), st
