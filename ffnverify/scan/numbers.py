@@ -31,9 +31,6 @@ BYTE_UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
 FRACTIONS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3),
              "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅛": Fraction(1, 8)}
 SUPERSCRIPTS = {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
-NUMBER_WORDS = {"two thirds": Fraction(2, 3), "two-thirds": Fraction(2, 3),
-                "one third": Fraction(1, 3), "one-third": Fraction(1, 3),
-                "a third": Fraction(1, 3), "half": Fraction(1, 2)}
 
 
 @dataclass
@@ -374,7 +371,8 @@ def literal(x: Fraction) -> str:
 
 
 def number_words(text: str) -> list[tuple[int, Fraction]]:
-    """English fractions written in words ("two thirds of the parameters")."""
-    low = text.lower()
-    return [(m.start(), value) for word, value in NUMBER_WORDS.items()
-            for m in re.finditer(r"\b" + re.escape(word) + r"\b", low)]
+    """English fractions written in words ("two thirds of the parameters", "a quarter"):
+    (position, value) each, as `spelled` reads them (the one table of number words)."""
+    from ffnverify.scan.spelled import spelled  # spelled builds on this module's tokens
+
+    return [(s.start, s.value) for s in spelled(text) if s.kind == "fraction"]

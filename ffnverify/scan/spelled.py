@@ -17,6 +17,7 @@ exact; a multiple's figures are read at their stated precision (`figure`).
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ffnverify.scan.figure import bound, compare, const, terms_of
 from ffnverify.scan.numbers import Tok, literal
@@ -97,8 +98,10 @@ def _cardinal(words, k):
     return total + current, used
 
 
-def spelled(text: str) -> list[Spelled]:
-    """Every number written in words in `text`, left to right."""
+@lru_cache(maxsize=16384)
+def spelled(text: str) -> tuple:
+    """Every number written in words in `text`, left to right (cached: the detector and
+    the readers ask for the same unit)."""
     words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
     out, k = [], 0
     while k < len(words):
@@ -141,7 +144,7 @@ def spelled(text: str) -> list[Spelled]:
             k += used
             continue
         k += 1
-    return out
+    return tuple(out)
 
 
 def as_tokens(toks, text):
