@@ -383,3 +383,25 @@ END_TO_END = [  # (statement, status, verdict)
 def test_scan_reads_the_quantities(scan_text, text, status, verdict):
     (st,) = scan_text(text + "\n")["statements"]
     assert (st["status"], st["verdict"]) == (status, verdict), st
+
+
+_PIECES = ["Llama 2 7B", "Mixtral 8x7B", "Mistral 7B", "KV cache", "weights", "in fp16", "in int4",
+           "at", "4096 tokens", "32K context", "per token", "is", "=", "≈", "~", "×", "/", "+",
+           "-", "(", ")", ",", "0", "0 GB", "1.25 GB", "13.5 GiB", "7B", "12.9B", "active",
+           "parameters", "of which", "are", "2 of its 8 experts", "6ND", "2N", "8.4e22 FLOPs",
+           "312 TFLOPS", "50% MFU", "1024 GPUs", "days", "GPU-hours", "$2 per GPU-hour", "$3M",
+           "twice", "half of", "a ratio of", "3.5×", "bytes per parameter", "16", "eighty",
+           "layers", "fits in", "at least", "batch of 16 sequences", "1e-3", "0.0"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=14))
+def test_every_part_is_a_well_formed_claim(engine, pieces):
+    """Whatever the sentence, each part the readers build is a claim the engine decides
+    (true, false or unknown), never a malformed one (an `error`)."""
+    text = " ".join(pieces)
+    parts, _ = parts_of(text)
+    for p in parts:
+        for claim in (p.strict, p.lenient):
+            got = engine.evaluate(claim)
+            assert got["verdict"] != "error", (text, claim, got)
