@@ -10,8 +10,9 @@ its range over the figures' intervals is the product of their ends.
   digit (a plain integer exactly; `13.5 GB` is ±0.05 GB), the `≈` rule made explicit.
 - `lenient`: each input figure at its stated precision (`7B` is [6.5B, 7.5B]); a hedged
   figure (`~`, about, roughly, nearly, approximately, …) at one whole unit of its last
-  digit or 5% of the figure, whichever is wider; `GB` as GB or GiB (and the reverse); `K`/`M`/`G` in a context
-  length or memory as decimal or binary (each reading an alternative joined by `or`);
+  digit or 5% of the figure, whichever is wider; `GB` as GB or GiB (and the reverse);
+  `K`/`M`/`G` in a context length or memory as decimal or binary (each reading an
+  alternative joined by `or`);
   bound words (at least ≥, at most ≤, up to ≤, over >, under <, fits in ≤) by their
   meaning. The lenient claim holds when the product's range over the inputs' intervals
   meets the result's interval, for some alternative. The tolerances, the alternatives and
