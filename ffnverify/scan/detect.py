@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ffnverify.scan.numbers import number_words, tokens
+from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
@@ -23,7 +24,11 @@ VOCABULARY = re.compile(
     r"\bbatch|"
     r"fp16|bf16|fp32|fp8|int8|int4|precision|transformer|llama|mistral|mixtral|gemma|gpt|"
     r"palm|qwen|\bt5\b|olmo|\bphi\b|bert|chinchilla|\bopt\b|bloom|falcon|(?<![\'’])\b[dh]\b|"
-    r"\b\d+(?:\.\d+)?\s*[×x·*]?\s*d\b|8/3|activation|parametr",
+    r"\b\d+(?:\.\d+)?\s*[×x·*]?\s*d\b|8/3|activation|parametr|vram|\bgpus?\b|float\d\d|"
+    r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
+    r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
+    r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
+    r"d_\w+)(?![A-Za-z])",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
@@ -31,44 +36,73 @@ _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter"
                     "lab", "week", "day", "item", "listing", "algorithm", "theorem", "lemma",
                     "arxiv", "pr", "#", "no", "number", "python", "pytorch", "torch",
                     "transformers", "cuda"}
-_FAMILIES = {"llama", "gemma", "qwen", "mistral", "palm", "olmo", "phi", "gpt", "bert", "t5",
-             "claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi", "codellama"}
+_OTHER_FAMILIES = {"claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi",
+                   "codellama"}  # not in the catalogue: "Falcon 40" is still a name
 
 
-_FAMILY_HINT = re.compile(r"llama|mistral|mixtral|qwen|gemma|t5|palm|gpt|olmo|phi", re.I)
+def _family(name: str) -> str:
+    head = re.split(r"[-_]", name.lower())[0]
+    stripped = re.sub(r"[\d.]+$", "", head)
+    return stripped if len(stripped) > 1 else head
 
 
 @lru_cache(maxsize=1)
-def _model_patterns():
+def _catalogue_names() -> dict:
+    """written name -> catalogue row, for every row, alias and Hugging Face id (and the
+    id's part after the owner: `Mistral-7B-v0.1`)."""
     from ffnverify.catalogue.models import ALIASES, ROWS
 
     names = {m.name: m.name for m in ROWS}
     names.update(ALIASES)
+    for m in ROWS:
+        for hf in m.hf_ids:
+            tail = hf.split("/", 1)[-1].lower()
+            if "/" in hf and re.search(r"[-_]", tail):  # "gpt2" alone is the family's name
+                names.setdefault(tail, m.name)
+    return names
+
+
+@lru_cache(maxsize=1)
+def families() -> frozenset:
+    """The model families the catalogue holds (llama, mistral, bert, t5, ...)."""
+    return frozenset(_family(n) for n in _catalogue_names()) - {"meta"}
+
+
+@lru_cache(maxsize=1)
+def _family_hint():
+    return re.compile("|".join(sorted(map(re.escape, families()), key=len, reverse=True)),
+                      re.I)
+
+
+def _family_words() -> set:
+    return set(families()) | _OTHER_FAMILIES
+
+
+@lru_cache(maxsize=1)
+def _model_patterns():
     out = []
-    for written, name in names.items():
-        parts = re.split(r"[-_]", written)
+    for written, name in _catalogue_names().items():
+        parts = [p for p in re.split(r"[-_]", written) if p]
         pieces = []
         for part in parts:
             p = re.escape(part)
             p = re.sub(r"(\d)([a-z])$", r"\1\\s?\2", p)  # 7b / 7 b
+            p = re.sub(r"^([a-z]+)(\d)", r"\1[\\s_-]*\2", p)  # gpt2 / gpt-2, qwen2.5
             pieces.append(p)
-        if parts[0] == "llama" and parts[1] == "1":  # "LLaMA 7B" is the first Llama
+        if parts[0] == "llama" and len(parts) > 1 and parts[1] == "1":
             body = "llama[\\s_-]*(?:1[\\s_-]*|v1[\\s_-]*)?" + "[\\s_-]*".join(pieces[2:])
         else:
             body = "[\\s_-]*".join(pieces)
-        body = body.replace("gpt2", "gpt[\\s_-]*2").replace("qwen2\\.5", "qwen[\\s_-]*2\\.5")
-        out.append((name, re.compile(r"(?<![\w.])" + body + r"(?![\w]|\.\d|-\d)", re.I)))
-    out.sort(key=lambda x: -len(x[0]))
+        out.append((name, re.compile(r"(?:[\w.-]+/)?(?<![\w.])" + body
+                                     + r"(?![\w]|\.\d|-\d)", re.I)))
+    out.sort(key=lambda x: -len(x[1].pattern))
     return out
 
 
-@lru_cache(maxsize=16384)
-def models(text: str) -> tuple:
-    """(start, end, catalogue name) of every model the text names, left to right."""
-    if not _FAMILY_HINT.search(text):
+def _matches(text: str) -> tuple:
+    if not _family_hint().search(text):
         return ()
-    found = []
-    taken = []
+    found, taken = [], []
     for name, pattern in _model_patterns():
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -76,6 +110,46 @@ def models(text: str) -> tuple:
             taken.append((m.start(), m.end()))
             found.append((m.start(), m.end(), name))
     return tuple(sorted(found))
+
+
+@lru_cache(maxsize=16384)
+def _identified(text: str) -> tuple:
+    """(start, end, row, why-not or "") for every catalogue name in the text: why-not is
+    set when the name goes on to another release ("-Instruct", "-v0.3", "Code Llama")."""
+    out = []
+    for s, e, name in _matches(text):
+        after = VARIANT_SUFFIX.match(text, e)
+        before = VARIANT_PREFIX.search(text[max(0, s - 12):s])
+        if after:
+            out.append((s, after.end(), name, f"{after.group().strip(' _-')} is another "
+                                              "release"))
+        elif before:
+            out.append((s - len(before.group()), e, name,
+                        f"{before.group().strip()} is another model"))
+        else:
+            out.append((s, e, name, ""))
+    return tuple(out)
+
+
+def models(text: str) -> tuple:
+    """(start, end, catalogue name) of every model the text names, left to right (a name
+    that goes on to another release, "Llama 2 7B Chat", "Mistral-7B-v0.3", is not one)."""
+    return tuple((s, e, n) for s, e, n, why in _identified(text) if not why)
+
+
+def near_misses(text: str) -> tuple:
+    """(start, end, nearly-matched row, why) of each name that is not its row."""
+    return tuple(x for x in _identified(text) if x[3])
+
+
+def size_of(name: str):
+    """The nominal size a catalogue name states (`llama-2-70b`: 70·10⁹), or None."""
+    from fractions import Fraction
+
+    m = re.search(r"(?<![x\d.])(\d+(?:\.\d+)?)([bm])$", name)
+    if not m:
+        return None
+    return Fraction(m.group(1)) * (10**9 if m.group(2) == "b" else 10**6)
 
 
 def _is_year(t, prev, nxt) -> bool:
@@ -87,14 +161,25 @@ def _is_year(t, prev, nxt) -> bool:
         return True
     if prev is not None and prev.kind == "OP" and prev.text in "(,":
         return True
+    if nxt is not None and nxt.kind == "WORD" and nxt.text[:1].isupper():
+        return True  # "the 2017 Transformer": a year naming a model or an event
     return nxt is not None and nxt.kind == "OP" and nxt.text in ");,"
+
+
+_VERSION = re.compile(r"\d+\.\d+\.\d+")
+
+
+def _elided_name(text: str, t, spans) -> bool:
+    """Whether size t follows a model name and a conjunction ("Llama 2 7B and 13B")."""
+    return any(re.fullmatch(r"\s*(?:,|and|or|/|&)\s*(?:\d+(?:\.\d+)?[bBmM]\s*(?:,|and|or|/)\s*)*",
+                            text[e:t.start]) for _, e in spans if e <= t.start)
 
 
 def meaningful_numbers(text: str, toks=None, heading: bool = False):
     """The number tokens that state a quantity (not part of a name, a year or a
     reference such as "Table 2" or "Section 15.4")."""
     toks = tokens(text) if toks is None else toks
-    spans = [(s, e) for s, e, _ in models(text)]
+    spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text))
     out = []
     for i, t in enumerate(toks):
         if t.kind != "NUM":
@@ -110,11 +195,22 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
         if i >= 2 and prev.kind == "OP" and prev.text in (":", "-") and toks[i - 2].kind == "WORD" \
                 and toks[i - 2].lower in _REFERENCE_WORDS:
             continue  # arXiv:2002.05202, Table-2
-        if (prev is not None and prev.kind == "WORD" and prev.lower in _FAMILIES
+        if (prev is not None and prev.kind == "WORD" and prev.lower in _family_words()
                 and t.plain and t.value < 10 and not t.ratio):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
         if _is_year(t, prev, nxt):
             continue
+        if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":
+            continue  # a code point, U+2212
+        if t.text.startswith(".") and prev is not None and prev.kind == "NUM" \
+                and prev.end == t.start:
+            continue  # the last piece of a version, 5.24.0
+        if re.match(r"-D\b", text[t.end:t.end + 3]):
+            continue  # "a 2-D input": a tensor's rank, a name of its shape
+        if _VERSION.match(text, t.start) and not t.scale:
+            continue  # a version, 5.24.0
+        if t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans):
+            continue  # "Llama 3.1 8B and 70B": the second size names a model too
         if heading and i == 0:
             continue  # section numbering
         if i == 0 and nxt is not None and nxt.kind == "OTHER" and nxt.text == "." \
@@ -137,3 +233,30 @@ def is_statement(text: str, heading: bool = False) -> bool:
     from ffnverify.scan.read import arithmetic
 
     return bool(arithmetic(tokens(text))[0])
+
+
+_OTHER_MODELS = {"chinchilla", "gopher", "grok", "jamba", "megatron", "bloomz", "vicuna",
+                 "alpaca", "mamba", "starcoder", "codex"}
+
+
+@lru_cache(maxsize=1)
+def _other_pattern():
+    fams = (families() - {"transformer"}) | _OTHER_FAMILIES | _OTHER_MODELS
+    words = "|".join(sorted(map(re.escape, fams), key=len, reverse=True))
+    return re.compile(r"(?<![\w/])(?:code\s?)?(?:" + words + r")(?:[\s_-]?(?:\d+(?:\.\d+)?"
+                      r"(?:x\d+)?[bmk]?|xl|xxl|large|medium|small|base|mini|tiny|pro|ultra|"
+                      r"chat|instruct|v\d[\w.]*)(?![\w]))*", re.I)
+
+
+@lru_cache(maxsize=16384)
+def other_names(text: str) -> tuple:
+    """(start, end) of model names that are no catalogue row ("GPT-3", "Falcon 40B",
+    "Chinchilla"), so that a figure in their clause is not bound to another model."""
+    if not _other_pattern().search(text):
+        return ()
+    taken = [(s, e) for s, e, _, _ in _identified(text)]
+    out = []
+    for m in _other_pattern().finditer(text):
+        if not any(m.start() < e and s < m.end() for s, e in taken):
+            out.append((m.start(), m.end()))
+    return tuple(out)

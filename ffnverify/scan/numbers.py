@@ -23,14 +23,14 @@ MAX_POWER = 64
 SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
 SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "bn": 10**9,
                "trillion": 10**12}
+FLOP_SCALES = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15,
+               "E": 10**18, "Z": 10**21, "kilo": 10**3, "mega": 10**6, "giga": 10**9,
+               "tera": 10**12, "peta": 10**15, "exa": 10**18, "zetta": 10**21}
 BYTE_UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
               "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
 FRACTIONS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3),
              "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅛": Fraction(1, 8)}
 SUPERSCRIPTS = {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
-NUMBER_WORDS = {"two thirds": Fraction(2, 3), "two-thirds": Fraction(2, 3),
-                "one third": Fraction(1, 3), "one-third": Fraction(1, 3),
-                "a third": Fraction(1, 3), "half": Fraction(1, 2)}
 
 
 @dataclass
@@ -42,7 +42,8 @@ class Tok:
     value: Fraction | None = None
     unit: Fraction | None = None  # one unit in the last stated digit, at the number's scale
     plain: bool = False  # written as a literal the claim language reads the same way
-    scale: str = ""  # "", "K".., "bytes", "%"
+    scale: str = ""  # "", "K".., "bytes", "flops", "%"
+    money: bool = False  # written after a currency sign: "$3M"
     tilde: bool = False  # "~" written before the number
     about: bool = False  # "about", "roughly", ... before the number
     ratio: bool = False  # followed by × / x with nothing multiplied: "4×"
@@ -88,9 +89,38 @@ def normalise(text: str) -> str:
         text = re.sub(r"\^\{([^{}]{1,12})\}", r"^\1", text)
         text = re.sub(r"_\{([^{}]{1,20})\}", r"_\1", text)
         text = text.replace("{DECIMAL}", ".")
-    text = text.replace("**", "").replace("`", "").replace("$", " ")
+    text = text.replace("**", "").replace("`", "")
+    if "$" in text:
+        text = _dollars(text)
     text = _ITALIC.sub(r"\1", text)
     return text
+
+
+_MONEY = re.compile(r"\$(?=\d)")
+
+
+def _dollars(text: str) -> str:
+    """Math delimiters (`$x$`) become spaces; a currency sign before an amount (`$2 per
+    GPU-hour`, `$3M`) stays. A `$` opens math when the next `$` closes it, straight after a
+    non-space character; a `$` before a digit that opens no math is a currency sign."""
+    out, i = [], 0
+    while True:
+        j = text.find("$", i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:j])
+        k = text.find("$", j + 1)
+        closes = k > j + 1 and not text[k - 1].isspace() and "\n\n" not in text[j:k]
+        if _MONEY.match(text, j) and not closes:
+            out.append("$")
+            i = j + 1
+        elif closes:
+            out.append(" " + text[j + 1:k] + " ")
+            i = k + 1
+        else:
+            out.append(" ")
+            i = j + 1
 
 
 # ---- tokens ------------------------------------------------------------------------------
@@ -105,6 +135,8 @@ _SUPER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SCALE_WORD = re.compile(r"\s?(thousand|million|billion|bn|trillion)\b", re.I)
 _BYTES = re.compile(r"\s?(KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
 _SCALE = re.compile(r"[kKMBGT](?![A-Za-z0-9_])")
+_FLOPS = re.compile(r"\s?(kilo|mega|giga|tera|peta|exa|zetta|[kKMGTPEZ]?)(FLOPS|FLOPs|FLOP/s|"
+                    r"FLOP|flops|flop/s|FLOPs/s)(?![A-Za-z0-9_])")
 _RATIO = re.compile(r"\s?[×x](?![A-Za-z0-9_])")
 _WORD = re.compile(r"[^\W\d_][\w]*(?:['’-][\w]+)*|_[\w]+")
 _OPS = [("**", "^"), ("==", "="), ("~=", "≈"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"),
@@ -161,6 +193,14 @@ def _read_number(text: str, i: int):
             return None
         tok.value, tok.unit, tok.plain, tok.power = tok.value ** p, Fraction(0), False, True
         end = s.end()
+    f = _FLOPS.match(text, end)
+    if f:  # 14 GFLOPs, 312 TFLOPS, 8.4e22 FLOPs: a count (or rate) of FLOPs at its scale
+        factor = FLOP_SCALES[f.group(1)]
+        tok.value *= factor
+        tok.unit *= factor
+        tok.plain, tok.scale = False, "flops"
+        tok.end, tok.text = f.end(), text[i:f.end()]
+        return tok, f.end()
     for pattern, table, kind in ((_BYTES, BYTE_UNITS, "bytes"), (_SCALE_WORD, None, "K")):
         w = pattern.match(text, end)
         if w:
@@ -226,6 +266,13 @@ def _tokens(text: str) -> list[Tok]:
                 out.append(Tok("WORD", text[i:j], i, j))
                 i = j
                 continue
+        if ch == "$" and text[i + 1:i + 2].isdigit():  # a currency sign: "$3M"
+            got = _read_number(text, i + 1)
+            if got:
+                tok, i = got
+                tok.money = True
+                out.append(tok)
+                continue
         if ch in FRACTIONS:
             out.append(Tok("NUM", ch, i, i + 1, FRACTIONS[ch], Fraction(0)))
             i += 1
@@ -256,6 +303,11 @@ def _mark_spacing(toks, text):
 
 def _merge(toks: list[Tok]):
     """Scientific forms, ranges, `~` and words of approximation, number words."""
+    for i in range(1, len(toks) - 1):  # 2 x 32: a multiplication sign written as the letter x
+        t = toks[i]
+        if t.kind == "WORD" and t.text == "x" and toks[i - 1].kind == "NUM" \
+                and toks[i + 1].kind == "NUM":
+            t.kind, t.text = "OP", "×"
     i = 0
     while i < len(toks):
         t = toks[i]
@@ -279,10 +331,6 @@ def _merge(toks: list[Tok]):
                 t.end = ten.end
                 t.text = t.text + "×" + ten.text
                 del toks[i + 1:i + 3]
-        # 2 x 32: a multiplication sign written as the letter x
-        if (t.kind == "WORD" and t.text == "x" and 0 < i < len(toks) - 1
-                and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"):
-            t.kind, t.text = "OP", "×"
         # 1-2%, 10–15%: a range, not a subtraction
         if (t.kind == "OP" and t.text in "-–" and 0 < i < len(toks) - 1
                 and toks[i - 1].kind == "NUM" and toks[i + 1].kind == "NUM"
@@ -323,7 +371,8 @@ def literal(x: Fraction) -> str:
 
 
 def number_words(text: str) -> list[tuple[int, Fraction]]:
-    """English fractions written in words ("two thirds of the parameters")."""
-    low = text.lower()
-    return [(m.start(), value) for word, value in NUMBER_WORDS.items()
-            for m in re.finditer(r"\b" + re.escape(word) + r"\b", low)]
+    """English fractions written in words ("two thirds of the parameters", "a quarter"):
+    (position, value) each, as `spelled` reads them (the one table of number words)."""
+    from ffnverify.scan.spelled import spelled  # spelled builds on this module's tokens
+
+    return [(s.start, s.value) for s in spelled(text) if s.kind == "fraction"]

@@ -1,15 +1,59 @@
-"""Readers for the quantities real documents state beyond arithmetic and catalogue fields:
-KV-cache and weights memory at a dtype, MoE total and active parameters, the 2N / 6N / 6ND
-FLOPs rules, FLOPs → time, GPU-hours or cost at a stated throughput and price, and numbers
-in words. Each returns `parts.Part` records; `read.reading` calls `read_quantities`.
+"""Readers for the quantities real documents state beyond arithmetic and catalogue fields,
+each a module of its own: KV-cache and weights memory at a dtype (`memory`), MoE total
+and active parameters, the 2N / 6N / 6ND FLOPs rules and FLOPs → time, GPU-hours or cost
+at a stated throughput and price (`compute`), multi-step arithmetic (`chains`) and numbers
+in words (`spelled`). Each returns `parts.Part` records; `read.reading` calls
+`read_quantities`.
 
-(Filled in by the v3 scan work; until then it reads nothing.)
+Every reader binds a figure only through the words attached to it (its noun, unit or
+subject), reads it at its stated precision (`figure`), and returns no part when a reading
+would need a model, a context or a dtype the sentence does not give — or a `sure=False`
+part whose `reading` names what it assumed.
 """
 
+import dataclasses
+
+from ffnverify.scan import binding, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
+MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
-def read_quantities(toks, text: str, names) -> list[Part]:
+READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
+           compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
+           spelled.ratios)
+# the readers that also bind a cardinal written in words ("eighty layers", "two of its
+# eight experts"), run on the tokens with each such cardinal made one number
+WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, spelled.fields)
+
+
+def read_quantities(toks, text: str, names, subject: str | None = None,
+                    about: str = "") -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
-    above; `names` are the catalogue models it names, as `detect.models` returns them."""
-    return []
+    above; `names` are the catalogue models it names, as `detect.models` returns them
+    ((start, end, catalogue name), left to right).
+
+    `subject`: the model the document speaks of around the unit (the sentence before, the
+    paragraph or heading over a table), used only when the unit names none; every part
+    read with it is `sure=False` and its `reading` says so. `about`: words around the unit
+    that say what it measures (a table's header: "Context | KV cache"), used only to
+    recognise the quantity, never as figures."""
+    names = binding.subjects(text, names)
+    assumed = not names and subject is not None
+    if assumed:
+        names = ((-1, -1, subject),)
+    parts: list[Part] = []
+    for reader in READERS:
+        parts += reader(toks, text, names, about)
+    worded, where = spelled.as_tokens(toks, text)
+    if worded is not toks:
+        for reader in WORD_READERS:
+            for p in reader(worded, text, names, about):
+                if any(spelled.is_spelled(worded[i]) for i in p.figures):
+                    parts.append(dataclasses.replace(
+                        p, figures=tuple(sorted({where[i] for i in p.figures}))))
+    unique = list({(p.strict, p.figures): p for p in parts}.values())[:MAX_PARTS]
+    if assumed:
+        unique = [dataclasses.replace(p, sure=False, reading=f"{p.reading} (said of {subject}, "
+                                      "named around it, not in it: assumed)")
+                  if subject in p.strict else p for p in unique]
+    return unique

@@ -20,12 +20,14 @@ parameters", the 2N/6N FLOPs rules.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from ffnverify.claims.signatures import SIGNATURES
-from ffnverify.scan.detect import models
+from ffnverify.scan import precision, quantities, words
+from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names, size_of
 from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
+from ffnverify.scan.parts import Part
 
 VARIANTS = {"swiglu": "swiglu", "geglu": "geglu", "reglu": "reglu", "glu": "glu",
             "bilinear": "bilinear", "relu": "relu", "gelu": "gelu", "silu": "silu",
@@ -49,7 +51,7 @@ EQUAL_WIDTH = re.compile(r"(?:same|equal|identical|matched) (?:hidden |intermedi
                          r"(?:width|size|dimension|d_ff)|at equal width", re.I)
 
 FIELDS = [  # (pattern on lower-case text, claim function)
-    (r"(?:kv|key[- ]value)[- ]?heads?|query groups|kv groups", "kv_heads"),
+    (r"(?:kv|key[-/ ]?value|key_value)[-_ ]?heads?|query groups|kv groups", "kv_heads"),
     (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)", "head_dim"),
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
@@ -57,24 +59,43 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b", "d_model"),
     (r"active experts|experts per token|experts active", "active_experts"),
     (r"\bexperts\b", "experts"),
-    (r"(?:attention |query )?\bheads\b", "heads"),
-    (r"(?:decoder |transformer )?(?:layers|blocks)\b", "layers"),
+    (r"(?:attention |query )?\bheads\b|(?<=-)head\b", "heads"),
+    (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b", "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
-     r"positions)", "context"),
-    (r"\bparam(?:eter)?s\b|\bweights\b", "params_total"),
+     r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
+    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b", "params_total"),
 ]
 _FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
-NOT_TOTAL = re.compile(r"non[- ]embedding|trainable|active|per[- ]layer|ffn param|"
-                       r"attention param|embedding param|per token", re.I)
+BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
+# a number bound to its field: "126 layers", "32-layer", "8 key/value heads", "6.7B total
+# parameters" (the number, then at most one modifier, then the field's noun)
+_NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transformer|attention|hidden|trainable|"
+                         r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
+                         r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
+# a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
+_NOUN_BEFORE = re.compile(r"^\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
+                          r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
+                          r"(?:just |exactly |only |roughly |about |around |approximately |"
+                          r"nearly |almost |over |under |at least |at most |up to |"
+                          r"some |~)?\s*$", re.I)
 
 
 @dataclass
 class Reading:
-    parts: list  # claim strings; the statement holds when all hold
-    sure: bool  # checked (True) or suggested (False)
+    """What the scan read in one statement: its parts (`parts.Part`), the claim-making
+    figures no part reads (`unread`, as written), and notes for the report."""
+
+    parts: list  # Part records; the statement holds when all hold
     notes: list = field(default_factory=list)
     other: list = field(default_factory=list)  # other readings, decided and reported only
+    unread: list = field(default_factory=list)
+    polarity: str = ""
+
+    @property
+    def sure(self) -> bool:
+        return all(p.sure for p in self.parts) and not self.unread
 
 
 @dataclass
@@ -163,8 +184,11 @@ def _expression(side) -> str | None:
     """A side of a comparison as claim text, or None when it is not an expression."""
     while side and _is_op(side[0], ")"):
         side = side[1:]
-    while side and _is_op(side[-1], "("):
-        side = side[:-1]
+    while side and _is_op(side[-1], "(", "×", "+", "-", "/", "^"):
+        side = side[:-1]  # "= 1,280 (× KV heads)": the run ends at the result
+    while side and _is_op(side[-1], ")") and sum(_is_op(t, ")") - _is_op(t, "(")
+                                                 for t in side) > 0:
+        side = side[:-1]  # "(768 × 4 = 3072)": the closing parenthesis of the aside
     depth = 0
     for t in side:
         depth += _is_op(t, "(") - _is_op(t, ")")
@@ -269,9 +293,13 @@ def _terminates(x: Fraction) -> bool:
 
 
 def arithmetic(toks) -> tuple[list, bool]:
-    """Claims for every comparison of numbers written out in the unit; and whether one
-    leans on a `~` number on its left (then it is only a reading)."""
+    """Parts for every comparison of numbers written out in the unit; and whether one
+    leans on a `~` number on its left (then it is only a reading). The strict reading
+    takes the result as written (`= 67.1M` is `== 67100000`; a result no finite decimal
+    states exactly, `8/3 × 2048 = 5461.33`, is read at its precision); the lenient one
+    takes it at its stated precision (`precision.lenient`)."""
     parts, unsure = [], False
+    at = {id(t): i for i, t in enumerate(toks)}
     for run in _runs(toks):
         sides, ops, cur = [], [], []
         for t in run:
@@ -293,23 +321,35 @@ def arithmetic(toks) -> tuple[list, bool]:
             if left is None or right is None:
                 continue
             rhs_side = [t for t in sides[k + 1] if not _is_op(t, "~")]
-            if any(t.tilde for t in sides[k] if t.kind == "NUM"):
-                unsure = True
+            leans = any(t.tilde for t in sides[k] if t.kind == "NUM")
+            unsure = unsure or leans
             if any(t.scale == "bytes" for s in sides for t in s):
                 continue
+            figs = tuple(at[id(t)] for t in sides[k] + sides[k + 1] if t.kind == "NUM")
             approx = op == "≈" or any(_is_op(t, "~") for t in sides[k + 1][:1])
-            if op == "=" and len(rhs_side) == 1 and rhs_side[0].kind == "NUM" \
-                    and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
+            single = len(rhs_side) == 1 and rhs_side[0].kind == "NUM"
+            if op == "=" and single and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
                 exact = _value(sides[k])
                 if exact is not None and not _terminates(exact):
                     approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
-            if approx and len(rhs_side) == 1 and rhs_side[0].kind == "NUM":
-                parts.append(_approx(left, rhs_side[0]))
+            if approx and single:
+                strict = _approx(left, rhs_side[0])
             elif approx:
-                parts.append(f"{left} ≈ {right}")
+                strict = f"{left} ≈ {right}"
             else:
-                parts.append(f"{left} {_COMPARE[op]} {right}")
+                strict = f"{left} {_COMPARE[op]} {right}"
+            loose = strict
+            if single and op in ("=", "≈") and rhs_side[0].unit:
+                t = rhs_side[0]
+                hedge = approx and (t.tilde or any(_is_op(x, "~") for x in sides[k + 1][:1]))
+                loose = precision.lenient(left, _hedged(t) if hedge else t)
+            parts.append(Part(strict, loose, not leans, figs,
+                              f"arithmetic as written: {strict}"))
     return parts, unsure
+
+
+def _hedged(t: Tok) -> Tok:
+    return t if t.tilde or t.about else replace(t, tilde=True)
 
 
 # ---- expansions: 4096 → 16384 stated as 4× ----------------------------------------------
@@ -319,6 +359,7 @@ def expansions(toks) -> list:
     parts = []
     if not factors:
         return parts
+    at = {id(t): i for i, t in enumerate(toks)}
     for i, t in enumerate(toks[:-2]):
         arrow = _is_op(toks[i + 1], "→") or (_word(toks[i + 1], "to") and i and _word(
             toks[i - 1], "maps", "map", "from", "expands", "widens", "grows", "projects"))
@@ -328,11 +369,14 @@ def expansions(toks) -> list:
                 continue
             factor = min(factors, key=lambda f: abs(f.start - t.start))
             big, small = (b, a) if b.value >= a.value else (a, b)
-            parts.append(_approx(f"{_num(big)} / {_num(small)}", factor,
-                                 "≈" if factor.tilde or not factor.value.denominator == 1
-                                 else "=="))
+            claim = _approx(f"{_num(big)} / {_num(small)}", factor,
+                            "≈" if factor.tilde or not factor.value.denominator == 1
+                            else "==").replace(" = ", " == ")
+            loose = precision.lenient(f"{_num(big)} / {_num(small)}", factor)
+            parts.append(Part(claim, loose, True, (at[id(a)], at[id(b)], at[id(factor)]),
+                              f"an expansion of {factor.text}"))
             break
-    return [p.replace(" = ", " == ") for p in parts]
+    return parts
 
 
 # ---- widths and variants -------------------------------------------------------------
@@ -357,12 +401,14 @@ def widths(toks) -> list[tuple[int, Fraction, str]]:
         if j < n and toks[j].kind == "WORD" and toks[j].lower in D_WORDS:
             if i and _is_op(toks[i - 1], "/"):
                 continue
+            end = toks[j].end
             if j + 2 < n and _is_op(toks[j + 1], "/") and toks[j + 2].kind == "NUM" \
                     and toks[j + 2].value and factor == t.value:
                 factor /= toks[j + 2].value  # 8d/3
+                end = toks[j + 2].end
             if j + 2 < n and _is_op(toks[j + 1], "×") and _word(toks[j + 2], "d"):
                 pass  # "2.67 × d × d" is a count, not a width; still read as 2.67·d
-            out.append((t.start, factor, text + "·d"))
+            out.append((t.start, factor, text + "·d", end))
     return out
 
 
@@ -535,6 +581,13 @@ def matmul_counts(toks) -> list:
                     and _word(toks[j + 2], "for", "in") and _variant_of(toks[j + 3]):
                 parts.append(f"matmuls({_variant_of(toks[j + 3])}) == {_num(toks[j + 1])}")
                 break
+            # "GeGLU has 3 weight matrices where GELU has 2"
+            if _word(toks[j], "where", "while", "whereas", "but", "and") \
+                    and _variant_of(toks[j + 1]) and _word(toks[j + 2], "has", "needs", "uses",
+                                                           "takes", "have") \
+                    and toks[j + 3].kind == "NUM" and toks[j + 3].plain:
+                parts.append(f"matmuls({_variant_of(toks[j + 1])}) == {_num(toks[j + 3])}")
+                break
     return list(dict.fromkeys(parts))
 
 
@@ -686,9 +739,27 @@ def flops_rules(text) -> list:
 
 # ---- models --------------------------------------------------------------------------
 
+# fields named by the words around a number rather than by a noun after it: "96 heads of
+# 128 dimensions" (head_dim), "widens the FFN to 14,336" (d_ff)
+_FIELDS_AROUND = [
+    (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
+    (re.compile(r"\b(?:routes?|routed|routing|sends?|sent|dispatch(?:es|ed)?|activates?|"
+                r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?\b\d+\s+"
+                r"(experts?)\b", re.I),
+     "active_experts"),  # "routes each token to 2 experts"
+    (re.compile(r"\b(?:widens?|widened|grows?|grew|expands?|expanded|enlarges?|raises?|"
+                r"increases?)\s+(?:the|its)\s+(?:ffn|mlp|feed-forward(?: layer)?|"
+                r"intermediate size|hidden layer)\s+(to)\b(?=\s*~?\d)", re.I), "d_ff"),
+]
+
+
 def _fields(text):
     found = []
     taken = []
+    for pattern, func in _FIELDS_AROUND:
+        for m in pattern.finditer(text):
+            taken.append((m.start(1), m.end(1)))
+            found.append((m.start(1), m.end(1), func))
     for pattern, func in _FIELD_RES:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
@@ -702,59 +773,203 @@ def _in_arithmetic(toks, i) -> bool:
     """Whether number i is an operand or the result of arithmetic written out
     ("64 / 8 = 8"): then it is not the value of a field."""
     nxt = toks[i + 1] if i + 1 < len(toks) else None
-    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈"):
-        return True
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    if _is_op(nxt, "+", "-", "×", "/", "^", "=", "≈") and (
+            after is None or after.kind != "WORD" or not nxt.text == "-"):
+        return True  # "80-layer" is a compound word, not a subtraction
     if i >= 2 and _is_op(toks[i - 1], "+", "-", "×", "/", "^", "=", "≈") and \
             toks[i - 2].kind == "NUM":
         return True
     return False
 
 
-def _comparison_word(text_before: str) -> str:
-    low = text_before.lower()[-16:]
-    if re.search(r"(?:over|more than|above|at least|exceeds?)\s*~?$", low):
-        return ">"
-    if re.search(r"(?:under|less than|below|fewer than|at most)\s*~?$", low):
-        return "<"
-    return ""
+_CLAUSE = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\b|\bthan\b|"
+                     r"\bunlike\b|\bvs\.?|\bversus\b|—|–", re.I)
 
 
-def model_claims(toks, text, names) -> tuple[list, list]:
-    """Claims for `model field number` statements; also the fields it could not check."""
-    parts, missing = [], []
+def _clause_start(text: str, at: int) -> int:
+    last = 0
+    for m in _CLAUSE.finditer(text, 0, at):
+        last = m.end()
+    return last
+
+
+def _owner(names, text, at) -> tuple[str | None, bool]:
+    """The model a figure at `at` is said of, and whether the grammar gives it: the only
+    model the sentence names, or the one that opens the figure's own clause ("Unlike
+    GPT-2 XL, GPT-3 has 96 layers"); two names joined as one subject ("Llama 2 7B and
+    Mistral 7B have ...") or a figure before any name give no clear owner."""
+    if not names:
+        return None, False
+    if len({n[2] for n in names}) == 1:
+        return names[0][2], True
+    before = [n for n in names if n[1] <= at]
+    if not before:
+        return names[0][2], False
+    start = _clause_start(text, at)
+    mine = [n for n in before if n[0] >= start]
+    if len(mine) != 1:
+        return before[-1][2], False
+    earlier = [n for n in names if n[1] <= mine[0][0]]
+    if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
+                                text[earlier[-1][1]:mine[0][0]], re.I):
+        return mine[0][2], False  # a coordinated subject: each, or both?
+    return mine[0][2], True
+
+
+def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
+    """What a parameter figure counts: (part or "", per layer)."""
+    lo = min(cand.start, fs)
+    hi = max(cand.end, fe)
+    start = _clause_start(text, lo)
+    tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
+    window = text[start:hi] + tail
+    if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
+        return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
+    return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
+
+
+_PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding": "embedding",
+          "lm_head": "lm_head"}
+
+
+def _params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool] | None:
+    """The quantity a parameter figure of that scope is compared with: one or more
+    definitions (a charitable reader takes any), and whether the scope is clear."""
+    if part == "whole":  # "the FFN holds N of M parameters": M is the whole, to confirm
+        return [f"params_layer({model})" if per_layer else f"params_total({model})"], False
+    if per_layer:
+        if part in ("", "ffn", "attention", "norms"):
+            return [f"params_layer({model}" + (f", part={part})" if part else ")")], True
+        return None
+    if part == "":  # counted with or without the learned position table (nanoGPT's
+        return [f"params_total({model})",  # count leaves it out)
+                f"params_total({model}) - params_total({model}, part=positions)"], True
+    if part == "active":
+        return [f"params_active({model})"], True
+    if part == "non_embedding":
+        base = f"params_total({model}) - params_total({model}, part=embedding)"
+        return [base + f" - params_total({model}, part=positions)",
+                base + f" - params_total({model}, part=positions)"
+                f" - params_total({model}, part=lm_head)"], True
+    if part in _PARTS:
+        return [f"params_total({model}, part={part})"], True
+    return [f"params_total({model})"], False  # "trainable": most likely the total
+
+
+def _range_of(toks, i):
+    """(low, high) tokens when number i is an end of a range `32–40` / `between 30 and
+    35`, else None."""
+    if i + 2 < len(toks) and toks[i + 1].kind == "RANGE" and toks[i + 2].kind == "NUM":
+        return toks[i], toks[i + 2]
+    if i >= 2 and toks[i - 1].kind == "RANGE" and toks[i - 2].kind == "NUM":
+        return toks[i - 2], toks[i]
+    if i + 2 < len(toks) and _word(toks[i + 1], "and", "to") and toks[i + 2].kind == "NUM" \
+            and i and _word(toks[i - 1], "between", "from"):
+        return toks[i], toks[i + 2]
+    if i >= 3 and _word(toks[i - 1], "and", "to") and toks[i - 2].kind == "NUM" \
+            and _word(toks[i - 3], "between", "from"):
+        return toks[i - 2], toks[i]
+    return None
+
+
+def _field_parts(lhs_list, t, toks, i, text, binary, sure, reading):
+    """Parts comparing each definition in `lhs_list` (any may hold) with figure i."""
+    rng = _range_of(toks, i)
+    at = {id(x): k for k, x in enumerate(toks)}
+    if rng:
+        lo, hi = rng
+        pairs = [precision.interval(lhs, lo, hi) for lhs in lhs_list]
+        figs = (at[id(lo)], at[id(hi)])
+    else:
+        op = words.bound(text[:t.start], text[t.end:])
+        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
+                 for lhs in lhs_list]
+        figs = (i,)
+    strict = pairs[0][0]
+    loose = pairs[0][1] if len(pairs) == 1 else "(" + " or ".join(p[1] for p in pairs) + ")"
+    if not rng and len(pairs) == 1 and precision.exact_count(t) and not binary:
+        loose = strict  # `32 layers`: an exact count, no other reading
+    return Part(strict, loose, sure, figs, reading)
+
+
+def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:
+    """Parts for `model field number` statements; the fields no claim function reads;
+    and the figures that are names (a size repeating the model's name)."""
+    parts, missing, name_figs = [], [], set()
     fields = _fields(text)
+    index = {id(t): i for i, t in enumerate(toks)}
     nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
-            and t.scale not in ("%",) and not any(s <= t.start < e for s, e, _ in names)
-            and not _in_arithmetic(toks, i)]
+            and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
+            and not _in_arithmetic(toks, i) and not _glued(toks, i)]
     used = set()
+    owners = sorted([n if not _MODIFIER.match(text, n[1]) else (n[0], n[1], None)
+                     for n in names] + [(a, b, None) for a, b in other_names(text)]
+                    + [(a, b, None) for a, b, _, _ in near_misses(text)])
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
-        cand = None
-        if before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]):
+        cand, bound = None, False
+        if before and _NOUN_AFTER.match(text[before[-1].end:fs]):
+            cand, bound = before[-1], True
+        elif after and _NOUN_BEFORE.match(text[fe:after[0].start]):
+            cand, bound = after[0], True
+        elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]):
             cand = before[-1]
         elif after and not re.search(r"[,;]", text[fe:after[0].start]):
             cand = after[0]
-        if cand is None:
+        if cand is None or (not bound and not given_sure):
+            continue  # a model named elsewhere, and a number only near the field: no
+        i = index[id(cand)]
+        if func in BINARY_FIELDS and _INPUT.search(text[max(0, cand.start - 8):cand.start]):
+            continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        model, clear = _owner(owners, text, cand.start)
+        if model is None:
             continue
-        if func == "params_total" and NOT_TOTAL.search(text[max(0, fs - 20):fe]):
-            continue
-        owners = [n for n in names if n[0] <= fs] or names
-        model = owners[-1][2]
         used.add(id(cand))
+        if func == "params_total" and _names_size(cand, model):
+            name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
+            continue
+        lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "params_total":
+            scope, per_layer = _scope(text, fs, fe, cand)
+            got = _params_lhs(model, scope, per_layer)
+            if got is None:
+                missing.append(f"{scope} parameters per layer")
+                continue
+            lhs_list, scope_clear = got
         if not available(func):
             missing.append(func)
             continue
-        lhs = f"{func}({model})"
-        op = _comparison_word(text[:cand.start])
-        if op:
-            parts.append(f"{lhs} {op} {_num(cand)}")
-        elif cand.tilde or cand.about or cand.scale or (func == "params_total" and cand.value >= 10**6
-                                          and not cand.plain and cand.unit > 1):
-            parts.append(_approx(lhs, cand))
-        else:
-            parts.append(f"{lhs} == {_num(cand)}")
-    return parts, missing
+        sure = bound and clear and scope_clear and given_sure
+        how = "its noun" if bound else "nearness only (to confirm)"
+        reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
+        parts.append(_field_parts(lhs_list, cand, toks, i, text, func in BINARY_FIELDS, sure,
+                                  reading))
+    return parts, missing, name_figs
+
+
+# a model name used as a modifier ("eight Mistral 7B experts", "a Llama-2-style count"):
+# it describes something else, which is not that model
+_MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
+                       r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
+                       r"blocks?)\b", re.I)
+_INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
+
+
+def _glued(toks, i) -> bool:
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"), or is a
+    multiple ("4 times the width"): a name, a unit or a ratio, not a count."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is not None and nxt.kind == "WORD" and (
+        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x"))
+
+
+def _names_size(t: Tok, model: str) -> bool:
+    """Whether figure t is the size written in the model's name (`70B` for llama-2-70b)."""
+    size = size_of(model)
+    return size is not None and t.scale in ("B", "M", "billion", "million", "bn") \
+        and t.value == size
 
 
 def _field_of(cell: str):
@@ -764,38 +979,78 @@ def _field_of(cell: str):
     return None
 
 
-def row_claims(header, cells) -> tuple[list, list]:
+_SIZE_HEADER = re.compile(r"^\s*(?:size|model size|params?|parameters|#\s*params|"
+                          r"model|name|variant|checkpoint)\s*(?:\(.*\))?\s*$", re.I)
+
+
+def _cell_offsets(text: str, cells) -> list[int]:
+    out, cursor = [], 0
+    for c in cells:
+        at = text.find(c, cursor) if c else -1
+        out.append(at if at >= 0 else cursor)
+        cursor = (at if at >= 0 else cursor) + len(c)
+    return out
+
+
+def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, list, set]:
     """A table row: models per row (header names the fields) or fields per row (header
-    names the models)."""
-    parts, missing = [], []
+    names the models). The header binds each column (sure); a size column that repeats
+    the row's model name is a name. Also returns the figures that are names. A row that
+    names no model, under a heading that names one (`subject`), is read as said of it,
+    its first cell naming the field: a reading to confirm."""
+    parts, missing, name_figs = [], [], set()
     row_model = next((models(c)[0][2] for c in cells if models(c)), None)
     head_models = [(models(h)[0][2] if models(h) else None) for h in header]
+    offsets = _cell_offsets(text, cells)
     pairs = []
+    sure = True
+    if not row_model and not any(head_models) and subject and cells \
+            and _field_of(cells[0]) and not other_names(text):
+        row_model, sure = subject, False
+        header = (cells[0],) * len(cells)
     if row_model:
-        for j, cell in enumerate(cells):
+        for j in range(len(cells)):
             func = _field_of(header[j]) if j < len(header) else None
-            if func:
-                pairs.append((row_model, func, cell))
+            pairs.append((row_model, func, j))
     elif any(head_models):
         func = _field_of(cells[0]) if cells else None
         if func:
-            for j, cell in enumerate(cells[1:], start=1):
+            for j in range(1, len(cells)):
                 if j < len(head_models) and head_models[j]:
-                    pairs.append((head_models[j], func, cell))
-    for model, func, cell in pairs:
-        toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
-        if len(toks) != 1 or toks[0].scale == "%":
+                    pairs.append((head_models[j], func, j))
+    for model, func, j in pairs:
+        cell = cells[j]
+        cell_toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
+        figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM"
+                     and offsets[j] <= t.start < offsets[j] + len(cell))
+        if len(cell_toks) != 1 or cell_toks[0].scale == "%":
+            continue
+        t = cell_toks[0]
+        head = header[j] if j < len(header) else ""
+        if _names_size(t, model) and (func in (None, "params_total")
+                                      and (_SIZE_HEADER.match(head) or func is None)):
+            name_figs.update(figs)  # the size column repeats the name: "70B"
+            continue
+        if func is None:
             continue
         if not available(func):
             missing.append(func)
             continue
-        t = toks[0]
-        lhs = f"{func}({model})"
-        if t.tilde or t.about or t.scale:
-            parts.append(_approx(lhs, t))
-        else:
-            parts.append(f"{lhs} == {_num(t)}")
-    return parts, missing
+        lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "params_total":
+            scope = words.scope(head)
+            got = _params_lhs(model, scope, bool(words.PER_LAYER.search(head)))
+            if got is None:
+                continue
+            lhs_list, scope_clear = got
+        pairs_text = [(precision.strict(lhs, t), precision.lenient(
+            lhs, t, binary=func in BINARY_FIELDS)) for lhs in lhs_list]
+        loose = pairs_text[0][1] if len(pairs_text) == 1 else \
+            "(" + " or ".join(p[1] for p in pairs_text) + ")"
+        parts.append(Part(pairs_text[0][0], loose, scope_clear and sure, figs,
+                          f"{func} of {model} from the column {head!r}" if sure else
+                          f"{func} of {model}, the model the section's heading names"))
+    return parts, missing, name_figs
 
 
 # ---- the reading -----------------------------------------------------------------------
@@ -816,46 +1071,135 @@ def learn(text: str, context: Context):
             context.plain = w
 
 
+_GIVEN = re.compile(r"^[A-Za-z][\w]{0,12}$")
+
+
+def _givens(toks) -> set:
+    """Figures that state a premise, not a claim: `d = 4096`, `h: 11008`, `n=8` (a symbol
+    set to a number, with nothing computed)."""
+    out = set()
+    for i in range(2, len(toks)):
+        t, op, name = toks[i], toks[i - 1], toks[i - 2]
+        if t.kind == "NUM" and _is_op(op, "=", ":") and name.kind == "WORD" \
+                and _GIVEN.match(name.text) and (name.text in D_WORDS or len(name.text) <= 2
+                                                 or "_" in name.text) \
+                and not (i + 1 < len(toks) and _is_op(toks[i + 1], "+", "-", "×", "/", "^")):
+            out.add(i)
+    return out
+
+
+def _value_figures(toks, claim: str, candidates) -> tuple:
+    """The figures of the statement whose values the claim states (how a string reader's
+    claim is matched to the figures it reads)."""
+    values = {t.value for t in tokens(claim) if t.kind == "NUM"}
+    return tuple(i for i in candidates if toks[i].value in values)
+
+
+def _negate(p: Part, why: str) -> Part:
+    """The claim a negated or refuted statement makes: not P. Its strict reading negates
+    P's lenient one (and the reverse), so a charitable verdict stays charitable."""
+    return Part(f"not ({p.lenient})", f"not ({p.strict})", False, p.figures,
+                f"{why}: not ({p.reading or p.strict})")
+
+
+def _polarised(parts, toks, clean) -> tuple[list, str, list]:
+    """Parts as the statement's polarity has them (see `words.polarity`)."""
+    kind = words.polarity(clean)
+    if not kind:
+        return parts, kind, []
+    if kind == "question":
+        return [], kind, ["a question: it asks, it does not state"]
+
+    def inside(p, spans):
+        return any(a <= toks[i].start < b for i in p.figures for a, b in spans)
+
+    out, notes = [], []
+    if kind in ("refuted", "negated"):
+        # a negation governs its own clause: a part outside it keeps its binding; a
+        # refuted quotation makes every reading of the sentence one to confirm
+        spans = words.refuted_spans(clean) if kind == "refuted" else words.negated_spans(clean)
+        for p in parts:
+            if inside(p, spans):
+                out.append(_negate(p, "the statement refutes it" if kind == "refuted"
+                                   else "the statement negates it"))
+            else:
+                out.append(p if kind == "negated" else replace(p, sure=False))
+        if any(not p.sure for p in out):
+            notes.append(f"a {kind} statement: read as such, to confirm")
+    else:  # conditional: arithmetic still holds as written; a premise ("if your GPU has
+        # 24 GB") is not asserted, and the rest is hypothetical
+        premise = words.antecedents(clean)
+        if words.counterfactual(clean):  # "if it had 40 layers, it would have ...": an
+            premise = [(0, len(clean))]  # imagined model, nothing said of the real one
+        out = [p if p.reading.startswith("arithmetic") else replace(p, sure=False)
+               for p in parts if p.reading.startswith("arithmetic") or not inside(p, premise)]
+        if len(out) < len(parts):
+            notes.append("a premise (\"if ...\") is not a claim: not read")
+        if any(not p.sure for p in out):
+            notes.append("a conditional statement: read as if stated, to confirm")
+    return out, kind, notes
+
+
 def reading(text: str, context: Context | None = None, header=(), cells=(),
             subject: str | None = None) -> Reading | None:
-    """The claims `text` states. `subject`: the model the previous sentence of the same
-    paragraph named, which "It has 32 layers" speaks of (a reading to confirm)."""
+    """The parts `text` states (`parts.Part`), with the figures none of them reads.
+    `subject`: the model the previous sentence of the same paragraph named, which "It has
+    32 layers" speaks of (a reading to confirm). None when nothing is read."""
     context = context or Context()
-    clean = normalise(text)
+    clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
-    sure, unsure, notes = [], [], []
-    if cells:
-        parts, missing = row_claims(header, cells)
-        sure += parts
-        if missing:
-            notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
-    arith, leans = arithmetic(toks)
-    (unsure if leans else sure).extend(arith)
-    sure += expansions(toks)
+    parts, notes, names_read, missing = [], [], set(), []
     names = models(clean)
+    near = near_misses(clean)
+    if cells:
+        got, miss, nf = row_claims(header, cells, clean, toks, subject)
+        parts += got
+        missing += miss
+        names_read |= nf
+    arith, _ = arithmetic(toks)
+    parts += arith
+    parts += expansions(toks)
     if names and not cells:
-        parts, missing = model_claims(toks, clean, names)
-        sure += parts
-    elif subject and not cells:
-        parts, missing = model_claims(toks, clean, [(-1, -1, subject)])
-        unsure += parts
-        if parts:
-            notes.append(f"read as said of {subject}, named in the sentence before")
-        if missing:
-            notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
-    sure += matmul_counts(toks)
-    sure += rounding(toks, clean)
-    sure += fractions_of(clean)
-    unsure += equalities(toks, clean, context)
-    unsure += weight_bytes(toks, clean)
-    unsure += llama_width(clean)
-    unsure += count_formulas(toks, clean)
-    parts, why, other = comparisons(toks, clean, context)
-    unsure += parts
+        got, miss, nf = model_claims(toks, clean, names)
+        parts += got
+        missing += miss
+        names_read |= nf
+    elif subject and not cells and not near and not other_names(clean):
+        got, miss, nf = model_claims(toks, clean, [(-1, -1, subject)], given_sure=False)
+        parts += got
+        missing += miss
+        if got:
+            notes.append(f"read as said of {subject}, named before it (the sentence before, "
+                         "or the section's heading)")
+    nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
+    for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
+        parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
+    guessed, why, other = comparisons(toks, clean, context)
     notes += why
-    unsure += thirds(clean)
-    unsure += flops_rules(clean)
-    parts = list(dict.fromkeys(sure + unsure))
+    for claim in (equalities(toks, clean, context) + weight_bytes(toks, clean)
+                  + llama_width(clean) + count_formulas(toks, clean) + guessed
+                  + thirds(clean) + flops_rules(clean)):
+        parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
+    subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
+    parts += quantities.read_quantities(toks, clean, subjects)
+    parts = list({p.strict: p for p in parts}.values())
+    parts, kind, why = _polarised(parts, toks, clean)
+    notes += why
+    if missing:
+        notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
+    for s, e, row, what in near:
+        notes.append(f"{clean[s:e]!r} is not the catalogue's {row} ({what}); "
+                     "name the row to check it")
     if not parts:
-        return None
-    return Reading(parts, sure=not unsure, notes=notes, other=other)
+        return Reading([], notes, polarity=kind) if notes else None
+    read = set().union(*(p.figures for p in parts)) | names_read | _givens(toks)
+    said = {toks[i].value for i in read if toks[i].kind == "NUM"}
+    index = {id(t): i for i, t in enumerate(toks)}
+    unread = [t.text for t in meaningful_numbers(clean, toks)  # a figure restated (the
+              if index.get(id(t)) not in read and t.value not in said  # operands of a
+              and not _is_name_fig(t, near)]  # sum written out after it) is read with it
+    return Reading(parts, notes, other, unread, kind)
+
+
+def _is_name_fig(t, near) -> bool:
+    return any(s <= t.start < e for s, e, _, _ in near)

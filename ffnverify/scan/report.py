@@ -54,6 +54,8 @@ def text(result: dict, colour: bool = False) -> str:
             line += f"\n    {mark}: {safe(_short(r['claim'], 400))}"
         if r.get("detail"):
             line += f"\n    {safe(_short(r['detail'], 600))}"
+        if r.get("unread"):
+            line += f"\n    unread: {safe(_short(', '.join(r['unread']), 200))}"
         lines.append(line)
     for e in result.get("errors", []):
         lines.append(f"{safe(e['file'])}:{e['line']}:{e['col']}: ERROR {safe(e['message'])}")
@@ -69,6 +71,7 @@ RULES = {
     "false": ("error", "a statement the scan checked exactly is false"),
     "suggested-false": ("warning", "a reading of the statement (to confirm) is false"),
     "unchecked": ("note", "a numeric statement that no claim checks"),
+    "partly-read": ("note", "a statement read in part: some of its figures are unread"),
     "input": ("error", "a document that cannot be read"),
 }
 
@@ -78,6 +81,8 @@ def _kind(r: dict) -> str | None:
         return "false" if r["status"] == "checked" else "suggested-false"
     if r["status"] == "unchecked":
         return "unchecked"
+    if r.get("unread"):
+        return "partly-read"
     return None
 
 
@@ -89,6 +94,8 @@ def _message(r: dict) -> str:
     msg = r["text"][:300]
     if r.get("claim"):
         msg += f" — read as {r['claim'][:300]}: {r['verdict']}"
+    if r.get("unread"):
+        msg += f" — unread: {', '.join(r['unread'])[:200]}"
     if r.get("detail"):
         msg += f" ({r['detail'][:300]})"
     return msg
@@ -118,7 +125,7 @@ def sarif(result: dict) -> str:
             }}],
             "partialFingerprints": {"statementHash/v1": _fingerprint(r["file"], r["text"])},
             "properties": {"status": r["status"], "verdict": r["verdict"],
-                           "claim": r["claim"]},
+                           "claim": r["claim"], "unread": r.get("unread", [])},
         })
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -141,7 +148,8 @@ def github(result: dict) -> str:
         kind = _kind(r)
         if kind is None:
             continue
-        level = {"false": "error", "suggested-false": "warning", "unchecked": "notice"}[kind]
+        level = {"false": "error", "suggested-false": "warning", "unchecked": "notice",
+                 "partly-read": "notice"}[kind]
         title = _escape_property(f"ffnverify scan: {kind}")
         msg = _escape_data(safe(_message(r)))
         lines.append(f"::{level} file={_escape_property(safe(r['file']))},line={r['line']},"
@@ -177,6 +185,7 @@ def html(result: dict, title: str = "ffnverify scan report") -> str:
             f'<td><span class="verdict {badge}">{_e(verdict)}</span></td>'
             f"<td><code>{_e(r['file'])}:{r['line']}:{r['col']}</code></td>"
             f"<td>{_e(r['text'])}</td><td><code>{_e(r.get('claim'))}</code></td>"
+            f"<td>{_e(', '.join(r.get('unread') or ()))}</td>"
             f"<td><pre>{_e(r.get('detail'))}</pre></td></tr>")
     present = [k for k in ("covered", "checked", "suggested", "unchecked") if s.get(k)]
     buttons = [f'<button type="button" data-filter="all">all ({s["total"]})</button>']
@@ -187,7 +196,7 @@ def html(result: dict, title: str = "ffnverify scan report") -> str:
                        "</button>")
     errors = "".join(f"<li><code>{_e(e['file'])}:{e['line']}:{e['col']}</code> "
                      f"{_e(e['message'])}</li>" for e in result.get("errors", []))
-    columns = ["#", "status", "verdict", "source", "statement", "claim", "detail"]
+    columns = ["#", "status", "verdict", "source", "statement", "claim", "unread", "detail"]
     head = (f'<p class="status">{_e(summary_line(s))}</p>\n{table}\n'
             + (f'<ul class="errors">{errors}</ul>' if errors else ""))
     return page(title, head, "status", buttons, columns, chr(10).join(rows))

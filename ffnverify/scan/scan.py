@@ -19,12 +19,13 @@ Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed 
 
 import os
 import re
+from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import readers, units
-from ffnverify.scan.detect import is_statement, models
-from ffnverify.scan.numbers import normalise
+from ffnverify.scan.detect import is_statement, meaningful_numbers, models
+from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
 _ANAPHORA = re.compile(r"\W*(?:it|its|it's|this model|the model|this network|they|their)\b",
@@ -79,10 +80,17 @@ def statements_of(text: str, fmt: str, shown: str):
     """(statement units, covered group ids, problems) of one document."""
     doc = readers.read(text, fmt)
     found = []
+    section = ""  # the model the last heading naming one names: the section's subject
     for block in doc.blocks:
         if block.kind == "heading":
+            named = models(normalise(block.text))
+            if len({n[2] for n in named}) == 1:
+                section = named[0][2]
+            elif named:
+                section = ""
             continue  # a title names a topic; the statements are in the text below it
         for unit in units.split(block, shown, doc.where):
+            unit.section = section
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -94,33 +102,98 @@ def statements_of(text: str, fmt: str, shown: str):
 
 
 def _squash(s: str) -> str:
-    return " ".join(re.sub(r"[*_`$\\]", "", s).split()).lower()
+    return " ".join(re.sub(r"[*_`$\\]", "", s).split()).lower().rstrip(" .;:")
+
+
+def figures(text: str) -> list:
+    """(value, half a unit) of the claim-making figures of a statement (names, years and
+    references left out: `detect.meaningful_numbers`)."""
+    clean = normalise(text)
+    return [(t.value, (t.unit or 0) / 2, _mantissa(t)) for t in meaningful_numbers(clean)]
+
+
+def _mantissa(t):
+    """The digits a figure is written with, without its scale (`13.5 GB`: 13.5), which a
+    claim that divides the scale out states (`weight_bytes(m) / 10**9 ≈ 13.5`)."""
+    m = re.match(r"\d[\d,]*(?:\.\d+)?", t.text)
+    try:
+        return Fraction(m.group().replace(",", "")) if m and t.scale else None
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _mentions(claim_texts, text: str, every: bool = True) -> bool:
+    """Whether every (or, with every=False, some) figure of the statement appears in one
+    of the claim texts, as a number of the claim language (`11,008` as `11008`, `6.7B` as
+    `6.7B` or 6700000000) or as a finer number that rounds to it (`−0.278` in a claim of
+    `-0.2785`). A statement with no figure is mentioned by any claim."""
+    wanted = figures(text)
+    if not wanted:
+        return True
+    have = {t.value for c in claim_texts for t in tokens(normalise(c)) if t.kind == "NUM"}
+
+    def stated(value, half, mantissa):  # the claim states the figure, at its precision
+        return value in have or mantissa in have or any(  # or finer, or without its scale
+            abs(h - value) <= half for h in have)
+
+    return (all if every else any)(stated(*w) for w in wanted)
 
 
 class Coverage:
-    """Which statements existing claims name, by `source` (file:line) or `quote`."""
+    """Which statements existing claims name: by `source` (file:line) or by `quote`
+    (the whole statement, whitespace squashed, not a piece of it); either way only when
+    the statement's figures appear in the claim or its quote."""
 
     def __init__(self, claims):
         self.sources = {}
-        self.quotes = []
+        self.quotes = {}
+        self.by_file = {}
         for c in claims:
             if c.source:
                 m = re.fullmatch(r"(.+?):(\d+)(?::\d+)?", c.source.strip())
                 if m:
-                    self.sources.setdefault((m.group(1), int(m.group(2))), c)
-            if c.quote and len(c.quote.strip()) >= 12:
-                self.quotes.append((_squash(c.quote), c))
+                    self.sources.setdefault((m.group(1), int(m.group(2))), []).append(c)
+            if c.quote and c.quote.strip():
+                self.quotes.setdefault(_squash(c.quote), []).append(c)
+            self.by_file.setdefault(c.file, []).append(c)
 
     def claim_for(self, unit):
+        found = []
         for line in range(unit.line, unit.end_line + 1):
-            c = self.sources.get((unit.file, line))
-            if c is not None:
-                return c
-        text = _squash(unit.text)
-        for quote, c in self.quotes:
-            if quote in text or (len(text) >= 12 and text in quote):
+            found += self.sources.get((unit.file, line), [])
+        found += self.quotes.get(_squash(unit.text), [])
+        for c in found:
+            if _mentions([c.expr, c.quote or ""], unit.probe or unit.text):
                 return c
         return None
+
+    def fence_covers(self, unit, source_lines, table_text: str = "") -> bool:
+        """A claim fence right after the unit's paragraph covers it only when the fence
+        mentions one of the unit's figures: a paragraph's fence checks some of its
+        sentences, and a sentence it says nothing of is not covered. A table is one
+        statement of figures: a fence after it covers its rows when it mentions a figure
+        of the table (`table_text`). The fence is read from the document's lines."""
+        fence = _fence_after(source_lines, unit.end_line) if source_lines else None
+        if fence is None:
+            return True  # a format whose fences the scan cannot place (notebook cells)
+        return _mentions(fence, table_text or unit.probe or unit.text, every=False)
+
+
+_FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*claim\b")
+
+
+def _fence_after(lines, end_line: int):
+    """The lines of the first claim fence after line `end_line` (1-based), or None."""
+    for k in range(end_line, len(lines)):
+        m = _FENCE_OPEN.match(lines[k])
+        if m:
+            body = []
+            for line in lines[k + 1:]:
+                if line.strip().startswith(m.group(1)[:3]):
+                    break
+                body.append(line)
+            return body
+    return None
 
 
 def _shorten(text: str) -> str:
@@ -148,6 +221,11 @@ def scan(paths, engine, claims=None) -> dict:
                                               f"{type(e).__name__}: {e}"[:300]))
             continue
         errors.extend(problems)
+        lines = text.split("\n") if fmt in ("markdown", "text", "rst") else None
+        tables = {}
+        for unit in found:
+            if unit.kind == "row":
+                tables.setdefault(unit.group, []).append(unit.text)
         context = Context()
         for unit in found:
             learn(unit.probe or unit.text, context)
@@ -155,21 +233,28 @@ def scan(paths, engine, claims=None) -> dict:
         for unit in found:
             named = models(normalise(unit.probe or unit.text))
             subject = subjects.get(unit.group) if _ANAPHORA.match(unit.text) else None
+            subject = subject or unit.section or None  # "Context window | 33K" under
+            # a "Mixtral 8x7B" heading: said of it (a reading to confirm)
             if named:
                 subjects[unit.group] = named[-1][2]
             record = {"file": unit.file, "line": unit.line, "col": unit.col,
                       "end_line": unit.end_line, "text": _shorten(unit.text),
-                      "status": "unchecked", "claim": None, "verdict": None, "detail": ""}
+                      "status": "unchecked", "claim": None, "verdict": None, "detail": "",
+                      "unread": []}
             claim = coverage.claim_for(unit)
-            if any(g in covered_groups for g in unit.group):
+            if any(g in covered_groups for g in unit.group) and coverage.fence_covers(
+                    unit, lines, " | ".join(tables.get(unit.group, ())) if unit.kind == "row"
+                    else ""):
                 record.update(status="covered", detail="a claim fence follows its paragraph")
             elif claim is not None:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject)
-                if r is not None:
+                if r is not None and r.parts:
                     pending.append((record, r))
+                elif r is not None:
+                    record["detail"] = " — ".join(r.notes)
                 elif unit.kind == "row":
                     record["detail"] = "a table row the scan cannot read"
             records.append(record)
@@ -184,42 +269,79 @@ def _ask(engine, texts) -> dict:
 
 
 def _decide(pending, engine):
-    """Each statement's claim goes to the engine once, as the conjunction of its parts;
-    only where that is not true are the parts asked one by one (to say which part)."""
-    whole = {id(r): " and ".join(r.parts) for _, r in pending}
-    results = _ask(engine, [whole[id(r)] for _, r in pending] + [p for _, r in pending
-                                                                  for p in r.other])
-    again = [p for _, r in pending if len(r.parts) > 1
-             and results[whole[id(r)]]["verdict"] != "true" for p in r.parts]
-    results.update(_ask(engine, [p for p in again if p not in results]))
+    """Every part's strict and lenient readings go to the engine (each claim once)."""
+    asks = [t for _, r in pending for p in r.parts for t in (p.strict, p.lenient)]
+    results = _ask(engine, asks + [t for _, r in pending for t in r.other])
     for record, r in pending:
-        claim = whole[id(r)]
-        overall = results[claim]
-        got = [(p, results[p]) for p in r.parts] if overall["verdict"] != "true" and len(
-            r.parts) > 1 else [(claim, overall)]
-        verdicts = [res["verdict"] for _, res in got]
-        if "error" in verdicts:
-            p, res = next(x for x in got if x[1]["verdict"] == "error")
-            record["detail"] = f"read as {p!r}, which the engine rejects: {res['detail']}"
-            continue
-        if "false" in verdicts:
-            verdict = "false"
-        elif all(v == "true" for v in verdicts):
-            verdict = "true"
+        settle(record, r, results)
+
+
+def _said(text, res) -> str:
+    return f"{text}: {res['verdict']}" + "".join(f"; {x}" for x in (res["value"],
+                                                                        res["detail"]) if x)
+
+
+def _would_hold(res) -> str:
+    left = (res.get("value") or "").split(" vs ")[0].strip()
+    return f" (it would hold with the figure {left})" if left and len(left) < 60 else ""
+
+
+def settle(record: dict, r, results: dict):
+    """A statement's status and verdict from its parts' strict and lenient verdicts
+    (statcheck's rule): a part is TRUE or FALSE when both readings agree; when they
+    differ it holds only on the reading named, and the statement is `suggested`.
+    `checked` needs every part sure and agreed and every figure read; a part both
+    readings refute makes a sure, whole statement FALSE whatever the others say."""
+    outcomes = []
+    for p in r.parts:
+        s, le = results[p.strict], results[p.lenient]
+        if "error" in (s["verdict"], le["verdict"]):
+            bad = p.strict if s["verdict"] == "error" else p.lenient
+            res = s if s["verdict"] == "error" else le
+            record["detail"] = f"read as {bad!r}, which the engine rejects: {res['detail']}"
+            return
+        if s["verdict"] == le["verdict"]:
+            outcomes.append((p, s["verdict"], True, p.strict, s))
+        elif "true" in (s["verdict"], le["verdict"]) and "unknown" not in (
+                s["verdict"], le["verdict"]):
+            holds = p.strict if s["verdict"] == "true" else p.lenient
+            outcomes.append((p, "true", False, holds, s if holds == p.strict else le))
         else:
-            verdict = "unknown"
-        details = []
-        for p, res in got:
-            if res["verdict"] != "true" or len(got) == 1:
-                details.append(f"{p}: {res['verdict']}" + "".join(
-                    f"; {x}" for x in (res["value"], res["detail"]) if x))
-        if not r.sure:
-            details.insert(0, "a reading to confirm")
-        details += r.notes
-        for p in r.other:
-            details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
-        record.update(status="checked" if r.sure else "suggested", claim=claim,
-                      verdict=verdict, detail=" — ".join(details))
+            outcomes.append((p, "unknown", False, p.strict, s))
+    verdicts = [v for _, v, _, _, _ in outcomes]
+    verdict = "false" if "false" in verdicts else "true" if all(
+        v == "true" for v in verdicts) else "unknown"
+    whole = not r.unread and all(p.sure for p in r.parts)
+    certain_false = any(v == "false" and agree for _, v, agree, _, _ in outcomes)
+    checked = whole and (all(agree for _, _, agree, _, _ in outcomes)
+                         or (verdict == "false" and certain_false))
+    details = [] if checked else ["a reading to confirm"]
+    for p, v, agree, holds, res in outcomes:
+        if agree and v == "true" and len(outcomes) > 1 and checked:
+            continue
+        if agree:
+            line = _said(p.strict, res)
+            if v == "false":
+                line += _would_hold(res)
+        elif v == "true":
+            line = (f"holds only as {holds}: true (as written, {p.strict}: "
+                    f"{results[p.strict]['verdict']}); confirm that reading, or state the "
+                    "figure exactly")
+        else:
+            line = _said(p.strict, res) + f"; read leniently, {p.lenient}: " \
+                f"{results[p.lenient]['verdict']}"
+        if p.reading and not p.reading.startswith("arithmetic") and not checked:
+            line = f"{p.reading}: {line}"
+        details.append(line)
+    if r.unread:
+        details.append("unread figures: " + ", ".join(r.unread)
+                       + " (checked only when every figure is read)")
+    details += r.notes
+    for p in r.other:
+        details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
+    claim = " and ".join(holds for _, _, _, holds, _ in outcomes)
+    record.update(status="checked" if checked else "suggested", claim=claim,
+                  verdict=verdict, detail=" — ".join(details), unread=list(r.unread))
 
 
 def summary(records) -> dict:

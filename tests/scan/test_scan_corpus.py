@@ -16,9 +16,9 @@ from ffnverify.scan.scan import scan
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = Path("/work/shared/seeds")
 FLOORS = {  # folder: (precision, recall, status agreement)
-    "corpus": (0.95, 0.95, 0.80),
-    "heldout": (0.95, 0.95, 0.75),
-}
+    "corpus": (0.95, 0.95, 0.85),
+    "heldout": (0.95, 0.95, 0.70),  # v3's wholeness rule: partly read statements are
+}                                   # suggested (labels state the status a perfect scan gives)
 
 
 @pytest.mark.parametrize("name,folder", [("corpus", CORPUS), ("heldout", HELDOUT)])
@@ -67,17 +67,26 @@ def test_seeds_000_and_001(engine):
     result = scan([str(_seed("000")), str(_seed("001"))], engine)
     for text, claim, verdict in [("32+8+32+4=76", "32 + 8 + 32 + 4 == 76", "true"),
                                  ("3×32=96", "3 * 32 == 96", "true"),
-                                 ("4096 → 16384 → 4096", "16384 / 4096 == 4", "true"),
-                                 ("= 10922", "8 / 3 * 4096 == 10922", "false")]:
+                                 ("4096 → 16384 → 4096", "16384 / 4096 == 4", "true")]:
         r = _statement(result, text)
         assert (r["status"], r["claim"], r["verdict"]) == ("checked", claim, verdict)
+    # false under every reading, but the sentence's other figures (11 008, 256) are not
+    # read: at most suggested (SPEC §5.2, wholeness), and they are listed
+    r = _statement(result, "= 10922")
+    assert (r["status"], r["claim"], r["verdict"]) == ("suggested", "8 / 3 * 4096 == 10922",
+                                                       "false")
+    assert r["unread"]
 
 
-def test_the_docs_are_covered(engine, monkeypatch):
+def test_the_docs_pass_a_strict_scan(engine, monkeypatch):
+    """`ffnverify scan docs --strict` exits 0: no statement of the docs is unchecked and
+    none is false (a reading to confirm, `suggested`, is allowed, as --strict allows it)."""
     monkeypatch.chdir(ROOT)
     result = scan(["docs"], engine)
     left = [f"{r['file']}:{r['line']}: {r['status']} {r['text'][:80]}"
-            for r in result["statements"] if r["status"] not in ("covered", "checked")
+            for r in result["statements"] if r["status"] == "unchecked"
             or r["verdict"] == "false"]
     assert not left
     assert result["summary"]["total"] > 50
+    assert result["summary"]["covered"] + result["summary"]["checked"] > 0.9 * result[
+        "summary"]["total"]

@@ -57,3 +57,20 @@ def test_huge_inputs_are_bounded():
                                     (Fraction(-1, 8), "-0.125"), (Fraction(96), "96")])
 def test_literal(x, text):
     assert literal(x) == text
+
+
+@pytest.mark.parametrize("text,value,scale", [
+    ("14 GFLOPs", 14 * 10**9, "flops"), ("312 TFLOPS", 312 * 10**12, "flops"),
+    ("8.4e22 FLOPs", 84 * 10**21, "flops"), ("2 petaFLOP/s", 2 * 10**15, "flops"),
+    ("6 FLOP", 6, "flops"), ("7 x 10^22", 7 * 10**22, ""),
+])
+def test_flop_units_and_x_as_times(text, value, scale):
+    (t,) = nums(text)
+    assert (t.value, t.scale) == (value, scale)
+
+
+def test_a_currency_sign_stays_and_math_dollars_go():
+    toks = tokens(normalise("$2 per GPU-hour → $3M, and $d = 4096$ in math"))
+    money = [(t.value, t.money) for t in toks if t.kind == "NUM"]
+    assert money == [(2, True), (3 * 10**6, True), (4096, False)]
+    assert normalise("$4096 \\times 3 = 12288$").count("$") == 0

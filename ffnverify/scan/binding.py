@@ -1,0 +1,124 @@
+"""Which words a figure is bound to (SPEC §5.2, binding): the words straight after it and
+before it within its clause, the dtype a sentence names and where, the catalogue model a
+position speaks of, and the nearest candidate that no other result separates from a
+figure. Token-level helpers shared by the quantity readers; nothing here decides a claim.
+"""
+
+import re
+
+from ffnverify.scan.numbers import Tok
+
+_CLAUSE = {",", ";", ":", "(", ")", "=", "≈", "→"}
+
+DTYPES = [  # (pattern on the text, the claim language's dtype name)
+    (r"fp32|float32|f32|tf32|full[- ]precision|single[- ]precision|32-bit(?: floats?)?", "fp32"),
+    (r"bf16|bfloat16", "bf16"),
+    (r"fp16|float16|f16|half[- ]precision", "fp16"),
+    (r"16-bit(?: floats?| weights| precision)?", "bf16"),
+    (r"fp8|float8|e4m3|e5m2|8-bit floats?", "fp8"),
+    (r"int8|8-bit(?: integers?| weights| quantization| quantized)?", "int8"),
+    (r"int4|nf4|4-bit(?: integers?| weights| quantization| quantized)?", "int4"),
+]
+_DTYPE_RES = [(re.compile(r"(?<![\w-])(?:" + p + r")(?![\w])", re.I), d) for p, d in DTYPES]
+
+
+def words_after(toks, i: int, n: int = 4) -> list[str]:
+    """Up to n lower-case words after token i, within its clause (stop at a number)."""
+    out = []
+    for t in toks[i + 1:]:
+        if t.kind == "NUM" or (t.kind == "OP" and t.text in _CLAUSE) or len(out) >= n:
+            break
+        if t.kind == "WORD":
+            out.append(t.lower)
+    return out
+
+
+def words_before(toks, i: int, n: int = 3) -> list[str]:
+    """Up to n lower-case words before token i, nearest last (stop at a number)."""
+    out = []
+    for t in reversed(toks[:i]):
+        if t.kind == "NUM" or (t.kind == "OP" and t.text in _CLAUSE) or len(out) >= n:
+            break
+        if t.kind == "WORD":
+            out.insert(0, t.lower)
+    return out
+
+
+def dtypes(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, dtype) of every number format the text names, left to right."""
+    found, taken = [], []
+    for pattern, name in _DTYPE_RES:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append((m.start(), m.end(), name))
+    return sorted(found)
+
+
+def inside(toks, start: int, end: int) -> list[int]:
+    """Indices of the number tokens inside [start, end) (`8-bit`'s 8)."""
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and start <= t.start < end]
+
+
+def in_names(t: Tok, names) -> bool:
+    return any(s <= t.start < e for s, e, _ in names)
+
+
+def nearest(pos: int, candidates, blockers=(), prefer: str = ""):
+    """The candidate (start, ...) nearest `pos` with no blocker position strictly between
+    them, on the side `prefer` ("before" / "after") when there is one there; None when
+    there is none."""
+    open_ = []
+    for c in candidates:
+        lo, hi = sorted((c[0], pos))
+        if not any(lo < b < hi for b in blockers):
+            open_.append(c)
+    side = [c for c in open_ if (c[0] < pos) == (prefer == "before")] if prefer else []
+    pool = side or open_
+    return min(pool, key=lambda c: abs(c[0] - pos)) if pool else None
+
+
+def side(results: list[int], candidates) -> str:
+    """Which side of its result a document writes a qualifier on ("in fp16, 13.5 GB" or
+    "13.5 GB in fp16"): the side of the first qualifier from the first result."""
+    if not results or not candidates:
+        return ""
+    return "before" if min(c[0] for c in candidates) < min(results) else "after"
+
+
+def model(names, pos: int):
+    """(catalogue name, sure) of the model a position speaks of: the only one the text
+    names (sure), or the nearest before it when it names several (not sure)."""
+    distinct = {n for _, _, n in names}
+    if not distinct:
+        return None, False
+    if len(distinct) == 1:
+        return names[0][2], True
+    before = [n for n in names if n[0] <= pos] or list(names)
+    return before[-1][2], False
+
+
+def nominal(toks, names, name: str):
+    """The size figure inside the first span naming `name` ("Llama 2 7B" → 7B), or None."""
+    for s, e, n in names:
+        if n != name:
+            continue
+        sized = [t for t in toks if s <= t.start < e and t.kind == "NUM"
+                 and t.scale in ("B", "M", "T")]
+        if len(sized) == 1 and "x" not in name:
+            return sized[0]
+    return None
+
+
+_COMPONENT_AFTER = re.compile(r"[\s-]*(?:experts?\b|style\b|like\b|based\b|variants?\b|"
+                              r"clones?\b|blocks?\b|layers?\b|architecture\b)", re.I)
+_MANY_BEFORE = re.compile(r"(?:\b(?:two|three|four|five|six|seven|eight|nine|ten|sixteen|"
+                          r"several|multiple|many)|\d+\s*[x×])\s*$", re.I)
+
+
+def subjects(text: str, names) -> tuple:
+    """The names that speak of the model itself: not "eight Mistral 7B experts" (a part
+    of another model), "Llama-style blocks", "two Llama 2 7B models"."""
+    return tuple(n for n in names if not _COMPONENT_AFTER.match(text, n[1])
+                 and not _MANY_BEFORE.search(text[max(0, n[0] - 12):n[0]]))

@@ -1,0 +1,211 @@
+"""Compute statements read as claims: the 2N / 6N FLOPs-per-token rules and 6ND training
+FLOPs, and FLOPs turned into GPU-hours, wall time and cost at a stated throughput,
+utilisation and price — each step as written.
+
+- A rule (`2N`, `6N`, `6ND`, "6 FLOPs per parameter per token") with its N (a parameter
+  count bound by its noun, or a named model's `params_total`, its nominal size as a
+  lenient alternative), its D (a figure before "tokens" with a scale: `2T tokens`) and its
+  result (a FLOPs figure, or the number after `=`/`≈` that follows the rule): the rule's
+  arithmetic, `6 * N * D`, sure. With a named model and a per-token rule, the exact count
+  `flops_token(m, context=1, pass=…)` is a second reading, never sure: a 2N statement is a
+  rule of thumb, which the exact count only suggests.
+- Throughput: a FLOPs rate (`312 TFLOPS`, `312 TFLOP/s`, `… TFLOPs per second`, or a FLOPs
+  figure after "at"), a utilisation (`50% MFU`, "utilization of 40%"), a GPU count (`1024
+  GPUs`), a price (`$2 per GPU-hour`). Results: GPU-hours (`1.5M GPU-hours`) =
+  F / (rate · MFU) / 3600; wall time (`30 days`) = F / (rate · MFU · GPUs) / seconds;
+  cost (`$3M`) = GPU-hours · price, with the GPU-hours the sentence states where it states
+  them (each step as written), else computed.
+"""
+
+import re
+from fractions import Fraction
+
+from ffnverify.scan.binding import in_names, model, nominal, words_after, words_before
+from ffnverify.scan.figure import Term, call, compare, const, terms_of
+from ffnverify.scan.memory import counts as param_counts
+from ffnverify.scan.parts import Part
+
+RULE = re.compile(r"(?<![\w.])([246])\s*[·×*]?\s*(?:N|P)(?:\s*[·×*]?\s*(D))?(?![\w])|"
+                  r"(?<![\w.])([246])\s*FLOPs?\s*(?:per|/)\s*(?:parameter|param)"
+                  r"(?:\s*(?:per|/|and per)\s*(token|training token))?")
+_PASSES = {2: "forward", 4: "backward", 6: "train"}
+_TOKENS_SCALES = {"B", "T", "M", "billion", "trillion", "million", "bn"}
+SECONDS = {"seconds": 1, "second": 1, "s": 1, "minutes": 60, "minute": 60, "hours": 3600,
+           "hour": 3600, "h": 3600, "days": 86400, "day": 86400, "weeks": 604800,
+           "week": 604800, "months": 2592000, "month": 2592000, "years": 31536000,
+           "year": 31536000}
+_GPU_WORDS = re.compile(r"^(?:gpus?|a100s?|h100s?|h200s?|v100s?|tpus?|tpuv\w*|chips?|"
+                        r"accelerators?|devices?|cards?|b200s?)$", re.I)
+_GPU_HOURS = re.compile(r"\s*(?:gpu|a100|h100|h200|v100|tpu|chip|accelerator|device)"
+                        r"[- ]?(?:hours?|hrs?|h)\b", re.I)
+_PRICE = re.compile(r"\s*(?:per|/|an?|each)\s*(?:gpu|a100|h100|h200|v100|tpu|chip|accelerator|"
+                    r"device)?[- ]?(?:hour|hr|h)\b", re.I)
+_UTIL = re.compile(r"\bmfu\b|\butili[sz]ation\b|\befficiency\b|\bof peak\b|\bhfu\b", re.I)
+
+
+def _rate(toks, text, i) -> bool:
+    t = toks[i]
+    if t.scale != "flops":
+        return False
+    if t.text.endswith(("FLOPS", "/s", "flops/s")) and not t.text.endswith("FLOPs"):
+        return True
+    after = text[t.end:t.end + 20].lower()
+    if re.match(r"\s*(?:per|/|a|each)\s*(?:parameter|param|token|weight)", after):
+        return False  # "6 FLOPs per parameter": a count per unit, not a rate
+    before = words_before(toks, i, 1)
+    return bool(re.match(r"\s*(?:per second|/\s?s\b|/sec|peak|per gpu|each)", after)) or (
+        before == ["at"])
+
+
+def _flop_counts(toks, text):
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and t.scale == "flops"
+            and not _rate(toks, text, i)]
+
+
+def _token_counts(toks, names):
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and t.scale in _TOKENS_SCALES
+            and not in_names(t, names) and words_after(toks, i, 1)[:1] == ["tokens"]]
+
+
+def _rule_result(toks, text, m):
+    """The figure a rule is equated to: the number after `=`/`≈` straight after it, else
+    the FLOPs count nearest after it, else the nearest before."""
+    for i, t in enumerate(toks):
+        if t.start >= m.end():
+            if t.kind == "OP" and t.text in ("=", "≈") and i + 1 < len(toks) and \
+                    toks[i + 1].kind == "NUM" and toks[i + 1].scale in ("", "flops"):
+                j = i + 1
+                if j + 1 < len(toks) and toks[j + 1].kind == "OP" and toks[j + 1].text in "×+-/^":
+                    return None  # the rule written out as arithmetic: read as arithmetic
+                return j
+            break
+    counts = _flop_counts(toks, text)
+    after = [i for i in counts if toks[i].start >= m.end()]
+    before = [i for i in counts if toks[i].end <= m.start()]
+    return after[0] if after else before[-1] if before else None
+
+
+def rules(toks, text, names, about: str = "") -> list[Part]:
+    """2N / 6N per token and 6ND training FLOPs, with their N, D and result."""
+    parts = []
+    for m in RULE.finditer(text):
+        k = int(m.group(1) or m.group(3))
+        per_data = bool(m.group(2))
+        r = _rule_result(toks, text, m)
+        if r is None:
+            continue
+        rule_figs = [i for i, t in enumerate(toks) if m.start() <= t.start < m.end()
+                     and t.kind == "NUM"]
+        figures = [r, *rule_figs]
+        factors = [[const(Fraction(k))]]
+        if per_data:
+            data = _token_counts(toks, names)
+            if len(data) != 1:
+                continue
+            factors.append(terms_of(toks[data[0]]))
+            figures.append(data[0])
+        counts = param_counts(toks, names)
+        readings, name = [], None
+        if len(counts) == 1:
+            factors.append(terms_of(toks[counts[0]]))
+            figures.append(counts[0])
+            sure, what = True, f"N = {toks[counts[0]].text}"
+        elif names:
+            name, sure = model(names, m.start())
+            choices = [call(f"params_total({name})")]
+            size = nominal(toks, names, name)
+            if size is not None:
+                rough = terms_of(size)[0]
+                choices.append(Term(rough.text, rough.lo, rough.hi))
+            factors.append(choices)
+            what = f"N = params_total({name})"
+        else:
+            continue
+        strict, lenient = compare(factors, toks[r])
+        rule = f"{k}N" + ("D" if per_data else "")
+        readings.append(Part(strict, lenient, sure, tuple(sorted(set(figures))),
+                             f"the {rule} rule, {what}"))
+        if name and not per_data:
+            exact = call(f"flops_token({name}, context=1, pass={_PASSES[k]})")
+            strict, lenient = compare([[exact]], toks[r])
+            readings.append(Part(strict, lenient, False, tuple(sorted(set(figures))),
+                                 f"the exact count of {name} per token (context 1, "
+                                 f"{_PASSES[k]}); the {rule} rule is a rule of thumb"))
+        parts += readings
+    return parts
+
+
+def _utilisation(toks, text):
+    for i, t in enumerate(toks):
+        if t.kind == "NUM" and t.scale == "%":
+            near = text[max(0, t.start - 30):t.end + 30]
+            after = text[t.end:t.end + 30]
+            before = text[max(0, t.start - 30):t.start]
+            if _UTIL.match(after.strip()) or re.search(r"(?:mfu|utili[sz]ation|efficiency)"
+                                                       r"(?: of| at| =)?\s*~?$", before, re.I):
+                return i
+            if _UTIL.search(near) and re.match(r"\s*(?:mfu|utili|efficiency|of peak)", after,
+                                               re.I):
+                return i
+    return None
+
+
+def _first(pred, toks):
+    return next((i for i, t in enumerate(toks) if t.kind == "NUM" and pred(i, t)), None)
+
+
+def throughput(toks, text, names, about: str = "") -> list[Part]:
+    """FLOPs → GPU-hours, wall time and cost at a stated rate, utilisation and price."""
+    rate = _first(lambda i, t: _rate(toks, text, i), toks)
+    price = _first(lambda i, t: t.money and _PRICE.match(text[t.end:t.end + 24]), toks)
+    gpu_hours = _first(lambda i, t: not t.money and _GPU_HOURS.match(text[t.end:t.end + 24]),
+                       toks)
+    if rate is None and price is None:
+        return []
+    counts = _flop_counts(toks, text)
+    flops = max(counts, key=lambda i: toks[i].value) if counts else None
+    util = _utilisation(toks, text)
+    gpus = _first(lambda i, t: t.value.denominator == 1 and not t.scale and
+                  bool(words_after(toks, i, 1)) and bool(_GPU_WORDS.match(words_after(toks, i, 1)[0]))
+                  and not _GPU_HOURS.match(text[t.end:t.end + 24]), toks)
+    parts = []
+    base = []
+    figures = []
+    if flops is not None and rate is not None:
+        base = [terms_of(toks[flops]), terms_of(toks[rate], divide=True)]
+        figures = [flops, rate]
+        if util is not None:
+            base.append(terms_of(toks[util], divide=True))
+            figures.append(util)
+    if base and gpu_hours is not None:
+        strict, lenient = compare(base + [[const(Fraction(3600), True)]], toks[gpu_hours])
+        parts.append(Part(strict, lenient, True, tuple(sorted(figures + [gpu_hours])),
+                          "GPU-hours = FLOPs / (rate × utilisation) / 3600"))
+    if base and gpus is not None:
+        for i, t in enumerate(toks):
+            after = words_after(toks, i, 1)
+            if t.kind != "NUM" or i in (gpus, gpu_hours) or not after or after[0] not in SECONDS \
+                    or _GPU_HOURS.match(text[t.end:t.end + 24]) or t.money:
+                continue
+            steps = base + [terms_of(toks[gpus], divide=True),
+                            [const(Fraction(SECONDS[after[0]]), True)]]
+            strict, lenient = compare(steps, t)
+            parts.append(Part(strict, lenient, True, tuple(sorted(figures + [gpus, i])),
+                              f"{after[0]} = FLOPs / (rate × utilisation × GPUs) / "
+                              f"{SECONDS[after[0]]}"))
+            break
+    if price is not None:
+        cost = next((i for i, t in enumerate(toks) if t.kind == "NUM" and t.money
+                     and i != price and t.start > toks[price].start), None)
+        if cost is None:
+            return parts
+        if gpu_hours is not None:
+            steps, figs = [terms_of(toks[gpu_hours])], [gpu_hours]
+        elif base:
+            steps, figs = base + [[const(Fraction(3600), True)]], list(figures)
+        else:
+            return parts
+        strict, lenient = compare(steps + [terms_of(toks[price])], toks[cost])
+        parts.append(Part(strict, lenient, True, tuple(sorted(figs + [price, cost])),
+                          "cost = GPU-hours × price per GPU-hour"))
+    return parts

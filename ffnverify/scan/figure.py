@@ -1,0 +1,177 @@
+"""A stated figure compared with a product of quantities, in the two readings of a `Part`:
+the claim text for `strict` and `lenient` (see `parts.Part`), built from exact literals.
+
+The quantity is a product `a · b / c …` of `Term`s: exact literals, claim-language calls
+(`params_total(llama-2-7b)`, `bytes(fp16)`) and figures read from the document. All terms
+are positive (counts, sizes, rates, shares), so the product is monotone in each of them and
+its range over the figures' intervals is the product of their ends.
+
+- `strict`: every input figure as written; the result at half a unit of its last stated
+  digit (a plain integer exactly; `13.5 GB` is ±0.05 GB), the `≈` rule made explicit.
+- `lenient`: each input figure at its stated precision (`7B` is [6.5B, 7.5B]); a hedged
+  figure (`~`, about, roughly, nearly, approximately, …) at one whole unit of its last
+  digit or 5% of the figure, whichever is wider; `GB` as GB or GiB (and the reverse);
+  `K`/`M`/`G` in a context length or memory as decimal or binary (each reading an
+  alternative joined by `or`);
+  bound words (at least ≥, at most ≤, up to ≤, over >, under <, fits in ≤) by their
+  meaning. The lenient claim holds when the product's range over the inputs' intervals
+  meets the result's interval, for some alternative. The tolerances, the alternatives and
+  the bound words are `precision`'s and `words`' (one rule for the whole scan); this
+  module adds the ranges of products of figures.
+"""
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product as _cartesian
+
+from ffnverify.scan import precision, words
+from ffnverify.scan.numbers import Tok, literal
+
+MAX_ALTERNATIVES = 8
+# "fits on a single 40 GB A100", "fits in 2GB": at most (beside `words.BOUNDS`)
+_FITS = re.compile(r"\b(?:fits?|fitting) (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
+                   r"single))?\s*~?\s*$|\bwithin\s*$", re.I)
+
+hedged = precision.hedged
+
+
+def exact(t: Tok) -> bool:
+    """A plain integer, unhedged, without a scale: read as exactly that number."""
+    if t.unit == 0:  # 2⅔, 4096²: exact by construction
+        return True
+    return t.value.denominator == 1 and t.unit == 1 and not t.scale and not hedged(t)
+
+
+def strict_tol(t: Tok) -> Fraction:
+    """As `precision.strict`: a plain integer exactly, else half a unit of its last digit."""
+    return Fraction(0) if exact(t) else t.unit / 2
+
+
+def lenient_tol(t: Tok, result: bool = False) -> Fraction:
+    """As `precision.lenient`: a hedge at its looser tolerance (`words.HEDGE_UNITS`,
+    `words.HEDGE_RELATIVE`), else half a unit of the last digit with trailing zeros read as
+    rounding (`precision.rounded_unit`). An input that is a plain integer stays exact."""
+    if hedged(t):
+        return max(t.unit * words.HEDGE_UNITS, precision.rounded_unit(t, True) / 2,
+                   abs(t.value) * words.HEDGE_RELATIVE)
+    if exact(t) and not result:
+        return Fraction(0)
+    return precision.rounded_unit(t) / 2
+
+
+def alternatives(t: Tok, binary: bool = False,
+                 result: bool = False) -> list[tuple[Fraction, Fraction]]:
+    """(value, lenient tolerance) of each reading of the figure (`precision.alternatives`:
+    as written, its binary or decimal twin for a byte unit, K/M/G binary where `binary`)."""
+    tol = lenient_tol(t, result)
+    return [(value, tol * (unit / t.unit) if t.unit else tol)
+            for value, unit in precision.alternatives(t, binary)]
+
+
+def bound(text: str, t: Tok) -> str:
+    """The comparison a bound word gives figure t (`words.bound`; "fits on a 24 GB GPU" is
+    at most), or "" for none."""
+    before, after = text[max(0, t.start - 40):t.start], text[t.end:t.end + 24]
+    return words.bound(before, after) or ("<=" if _FITS.search(before) else "")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One factor: its exact text and, for a figure, the ends of its interval."""
+
+    text: str
+    lo: str = ""
+    hi: str = ""
+    divide: bool = False
+
+    @property
+    def spread(self) -> bool:
+        return bool(self.lo) and (self.lo != self.text or self.hi != self.text)
+
+
+def call(text: str, divide: bool = False) -> Term:
+    return Term(text, text, text, divide)
+
+
+def const(x: Fraction, divide: bool = False) -> Term:
+    return call(literal(x), divide)
+
+
+def terms_of(t: Tok, binary: bool = False, divide: bool = False) -> list[Term]:
+    """The readings of an input figure, each a Term (the first is the figure as written)."""
+    out = []
+    for value, tol in alternatives(t, binary):
+        out.append(Term(literal(value), literal(value - tol), literal(value + tol), divide))
+    return out
+
+
+def _join(texts_divs) -> str:
+    out = ""
+    for text, divide in texts_divs:
+        if not out:
+            out = text
+        else:
+            out += f" / {text}" if divide else f" * {text}"
+    return out
+
+
+def expression(terms: list[Term], end: str = "") -> str:
+    """The product as claim text: `text` of each term, or with end "lo"/"hi" its lower or
+    upper end (a divisor's opposite end)."""
+    terms = sorted(terms, key=lambda t: t.divide)  # a numerator first
+    picked = []
+    for t in terms:
+        if end == "lo":
+            picked.append((t.hi if t.divide else t.lo, t.divide))
+        elif end == "hi":
+            picked.append((t.lo if t.divide else t.hi, t.divide))
+        else:
+            picked.append((t.text, t.divide))
+    return _join(picked)
+
+
+def _near(lhs: str, value: Fraction, tol: Fraction) -> str:
+    if tol == 0:
+        return f"{lhs} == {literal(value)}"
+    return f"approx({lhs}, {literal(value)}, abs={literal(tol)})"
+
+
+def _met(terms: list[Term], value: Fraction, tol: Fraction, op: str) -> str:
+    """The lenient test of one alternative: the product's range meets [value ± tol]."""
+    if not any(t.spread for t in terms):
+        lhs = expression(terms)
+        if op in (">", ">="):
+            return f"{lhs} {op} {literal(value - tol)}"
+        if op in ("<", "<="):
+            return f"{lhs} {op} {literal(value + tol)}"
+        return _near(lhs, value, tol)
+    lo, hi = expression(terms, "lo"), expression(terms, "hi")
+    if op in (">", ">="):
+        return f"{hi} {op} {literal(value - tol)}"
+    if op in ("<", "<="):
+        return f"{lo} {op} {literal(value + tol)}"
+    return f"({lo} <= {literal(value + tol)} and {literal(value - tol)} <= {hi})"
+
+
+def compare(choices: list[list[Term]], result: Tok, op: str = "",
+            binary: bool = False) -> tuple[str, str]:
+    """(strict, lenient) for `product == result`, where `choices` lists each factor's
+    readings (the first of each is the strict one)."""
+    first = [c[0] for c in choices]
+    lhs = expression(first)
+    tol = strict_tol(result)
+    if op:
+        strict = f"{lhs} {op} {literal(result.value)}"
+    else:
+        strict = _near(lhs, result.value, tol)
+    lenient = []
+    for combo in _cartesian(*choices):
+        for value, tol in alternatives(result, binary, result=True):
+            lenient.append(_met(list(combo), value, tol, op))
+            if len(lenient) >= MAX_ALTERNATIVES:
+                break
+        if len(lenient) >= MAX_ALTERNATIVES:
+            break
+    lenient = list(dict.fromkeys(lenient))
+    return strict, lenient[0] if len(lenient) == 1 else "(" + " or ".join(lenient) + ")"

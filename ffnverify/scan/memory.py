@@ -1,0 +1,264 @@
+"""Memory statements read as claims: the KV cache of a named model per token, per sequence
+and per batch at a dtype (`kv_cache_bytes(m, context, batch=…, dtype=…)`), and the memory
+of the weights at a dtype or at a stated number of bytes per parameter (`weight_bytes(m,
+dtype=…)`, `params_total(m) * 16` for "16 bytes per parameter for Adam", or the arithmetic
+as written, `7B · bytes(fp32)`, for a model known only by its nominal size).
+
+Binding: the result is a byte figure (`1.25 GB`, `524288 bytes`); the context is a figure
+followed by "tokens" (or after "context of", "sequence length of"), or "per token"; the
+batch a figure before "sequences", "requests", … or after "batch (size) of"; the dtype is
+the format named nearest the result with no other result between. A reading is `sure` only
+when every input is bound so; a KV cache whose dtype is not stated is read at 16 bits,
+not sure. A named model's weights are read at its real count (strict) and, leniently, also
+at its nominal size (`Llama 2 7B` as 7B: the figure a reader may have multiplied).
+"""
+
+import re
+
+from ffnverify.scan.binding import (
+    dtypes,
+    in_names,
+    inside,
+    model,
+    nearest,
+    nominal,
+    side,
+    words_after,
+)
+from ffnverify.scan.figure import Term, bound, call, compare, const, terms_of
+from ffnverify.scan.numbers import literal
+from ffnverify.scan.parts import Part
+
+KV = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b|"
+                r"\bcache[sd]?\b", re.I)
+PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\bevery token\b|\ba single token\b|"
+                       r"\bone token\b|/\s?token\b|\ba token\b", re.I)
+_CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
+                             r"(?: of)?\s*$|\bat\s*$", re.I)
+_TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
+_BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
+_BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
+_PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
+                        re.I)
+_COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
+                "models", "-parameter", "parameter-model"}
+_STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
+                          r"\btraining\b|\bfine-?tun", re.I)
+_WEIGHTS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
+                      r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
+                      r"\b(?:takes|needs|requires|occupies|uses|fits?)\b", re.I)
+_NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
+                          r"seq_len|\b[SB]\s*=", re.I)
+_CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"
+                       r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
+_DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
+                     r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
+                     r"consumer|vram\s+(?:gpu|card))", re.I)
+_COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
+
+
+def _results(toks, text):
+    """Indices of the byte figures that state a result (not "2 bytes per parameter")."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.money:
+            continue
+        after = text[t.end:t.end + 40]
+        if _PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
+            continue
+        if _CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
+                _CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
+            continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
+        if _DEVICE.match(text, t.end) and not bound(text, t):
+            continue  # "on a 24 GB GPU", "an 80GB A100": a device named by its memory
+        if t.scale == "bytes" or (not t.scale and t.value >= 1024
+                                  and re.match(r"\s*bytes?\b", after)):
+            out.append(i)
+    return out
+
+
+def _element_sizes(toks, text):
+    """Indices of small byte counts ("4 bytes", "0.5 bytes", "2 bytes/element"): the size
+    of one number in a format."""
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale and not t.money
+            and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
+
+
+def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
+    """"A parameter in float32 takes 4 bytes; in int4 0.5 bytes", "FP16 = 2 bytes": the
+    bytes of one number in the format named nearest (no other size between them)."""
+    sizes = _element_sizes(toks, text)
+    formats = dtypes(text)
+    if not sizes or not formats:
+        return []
+    starts = [toks[i].start for i in sizes]
+    parts = []
+    for i in sizes:
+        t = toks[i]
+        others = [s for s in starts if s != t.start]
+        fmt = nearest(t.start, formats, others + [f[0] for f in formats
+                                                  if f[0] != t.start], side(starts, formats))
+        if fmt is None or abs(fmt[0] - t.start) > 60:
+            continue
+        parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
+                          figures=tuple(sorted({i, *inside(toks, fmt[0], fmt[1])})),
+                          reading=f"bytes per number in {fmt[2]}"))
+    return parts
+
+
+def _per_param(toks, text):
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
+            and _PER_PARAM.match(text[t.end:t.end + 40])]
+
+
+def _contexts(toks, text):
+    out = []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.scale not in ("", "K", "k", "M") or t.value.denominator != 1:
+            continue
+        after = words_after(toks, i, 2)
+        glued = _TOKENS_AFTER.match(text, t.end)
+        if glued or (after[:1] and after[0] in ("tokens", "token")) or (
+                _CONTEXT_BEFORE.search(text[max(0, t.start - 30):t.start])
+                and after[:1] != ["tokens"] and re.search(r"context|sequence|prompt",
+                                                          text[max(0, t.start - 30):t.start],
+                                                          re.I)):
+            out.append(i)
+    return out
+
+
+def _batches(toks, text):
+    out = []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.scale or t.value.denominator != 1:
+            continue
+        after = words_after(toks, i, 1)
+        if (after and after[0] in _BATCH_WORDS) or _BATCH_BEFORE.search(
+                text[max(0, t.start - 20):t.start]):
+            out.append(i)
+    return out
+
+
+def _alts(t, binary=True):
+    """Exact readings of an integer input with a scale (32K as 32000 or 32768)."""
+    values = [t.value]
+    if binary and t.scale in ("K", "k", "M"):
+        values.append(t.value // (10**3 if t.scale in "Kk" else 10**6)
+                      * (2**10 if t.scale in "Kk" else 2**20))
+    return values
+
+
+def kv_cache(toks, text, names, about: str = "") -> list[Part]:
+    """The KV cache of a named model, at a stated context (or per token) and dtype.
+    `about`: the words around the unit (a table's header) that may say it is the cache."""
+    if not names or not (KV.search(text) or KV.search(about)):
+        return []
+    results = _results(toks, text)
+    if not results:
+        return []
+    starts = [toks[i].start for i in results]
+    contexts = [(toks[i].start, i) for i in _contexts(toks, text) if not in_names(toks[i], names)]
+    per_token = [(m.start(), None) for m in PER_TOKEN.finditer(text)]
+    batches = [(toks[i].start, i) for i in _batches(toks, text)]
+    formats = dtypes(text)
+    parts = []
+    for r in results:
+        res = toks[r]
+        others = [s for s in starts if s != res.start]
+        ctx = nearest(res.start, contexts + per_token, others, side(starts, contexts + per_token))
+        if ctx is None:
+            continue
+        name, sure = model(names, res.start)
+        fmt = nearest(res.start, formats, others, side(starts, formats))
+        dtype = fmt[2] if fmt else "bf16"
+        batch = nearest(res.start, batches, others, side(starts, batches))
+        figures = [r]
+        ctx_values = [1] if ctx[1] is None else _alts(toks[ctx[1]])
+        if ctx[1] is not None:
+            figures.append(ctx[1])
+        batch_values = [1] if batch is None else _alts(toks[batch[1]], False)
+        if batch is not None:
+            figures.append(batch[1])
+        if fmt:
+            figures += inside(toks, fmt[0], fmt[1])
+        calls = []
+        for c in ctx_values:
+            for b in batch_values:
+                extra = f", batch={literal(b)}" if b != 1 else ""
+                calls.append(call(f"kv_cache_bytes({name}, {literal(c)}{extra}, dtype={dtype})"))
+        strict, lenient = compare([calls], res, bound(text, res))
+        said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
+        reading = (f"KV cache of {name} {said}"
+                   + (f", batch {toks[batch[1]].text}" if batch else "")
+                   + (f", in {dtype}" if fmt else ", at 16 bits (no dtype stated: assumed)"))
+        parts.append(Part(strict, lenient, sure and fmt is not None, tuple(sorted(figures)),
+                          reading))
+    return parts
+
+
+def counts(toks, names):
+    """Indices of parameter counts bound by their noun ("7B parameters", "a 7B model")."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.scale not in _COUNT_SCALES or in_names(t, names) or t.ratio:
+            continue
+        after = words_after(toks, i, 2)
+        if after and (after[0] in _COUNT_NOUNS or after[0].startswith("parameter")
+                      or (len(after) > 1 and after[1] in ("model", "models", "parameters"))):
+            out.append(i)
+    return out
+
+
+def weights(toks, text, names, about: str = "") -> list[Part]:
+    """Weights memory at a dtype, or at a stated number of bytes per parameter."""
+    if KV.search(text) or KV.search(about):
+        return []
+    results = _results(toks, text)
+    if not results:
+        return []
+    starts = [toks[i].start for i in results]
+    per_param = [(toks[i].start, i) for i in _per_param(toks, text)]
+    formats = dtypes(text)
+    sizes = [(toks[i].start, i) for i in counts(toks, names)]
+    parts = []
+    for r in results:
+        res = toks[r]
+        others = [s for s in starts if s != res.start]
+        bpp = nearest(res.start, per_param, others, side(starts, per_param))
+        fmt = None if bpp else nearest(res.start, formats, others, side(starts, formats))
+        if bpp is None and fmt is None:
+            continue
+        if bpp is None and _STATE_WORDS.search(text):
+            continue  # optimizer states, gradients, activations: a convention not stated
+        count = nearest(res.start, sizes, (), "before")
+        figures = [r]
+        if bpp:
+            per = [const(toks[bpp[1]].value)]
+            figures.append(bpp[1])
+            per_text = f"{toks[bpp[1]].text} bytes per parameter"
+        else:
+            per = [call(f"bytes({fmt[2]})")]
+            figures += inside(toks, fmt[0], fmt[1])
+            per_text = fmt[2]
+        if count:
+            figures.append(count[1])
+            strict, lenient = compare([terms_of(toks[count[1]]), per], res, bound(text, res))
+            reading = f"{toks[count[1]].text} parameters × {per_text}"
+            sure = True
+        elif names and _WEIGHTS.search(text) and not _NOT_WEIGHTS.search(text):
+            name, sure = model(names, res.start)
+            whole = call(f"weight_bytes({name}, dtype={fmt[2]})") if fmt else call(
+                f"params_total({name}) * {per[0].text}")
+            size = nominal(toks, names, name)
+            choices = [whole]
+            if size is not None:
+                rough = terms_of(size)[0]
+                choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
+                                    f"{rough.hi} * {per[0].text}"))
+            strict, lenient = compare([choices], res, bound(text, res))
+            reading = f"weights of {name} at {per_text}" + (
+                f" (leniently also its nominal size {size.text})" if size is not None else "")
+        else:
+            continue
+        parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
+    return parts

@@ -1,0 +1,124 @@
+"""A figure compared with a quantity, in its two readings (see `parts.Part`): `strict`, the
+figure as written, and `lenient`, the figure at its stated precision, a hedge at its
+looser tolerance, `K`/`M`/`G` and `GB` as decimal or binary (the rules are in
+`words`' docstring). A figure is rounded, never truncated (statcheck's rule: `6.73B`
+for 6.738B is false). Both are claim-language text built from exact literals; the lenient
+one uses only explicit `approx(x, v, abs=…)` and comparisons, never the `≈` rule.
+"""
+
+import re
+from fractions import Fraction
+
+from ffnverify.scan.numbers import BYTE_UNITS, SCALES, Tok, literal
+from ffnverify.scan.words import HEDGE_RELATIVE, HEDGE_UNITS
+
+_BINARY = {"K": 2**10, "k": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+_BYTES_TWIN = {"KB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB",
+               "KiB": "KB", "MiB": "MB", "GiB": "GB", "TiB": "TB"}
+
+
+def hedged(t: Tok) -> bool:
+    return t.tilde or t.about
+
+
+def _zeros(t: Tok) -> tuple[int, int]:
+    """(significant digits, trailing zeros) of the integer part a figure is written with
+    (`67,100,000`: 3 and 5; `70B`: 1 and 1); (0, 0) for a decimal or a power."""
+    if t.power or t.value.denominator != 1 and not t.scale:
+        return 0, 0
+    written = re.match(r"[\d,\u202f\u2009\u00a0 ]+(?:\.\d+)?", t.text)
+    if not written or "." in written.group():
+        return 0, 0
+    digits = re.sub(r"\D", "", written.group())
+    zeros = len(digits) - len(digits.rstrip("0"))
+    return len(digits) - zeros, zeros
+
+
+def rounded_unit(t: Tok, hedge: bool = False) -> Fraction:
+    """One unit of the last stated digit, an integer's trailing zeros read as rounding:
+    with two significant digits or more (`67,100,000`: 100,000), or, under a hedge, with
+    any (`~70B`: 10B, `about 200M`: 100M)."""
+    unit = t.unit
+    if not unit:
+        return unit
+    sig, zeros = _zeros(t)
+    if zeros and sig and (sig >= 2 or hedge) and (t.value >= 1000 or t.scale):
+        return unit * 10**zeros
+    return unit
+
+
+def alternatives(t: Tok, binary: bool) -> list[tuple[Fraction, Fraction]]:
+    """(value, unit) of each reading of the figure's scale: decimal, and binary where
+    `binary` (a context length, a memory size) or the figure is a byte count."""
+    out = [(t.value, t.unit)]
+    if t.scale == "bytes":
+        m = re.search(r"([KMGT]i?B)$", t.text)
+        if m and m.group(1) in _BYTES_TWIN:
+            here, there = BYTE_UNITS[m.group(1)], BYTE_UNITS[_BYTES_TWIN[m.group(1)]]
+            out.append((t.value / here * there, t.unit / here * there))
+    elif binary and t.scale in _BINARY:
+        factor = Fraction(_BINARY[t.scale], SCALES[t.scale])
+        out.append((t.value * factor, t.unit * factor))
+    return out
+
+
+def _approx(lhs: str, value: Fraction, tol: Fraction) -> str:
+    if tol == 0:
+        return f"{lhs} == {literal(value)}"
+    return f"approx({lhs}, {literal(value)}, abs={literal(tol)})"
+
+
+def strict(lhs: str, t: Tok, op: str = "") -> str:
+    """The figure as written: exact for a plain integer, at half a unit of its last
+    digit otherwise (a scale suffix or a decimal states a rounded figure)."""
+    if op:
+        return f"{lhs} {op} {literal(t.value)}"
+    unit = t.unit
+    exact = t.value.denominator == 1 and t.unit == 1 and not hedged(t) and not t.scale
+    return _approx(lhs, t.value, Fraction(0) if exact else unit / 2)
+
+
+def exact_count(t: Tok) -> bool:
+    """A plain integer, unhedged, with no trailing zeros to round: `32 layers`."""
+    return t.value.denominator == 1 and t.unit == 1 and not hedged(t) and not t.scale \
+        and rounded_unit(t) == t.unit
+
+
+def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
+    """The most charitable reading a careful reader could intend."""
+    alts = alternatives(t, binary)
+    if op:
+        texts = [f"{lhs} {op} {literal(v)}" for v, _ in alts]
+    else:
+        texts = []
+        for value, unit in alts:
+            scale = unit / t.unit if t.unit else 1
+            if hedged(t):  # a whole unit, half the unit of a round figure's last digit,
+                tol = max(t.unit * HEDGE_UNITS * scale,  # or a share of the figure
+                          rounded_unit(t, True) * scale / 2, abs(value) * HEDGE_RELATIVE)
+            else:
+                tol = rounded_unit(t) * scale / 2
+            texts.append(_approx(lhs, value, tol))
+    texts = list(dict.fromkeys(texts))
+    return texts[0] if len(texts) == 1 else "(" + " or ".join(texts) + ")"
+
+
+def interval(lhs: str, lo: Tok, hi: Tok, scale_from_hi: bool = True) -> tuple[str, str]:
+    """A range `lo–hi` (`7–9B`: the scale of 9B applies to 7): (strict, lenient)."""
+    lo_v, lo_u = lo.value, lo.unit
+    if scale_from_hi and not lo.scale and hi.scale and hi.scale != "%":
+        factor = hi.value / _mantissa(hi) if _mantissa(hi) else 1
+        lo_v, lo_u = lo.value * factor, lo.unit * factor
+    s = f"{literal(lo_v)} <= {lhs} <= {literal(hi.value)}"
+    lenient_text = f"{literal(lo_v - lo_u / 2)} <= {lhs} <= {literal(hi.value + hi.unit / 2)}"
+    return s, lenient_text
+
+
+def _mantissa(t: Tok) -> Fraction:
+    m = re.match(r"[\d.,]+", t.text)
+    if not m:
+        return t.value
+    try:
+        return Fraction(m.group().replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return t.value

@@ -1,0 +1,192 @@
+"""The scan's vocabulary, in one place (statcheck keeps its patterns together too): the
+words that change how a figure is read — hedges, bound words, ranges, negation, refuted
+quotations, conditionals, questions and scope — and the tolerance a hedge gets.
+
+Every pattern runs on the normalised, case-folded text of one statement; none of them
+is tuned to one document's wording.
+
+Tolerances (the charitable, `lenient` reading of a figure; see `parts.Part`):
+- a figure as written: half a unit in its last stated digit (`67.1M`: ±0.05M); an integer
+  with trailing zeros (`67,100,000`, `16,000`) in a rounding context (the result of
+  arithmetic, a hedge, `≈`) is rounded at its last non-zero digit when it keeps two
+  significant digits or more (`±50,000`, `±500`);
+- a hedged figure (`~`, about, roughly, around, nearly, approximately, almost, circa,
+  some) holds within the widest of: one whole unit in its last stated digit (twice its
+  stated precision); half a unit of a round figure's last non-zero digit (`~70B`:
+  65B..75B; `about 200M`: 150M..250M); and 5% of the figure (`~69.5B`: 66.0B..73.0B) —
+  a hedge says the figure is itself approximate and states no precision of its own, and
+  5% is the band the corpus's independent evaluator also gives "about" (tests/scan/
+  corpus_v3/README.md). The strict reading of a hedged figure is half a unit of its last
+  digit, so one that holds only in the wider band is `suggested`, never `checked`;
+- `K`/`M`/`G` in a context length or a memory size, decimal or binary (`32K`: 32,000 or
+  32,768); `GB` as GB or GiB (and `GiB` as GiB or GB).
+"""
+
+import re
+from fractions import Fraction
+
+HEDGE = re.compile(r"(?:~|≈|\b(?:about|approx(?:imately)?|roughly|around|nearly|almost|circa|"
+                   r"ca|some|close to|on the order of|in the region of)\s*~?)\s*$", re.I)
+HEDGE_UNITS = 1  # a hedged figure holds within this many units of its last stated digit,
+HEDGE_RELATIVE = Fraction(5, 100)  # or within this share of the figure, whichever is wider
+
+# bound words, just before the figure: (pattern, comparison)
+BOUNDS = [
+    (re.compile(r"\b(?:at least|no (?:less|fewer) than|not (?:less|fewer) than|a minimum of|"
+                r"minimum of|or more)\s*~?\s*$", re.I), ">="),
+    (re.compile(r"\b(?:at most|no more than|not more than|up to|a maximum of|maximum of|"
+                r"no greater than)\s*~?\s*$", re.I), "<="),
+    (re.compile(r"\b(?:over|more than|greater than|above|exceeds?|exceeding|upwards of|"
+                r"in excess of|north of)\s*~?\s*$", re.I), ">"),
+    (re.compile(r"\b(?:under|less than|fewer than|below|south of|shy of)\s*~?\s*$", re.I),
+     "<"),
+]
+BOUND_AFTER = [  # "32 or more layers", "7B or fewer"
+    (re.compile(r"^\s*(?:\w+\s+)?or (?:more|greater|higher|above)\b", re.I), ">="),
+    (re.compile(r"^\s*(?:\w+\s+)?or (?:fewer|less|lower|below)\b", re.I), "<="),
+    (re.compile(r"^\s*\+(?!\s*\d)", re.I), ">="),  # "32+ layers"
+]
+BETWEEN = re.compile(r"\bbetween\s*$", re.I)
+
+# polarity: what the statement does with what it says
+NEGATION = re.compile(r"\b(?:not|never|neither|nor|isn't|aren't|wasn't|weren't|doesn't|"
+                      r"don't|didn't|hasn't|haven't|hadn't|won't|can't|cannot|shouldn't|"
+                      r"wouldn't|couldn't|rather than|instead of|no longer)\b|n't\b", re.I)
+# a quotation the text goes on to refute: what follows the marker is refuted ...
+REFUTE_AHEAD = re.compile(r"\b(?:(?:it is|it's|it was) (?:not true|not the case|false|wrong|"
+                          r"untrue|incorrect|a myth|mistaken) that|(?:a |the )?(?:common |popular |persistent |widespread )?"
+                          r"(?:myth|misconception|misunderstanding|fallacy) (?:is )?that|"
+                          r"contrary to|it is (?:often |commonly |widely |sometimes )?"
+                          r"(?:claimed|said|believed|assumed|thought|stated|repeated)|"
+                          r"(?:some|many|people|others|folks|blogs?|posts?|articles?|"
+                          r"tweets?|threads?|answers?|summaries|sources?) "
+                          r"(?:claim|say|believe|think|assume|argue|suggest|report|state|"
+                          r"write|repeat)s?|(?:post|blog|article|tweet|thread|answer|"
+                          r"summary|source|someone|people|others|many) (?:said|claimed|"
+                          r"stated|wrote|reported|suggested|argued|insisted)|supposedly|allegedly|so-called|you (?:may|might|"
+                          r"will) (?:read|hear|see)|(?:is|are) (?:sometimes |often |commonly )?"
+                          r"(?:claimed|said|quoted|reported|believed) (?:to|that))\b", re.I)
+# ... or what precedes it ("X is a myth", "the claim that X is wrong")
+REFUTE_BEHIND = re.compile(r"\b(?:is|are|was|were) (?:a |an )?(?:common |popular )?"
+                           r"(?:myth|misconception|wrong|incorrect|false|mistaken|untrue|"
+                           r"not true|not correct|a mistake|an error)\b(?!\s+that)|\bdebunked\b",
+                           re.I)
+PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather|the truth "
+                   r"is|really)\b|;|—", re.I)
+CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"
+                         r"imagine|hypothetical(?:ly)?|say we|let's say|were to|unless|"
+                         r"whether|should we|in a world)\b|^\W*(?:were|had|should)\b", re.I)
+QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
+
+
+# scope: which quantity a parameter figure counts (SPEC §4.3)
+PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
+                       r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
+PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)
+SCOPES = [  # (pattern, part of the model) — first match wins
+    (re.compile(r"\bnon[- ]?embedding\b", re.I), "non_embedding"),
+    (re.compile(r"\b(?:active|activated)\b", re.I), "active"),
+    (re.compile(r"\b(?:ffn|mlp|feed[- ]?forward|expert)s?\b", re.I), "ffn"),
+    (re.compile(r"\battention\b|\bself-attention\b|\bq,? ?k,? ?v\b", re.I), "attention"),
+    (re.compile(r"\b(?:embedding|embeddings|vocab(?:ulary)? matri)", re.I), "embedding"),
+    (re.compile(r"\b(?:lm[- ]head|output (?:layer|projection|head)|unembedding)\b", re.I),
+     "lm_head"),
+    (re.compile(r"\b(?:norm|norms|layernorm|rmsnorm)\b", re.I), "norms"),
+    (re.compile(r"\b(?:trainable|learnable)\b", re.I), "unsure"),
+]
+
+# identity: words after a model's name that make it another release
+VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sft|dpo|rlhf|"
+                            r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])", re.I)
+VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", re.I)
+
+
+def hedged(before: str) -> bool:
+    """Whether the text just before a figure hedges it."""
+    return bool(HEDGE.search(before[-24:]))
+
+
+def bound(before: str, after: str = "") -> str:
+    """The comparison a bound word before (or after) a figure gives it, or ""."""
+    for pattern, op in BOUNDS:
+        if pattern.search(before[-28:]):
+            return op
+    for pattern, op in BOUND_AFTER:
+        if pattern.search(after[:24]):
+            return op
+    return ""
+
+
+def refuted_spans(text: str) -> list[tuple[int, int]]:
+    """The stretches of `text` it quotes in order to refute them."""
+    spans = []
+    for m in REFUTE_AHEAD.finditer(text):
+        pivot = PIVOT.search(text, m.end())
+        end = pivot.start() if pivot else len(text)
+        if m.group().lower().startswith("contrary to"):  # "contrary to X, Y": X only
+            comma = text.find(",", m.end())
+            end = min(end, comma) if comma >= 0 else end
+        spans.append((m.end(), end))
+    for m in REFUTE_BEHIND.finditer(text):
+        start = 0
+        for p in PIVOT.finditer(text, 0, m.start()):
+            start = p.end()
+        spans.append((start, m.start()))
+    return spans
+
+
+def negated_spans(text: str) -> list[tuple[int, int]]:
+    """The stretches a negation governs: from the word to the end of its clause."""
+    out = []
+    for m in NEGATION.finditer(text):
+        end = re.search(r"[,;.:!?]|\b(?:but|while|whereas|and)\b|—", text[m.end():])
+        out.append((m.start(), m.end() + (end.start() if end else len(text))))
+    return out
+
+
+ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|unless|"
+                        r"when(?:ever)?|given)\b|^\W*(?:were|had|should)\b", re.I)
+
+
+COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b", re.I)
+
+
+def counterfactual(text: str) -> bool:
+    """An imagined model ("If Llama 2 7B had 40 layers, it would have ...", "Were GPT-2
+    to use 24 layers ..."): nothing in it is said of a real one."""
+    return bool(COUNTERFACTUAL.search(text)) and bool(
+        re.search(r"\b(?:would|could|might)\b|'d\b", text, re.I))
+
+
+def antecedents(text: str) -> list[tuple[int, int]]:
+    """The "if ..." clauses: a premise the statement sets up, not a thing it asserts
+    (from the word to the next comma, "then" or semicolon)."""
+    out = []
+    for m in ANTECEDENT.finditer(text):
+        if m.group().lower() in ("when", "whenever", "given", "say") and not CONDITIONAL.search(
+                text):
+            continue
+        end = re.search(r",|;|\bthen\b|—|:", text[m.end():])
+        out.append((m.start(), m.end() + (end.start() if end else len(text))))
+    return out
+
+
+def polarity(text: str) -> str:
+    """"question", "refuted", "negated", "conditional" or "" for a plain statement."""
+    if QUESTION.search(text):
+        return "question"
+    if refuted_spans(text):
+        return "refuted"
+    if NEGATION.search(text):
+        return "negated"
+    if CONDITIONAL.search(text):
+        return "conditional"
+    return ""
+
+
+def scope(text: str) -> str:
+    """The part of the model a parameter figure in `text` counts ("" for the total)."""
+    for pattern, part in SCOPES:
+        if pattern.search(text):
+            return part
+    return ""
