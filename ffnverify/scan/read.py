@@ -1181,7 +1181,14 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
-    parts += quantities.read_quantities(toks, clean, subjects)
+    if subjects:
+        parts += quantities.read_quantities(toks, clean, subjects)
+    elif subject and not near and not other_names(clean):  # the model named before it:
+        parts += [replace(p, sure=False, reading=f"{p.reading} (said of {subject}, named "
+                          "before it)") for p in quantities.read_quantities(
+                              toks, clean, ((0, 0, subject),))]  # a reading to confirm
+    else:
+        parts += quantities.read_quantities(toks, clean, ())
     parts = list({p.strict: p for p in parts}.values())
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
