@@ -28,7 +28,7 @@ VOCABULARY = re.compile(
     r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
     r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
-    r"d_\w+)(?![A-Za-z])",
+    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
