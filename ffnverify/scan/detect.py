@@ -169,6 +169,14 @@ def _is_year(t, prev, nxt) -> bool:
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
+def elided_names(text: str) -> tuple:
+    """(start, end) of sizes that name a model by eliding its family ("Llama 2 7B and
+    13B": the 13B)."""
+    spans = [(s, e) for s, e, _, _ in _identified(text)]
+    return tuple((t.start, t.end) for t in tokens(text) if t.kind == "NUM"
+                 and t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans))
+
+
 def _elided_name(text: str, t, spans) -> bool:
     """Whether size t follows a model name and a conjunction ("Llama 2 7B and 13B")."""
     return any(re.fullmatch(r"\s*(?:,|and|or|/|&)\s*(?:\d+(?:\.\d+)?[bBmM]\s*(?:,|and|or|/)\s*)*",

@@ -25,7 +25,8 @@ from fractions import Fraction
 
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, quantities, words
-from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names, size_of
+from ffnverify.scan.detect import (elided_names, meaningful_numbers, models, near_misses,
+                                   other_names, size_of)
 from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
 from ffnverify.scan.parts import Part
 
@@ -905,12 +906,15 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     used = set()
     owners = sorted([n if not _MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)]
-                    + [(a, b, None) for a, b, _, _ in near_misses(text)])
+                    + [(a, b, None) for a, b, _, _ in near_misses(text)]
+                    + [(a, b, None) for a, b in elided_names(text)])
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
         cand, bound = None, False
-        if before and _NOUN_AFTER.match(text[before[-1].end:fs]):
+        if before and _NOUN_AFTER.match(text[before[-1].end:fs]) and not _DIFFERENCE.search(
+                text[max(0, before[-1].start - 12):before[-1].start]) and not \
+                _DIFFERENCE_AFTER.match(text, fe):
             cand, bound = before[-1], True
         elif after and _NOUN_BEFORE.match(text[fe:after[0].start]):
             cand, bound = after[0], True
@@ -941,7 +945,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if not available(func):
             missing.append(func)
             continue
-        sure = bound and clear and scope_clear and given_sure
+        sure = bound and clear and scope_clear and given_sure and not re.search(
+            r"\brespectively\b", text, re.I)
         how = "its noun" if bound else "nearness only (to confirm)"
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in BINARY_FIELDS, sure,
@@ -949,9 +954,15 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     return parts, missing, name_figs
 
 
+# a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
+_DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
+_DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
+                               r"apart|difference)\b", re.I)
 # a model name used as a modifier ("eight Mistral 7B experts", "a Llama-2-style count"):
 # it describes something else, which is not that model
-_MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
+_MODIFIER = re.compile(r"(?:'s\s+(?:successor|predecessor|sibling|bigger|larger|smaller|"
+                       r"draft|teacher|student|distilled|quantized|pruned))|"
+                       r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
                        r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
                        r"blocks?)\b", re.I)
 _INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)

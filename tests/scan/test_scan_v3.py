@@ -404,3 +404,23 @@ def test_a_section_heading_names_the_subject_of_what_follows_as_a_reading(scan_t
 ])
 def test_arithmetic_inside_an_aside_is_read(engine, text, claim):
     assert case(engine, text, "checked", "true")["claim"] == claim
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("Llama 2 7B has not less than 30 layers", "checked", "true"),  # a bound, not a denial
+    ("Llama 2 7B has not more than 30 layers", "checked", "false"),
+    ("Llama 2 7B has not only 32 layers but also 32 heads", "checked", "true"),
+])
+def test_bound_phrases_with_not_are_no_negation(engine, text, status, verdict):
+    case(engine, text, status, verdict)
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B and 13B have 32 and 40 layers respectively",  # 40 is 13B's
+    "Llama 2 7B has 48 layers fewer than Llama 2 70B",  # a difference, not a value
+    "Llama 2 13B adds an extra 8 layers over Llama 2 7B",
+    "Llama 2 7B's successor has 40 layers",
+])
+def test_hostile_differences_and_elided_names_are_never_checked_false(engine, text):
+    status, verdict, _, record = decide(engine, text)
+    assert not (status == "checked" and verdict == "false"), record
