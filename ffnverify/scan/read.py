@@ -25,8 +25,14 @@ from fractions import Fraction
 
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, quantities, words
-from ffnverify.scan.detect import (elided_names, meaningful_numbers, models, near_misses,
-                                   other_names, size_of)
+from ffnverify.scan.detect import (
+    elided_names,
+    meaningful_numbers,
+    models,
+    near_misses,
+    other_names,
+    size_of,
+)
 from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
 from ffnverify.scan.parts import Part
 
