@@ -5,7 +5,11 @@ names, ...), or when it states arithmetic (`3×32 = 96`). The test leans towards
 unchecked statement that is listed is worth more than a silent one.
 
 Also here: `models(text)`, the catalogue models a text names ("Llama 2 7B",
-"meta-llama/Llama-2-7b-hf", "LLaMA-7B", "Mistral 7B"), longest name first.
+"meta-llama/Llama-2-7b-hf", "LLaMA-7B", "Mistral 7B", "BERT-base"), matched from the
+catalogue's rows, aliases and Hugging Face ids (the families too: no hand-written list);
+`near_misses(text)`, names that go on to another release ("Mistral-7B-v0.3", "Llama 2 7B
+Chat", "Code Llama 7B") with the row they nearly match; `other_names(text)`, model names
+that are no row ("GPT-3", "Falcon 40B"), so that no figure of theirs binds to a row.
 """
 
 import re

@@ -1,22 +1,31 @@
-"""Reading a statement as claims of the claim language.
+"""Reading a statement as claims of the claim language (SPEC §5.2).
 
-`reading(text, context, header, cells)` returns a `Reading` — the claim parts the unit
-states and whether the scan is sure of the reading — or None when it cannot read the
-unit. Every part is a string for the claims engine, built from tokens (numbers written
-back as exact literals); nothing from the document is evaluated here.
+`reading(text, context, header, cells, subject)` returns a `Reading` — the `parts.Part`
+records the unit states (each with a strict and a lenient reading, whether its binding is
+sure, and the figures it reads), the claim-making figures no part reads (`unread`), and
+notes — or None when it reads nothing. Every claim is a string for the claims engine,
+built from tokens (numbers written back as exact literals); nothing from the document is
+evaluated here. The readings a figure gets (precision, hedges, K/M/G, GB/GiB, bounds,
+ranges) are `precision`'s; the words that change them are `words`'.
 
-Sure readings (status `checked`):
-- arithmetic exactly as written, `3×32 = 96`, `8/3·4096 = 10922` (`=` is `==`, `≈` keeps
-  the precision stated on its right: `≈ 10,923` is ±0.5, `≈ 6.7B` is ±0.05B);
+Parts that may be `checked` (sure):
+- arithmetic as written, `3×32 = 96`, `8/3·4096 = 10922` (strict: `=` is `==`; lenient:
+  the result at its stated precision), including arithmetic in inline code;
 - an expansion stated with a factor, `4096 → 16384` with `4×`;
-- a catalogue model with a field or its total (`Llama 2 7B has 32 layers`, `~69.5B
-  parameters`), including table rows whose header names the field or the model;
+- a catalogue model with a field, bound through the figure's noun ("126 layers", "8 KV
+  heads", "hidden size of 8192") or its table column's header, the model being the one
+  its clause names; a parameter figure is compared with the quantity its scope names
+  (per layer, FFN, attention, embedding, non-embedding, active); a size that repeats
+  the model's name is a name;
 - `N matrix multiplications` of a named variant; `X is E rounded up to a multiple of M`.
 
-Readings to confirm (status `suggested`): comparisons of variants in percent or as a
-ratio (parameters or compute; the widths come from the unit, else from the document, and
-"despite the parameter reduction" means at those reduced widths), "two thirds of the
-parameters", the 2N/6N FLOPs rules.
+Parts to confirm (`suggested` at most): a figure paired with a field by nearness only, a
+model the grammar does not give (two names as one subject, a model named in the sentence
+before or in the section's heading), negated and refuted statements (read as the negation),
+conditionals (a premise is not read; a counterfactual reads nothing of the real model),
+comparisons of variants in percent or as a ratio (the widths come from the unit, else
+from the document), "two thirds of the parameters", the 2N/6N FLOPs rules. A question
+is read as nothing. The quantity readers (`quantities`) add their own parts.
 """
 
 import re

@@ -3,14 +3,18 @@
 `scan(paths, engine)` reads every document under `paths`, finds its numeric statements,
 and gives each one status:
 
-- `covered`: a claim fence right after its paragraph (list, table), or a claim under the
-  scanned paths whose `source` is its file:line or whose `quote` is its text;
-- `checked` / `suggested`: the scan read it as claims (`read.reading`) and the claims
-  engine decided them, each under the audit's budget (`budget.Engine`: time limit per
-  claim, memory limit, a fresh worker after a timeout). The statement's verdict is true
-  when every part is true, false when one is false (its value and detail are given),
-  `unknown` otherwise; a part the engine rejects makes the statement `unchecked`
-  (the reading was wrong, not the document);
+- `covered`: a claim fence right after its paragraph (list, table) that mentions one of
+  its figures, or a claim under the scanned paths whose `source` is its file:line or
+  whose `quote` is its whole text, and that states its figures;
+- `checked` / `suggested`: the scan read it as parts (`read.reading`) and the claims
+  engine decided each part's strict and lenient readings, each under the audit's budget
+  (`budget.Engine`: time limit per claim, memory limit, a fresh worker after a timeout).
+  `settle` combines them by statcheck's rule: a part is true or false when both readings
+  agree, and holds only on the reading named when they differ (then the statement is
+  `suggested`). `checked` needs every part sure and agreed and every figure read; the
+  rest is `suggested`, with the reading, its verdict, what would make it true and the
+  unread figures. A part the engine rejects makes the statement `unchecked` (the reading
+  was wrong, not the document);
 - `unchecked`: a numeric statement that nothing covers and the scan cannot read.
 
 Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed under
