@@ -103,17 +103,19 @@ def _model_patterns():
     return out
 
 
+@lru_cache(maxsize=1)
+def _one_pattern():
+    """Every catalogue name as one alternation, longest first (a match at a position is
+    the longest name written there); group k is the k-th name."""
+    pats = _model_patterns()
+    return re.compile("|".join(f"({p.pattern})" for _, p in pats), re.I), [n for n, _ in pats]
+
+
 def _matches(text: str) -> tuple:
     if not _family_hint().search(text):
         return ()
-    found, taken = [], []
-    for name, pattern in _model_patterns():
-        for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            found.append((m.start(), m.end(), name))
-    return tuple(sorted(found))
+    pattern, names = _one_pattern()
+    return tuple((m.start(), m.end(), names[m.lastindex - 1]) for m in pattern.finditer(text))
 
 
 @lru_cache(maxsize=16384)
