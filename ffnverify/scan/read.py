@@ -1121,6 +1121,25 @@ def _value_figures(toks, claim: str, candidates) -> tuple:
     return tuple(i for i in candidates if toks[i].value in values)
 
 
+def _results_said_of(parts, toks, clean, names) -> list:
+    """Arithmetic whose result is then said of a named model's quantity ("In Llama 3 8B,
+    the K and V projections hold `2 * 4096 * 4096 = 33554432` parameters") makes a second
+    claim the arithmetic does not read: that part is a reading to confirm."""
+    if not names:
+        return parts
+    fields = _fields(clean)
+    out = []
+    for p in parts:
+        if p.sure and p.figures and p.reading.startswith("arithmetic"):
+            last = toks[max(p.figures)]
+            if any(fs >= last.end and _NOUN_AFTER.match(clean[last.end:fs])
+                   for fs, _, _ in fields):
+                p = replace(p, sure=False, reading=p.reading + " (the result is then said of "
+                            "a model's quantity, which is not read)")
+        out.append(p)
+    return out
+
+
 def _negate(p: Part, why: str) -> Part:
     """The claim a negated or refuted statement makes: not P. Its strict reading negates
     P's lenient one (and the reverse), so a charitable verdict stays charitable."""
@@ -1216,6 +1235,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     else:
         parts += quantities.read_quantities(toks, clean, ())
     parts = list({p.strict: p for p in parts}.values())
+    parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
+                             names)
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
     if missing:

@@ -424,3 +424,15 @@ def test_bound_phrases_with_not_are_no_negation(engine, text, status, verdict):
 def test_hostile_differences_and_elided_names_are_never_checked_false(engine, text):
     status, verdict, _, record = decide(engine, text)
     assert not (status == "checked" and verdict == "false"), record
+
+
+def test_a_result_said_of_a_named_models_quantity_is_only_suggested(engine):
+    # the arithmetic holds, but the sentence also says Llama 3 8B's K and V projections
+    # hold that many (they hold 2·4096·1024: grouped-query attention): not read, so never
+    # CHECKED TRUE
+    text = ("In Llama 3 8B, the K and V projections hold `2 * 4096 * 4096 = 33554432` "
+            "parameters per layer.")
+    status, verdict, _, record = decide(engine, text.replace("`", ""))
+    assert status == "suggested", record
+    case(engine, "The up and gate projections each hold 4096 × 11008 = 45,088,768 weights.",
+         "checked", "true")  # no model named: the arithmetic is the whole claim
