@@ -484,15 +484,25 @@ def _width_text(factor) -> str:
     return f"{literal(factor)}*d" if factor != 1 else "d"
 
 
+_UNREAD_WIDTH = re.compile(r"\d(?:\s*/\s*\d+)?\s*(?:[×x·*]\s*)?(?:d\b|d_model\b|widths?\b|wide\b|"
+                           r"hidden\b)", re.I)
+_FROM_TO = re.compile(r"\b(?:from|replacing)\b[^.;]{1,60}?\b(?:to|with|by)\b", re.I)
+
+
 def _pair(toks, text, context: Context, compute: bool):
     """The two variants compared and their widths, or None."""
     mentions = _mentions(toks)
     if len(mentions) < 2:
         return None
-    assigned = _assign(mentions[:2], widths(toks))
+    found = widths(toks)
+    if len(_UNREAD_WIDTH.findall(text)) > len(found):
+        return None  # "SwiGLU at 8/3 width": a width the sentence states and no reader reads
+    assigned = _assign(mentions[:2], found)
     (a, wa), (b, wb) = assigned
     if a == b:
         return None
+    if _FROM_TO.search(text):  # "moving from A to B adds 50%": B relative to A
+        (a, wa), (b, wb) = (b, wb), (a, wa)
     notes = []
     equal = EQUAL_WIDTH.search(text)
     reduced = REDUCED_WIDTH.search(text)

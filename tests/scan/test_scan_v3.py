@@ -436,3 +436,12 @@ def test_a_result_said_of_a_named_models_quantity_is_only_suggested(engine):
     assert status == "suggested", record
     case(engine, "The up and gate projections each hold 4096 × 11008 = 45,088,768 weights.",
          "checked", "true")  # no model named: the arithmetic is the whole claim
+
+
+def test_comparisons_read_their_own_widths_and_direction(engine):
+    # a width the sentence states but no reader reads: no width from elsewhere stands in
+    assert reading("SwiGLU at 8/3 width has the same FFN parameter count as a ReLU FFN "
+                   "at 4× width.", Context(gated=Fraction(4), plain=Fraction(4))) is None
+    # "from A to B adds 50%": B relative to A (3·d·h against 2·d·h at equal width)
+    case(engine, "Moving from a ReLU FFN at 4d to a SwiGLU FFN at 4d adds 50% more FFN "
+         "parameters.", "suggested", "true")
