@@ -994,11 +994,13 @@ _INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I
 
 
 def _glued(toks, i) -> bool:
-    """Whether number i runs into a word ("7b" written lower-case, "4bit"), or is a
-    multiple ("4 times the width"): a name, a unit or a ratio, not a count."""
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"), is a multiple
+    ("4 times the width") or has its scale written apart ("128 K"): a name, a unit, a
+    ratio or a figure the tokens do not read at its scale, not a count."""
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     return nxt is not None and nxt.kind == "WORD" and (
-        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x"))
+        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x")
+        or nxt.text in ("K", "k", "M", "B", "G", "T"))  # "128 K tokens": a scale apart
 
 
 def _names_size(t: Tok, model: str) -> bool:

@@ -445,3 +445,8 @@ def test_comparisons_read_their_own_widths_and_direction(engine):
     # "from A to B adds 50%": B relative to A (3·d·h against 2·d·h at equal width)
     case(engine, "Moving from a ReLU FFN at 4d to a SwiGLU FFN at 4d adds 50% more FFN "
          "parameters.", "suggested", "true")
+
+
+def test_a_scale_written_apart_is_not_dropped(engine):
+    status, verdict, _, record = decide(engine, "Llama 3 8B's vocabulary: 128 K tokens.")
+    assert verdict != "false", record  # 128 K is not the count 128
