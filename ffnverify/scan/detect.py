@@ -5,7 +5,11 @@ names, ...), or when it states arithmetic (`3×32 = 96`). The test leans towards
 unchecked statement that is listed is worth more than a silent one.
 
 Also here: `models(text)`, the catalogue models a text names ("Llama 2 7B",
-"meta-llama/Llama-2-7b-hf", "LLaMA-7B", "Mistral 7B"), longest name first.
+"meta-llama/Llama-2-7b-hf", "LLaMA-7B", "Mistral 7B", "BERT-base"), matched from the
+catalogue's rows, aliases and Hugging Face ids (the families too: no hand-written list);
+`near_misses(text)`, names that go on to another release ("Mistral-7B-v0.3", "Llama 2 7B
+Chat", "Code Llama 7B") with the row they nearly match; `other_names(text)`, model names
+that are no row ("GPT-3", "Falcon 40B"), so that no figure of theirs binds to a row.
 """
 
 import re
@@ -28,7 +32,7 @@ VOCABULARY = re.compile(
     r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
     r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
-    r"d_\w+)(?![A-Za-z])",
+    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
@@ -99,17 +103,19 @@ def _model_patterns():
     return out
 
 
+@lru_cache(maxsize=1)
+def _one_pattern():
+    """Every catalogue name as one alternation, longest first (a match at a position is
+    the longest name written there); group k is the k-th name."""
+    pats = _model_patterns()
+    return re.compile("|".join(f"({p.pattern})" for _, p in pats), re.I), [n for n, _ in pats]
+
+
 def _matches(text: str) -> tuple:
     if not _family_hint().search(text):
         return ()
-    found, taken = [], []
-    for name, pattern in _model_patterns():
-        for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
-                continue
-            taken.append((m.start(), m.end()))
-            found.append((m.start(), m.end(), name))
-    return tuple(sorted(found))
+    pattern, names = _one_pattern()
+    return tuple((m.start(), m.end(), names[m.lastindex - 1]) for m in pattern.finditer(text))
 
 
 @lru_cache(maxsize=16384)
@@ -167,6 +173,14 @@ def _is_year(t, prev, nxt) -> bool:
 
 
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
+
+
+def elided_names(text: str) -> tuple:
+    """(start, end) of sizes that name a model by eliding its family ("Llama 2 7B and
+    13B": the 13B)."""
+    spans = [(s, e) for s, e, _, _ in _identified(text)]
+    return tuple((t.start, t.end) for t in tokens(text) if t.kind == "NUM"
+                 and t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans))
 
 
 def _elided_name(text: str, t, spans) -> bool:

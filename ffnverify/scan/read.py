@@ -1,22 +1,31 @@
-"""Reading a statement as claims of the claim language.
+"""Reading a statement as claims of the claim language (SPEC §5.2).
 
-`reading(text, context, header, cells)` returns a `Reading` — the claim parts the unit
-states and whether the scan is sure of the reading — or None when it cannot read the
-unit. Every part is a string for the claims engine, built from tokens (numbers written
-back as exact literals); nothing from the document is evaluated here.
+`reading(text, context, header, cells, subject)` returns a `Reading` — the `parts.Part`
+records the unit states (each with a strict and a lenient reading, whether its binding is
+sure, and the figures it reads), the claim-making figures no part reads (`unread`), and
+notes — or None when it reads nothing. Every claim is a string for the claims engine,
+built from tokens (numbers written back as exact literals); nothing from the document is
+evaluated here. The readings a figure gets (precision, hedges, K/M/G, GB/GiB, bounds,
+ranges) are `precision`'s; the words that change them are `words`'.
 
-Sure readings (status `checked`):
-- arithmetic exactly as written, `3×32 = 96`, `8/3·4096 = 10922` (`=` is `==`, `≈` keeps
-  the precision stated on its right: `≈ 10,923` is ±0.5, `≈ 6.7B` is ±0.05B);
+Parts that may be `checked` (sure):
+- arithmetic as written, `3×32 = 96`, `8/3·4096 = 10922` (strict: `=` is `==`; lenient:
+  the result at its stated precision), including arithmetic in inline code;
 - an expansion stated with a factor, `4096 → 16384` with `4×`;
-- a catalogue model with a field or its total (`Llama 2 7B has 32 layers`, `~69.5B
-  parameters`), including table rows whose header names the field or the model;
+- a catalogue model with a field, bound through the figure's noun ("126 layers", "8 KV
+  heads", "hidden size of 8192") or its table column's header, the model being the one
+  its clause names; a parameter figure is compared with the quantity its scope names
+  (per layer, FFN, attention, embedding, non-embedding, active); a size that repeats
+  the model's name is a name;
 - `N matrix multiplications` of a named variant; `X is E rounded up to a multiple of M`.
 
-Readings to confirm (status `suggested`): comparisons of variants in percent or as a
-ratio (parameters or compute; the widths come from the unit, else from the document, and
-"despite the parameter reduction" means at those reduced widths), "two thirds of the
-parameters", the 2N/6N FLOPs rules.
+Parts to confirm (`suggested` at most): a figure paired with a field by nearness only, a
+model the grammar does not give (two names as one subject, a model named in the sentence
+before or in the section's heading), negated and refuted statements (read as the negation),
+conditionals (a premise is not read; a counterfactual reads nothing of the real model),
+comparisons of variants in percent or as a ratio (the widths come from the unit, else
+from the document), "two thirds of the parameters", the 2N/6N FLOPs rules. A question
+is read as nothing. The quantity readers (`quantities`) add their own parts.
 """
 
 import re
@@ -25,7 +34,14 @@ from fractions import Fraction
 
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, quantities, words
-from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names, size_of
+from ffnverify.scan.detect import (
+    elided_names,
+    meaningful_numbers,
+    models,
+    near_misses,
+    other_names,
+    size_of,
+)
 from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
 from ffnverify.scan.parts import Part
 
@@ -468,15 +484,25 @@ def _width_text(factor) -> str:
     return f"{literal(factor)}*d" if factor != 1 else "d"
 
 
+_UNREAD_WIDTH = re.compile(r"\d(?:\s*/\s*\d+)?\s*(?:[×x·*]\s*)?(?:d\b|d_model\b|widths?\b|wide\b|"
+                           r"hidden\b)", re.I)
+_FROM_TO = re.compile(r"\b(?:from|replacing)\b[^.;]{1,60}?\b(?:to|with|by)\b", re.I)
+
+
 def _pair(toks, text, context: Context, compute: bool):
     """The two variants compared and their widths, or None."""
     mentions = _mentions(toks)
     if len(mentions) < 2:
         return None
-    assigned = _assign(mentions[:2], widths(toks))
+    found = widths(toks)
+    if len(_UNREAD_WIDTH.findall(text)) > len(found):
+        return None  # "SwiGLU at 8/3 width": a width the sentence states and no reader reads
+    assigned = _assign(mentions[:2], found)
     (a, wa), (b, wb) = assigned
     if a == b:
         return None
+    if _FROM_TO.search(text):  # "moving from A to B adds 50%": B relative to A
+        (a, wa), (b, wb) = (b, wb), (a, wa)
     notes = []
     equal = EQUAL_WIDTH.search(text)
     reduced = REDUCED_WIDTH.search(text)
@@ -905,12 +931,15 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     used = set()
     owners = sorted([n if not _MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)]
-                    + [(a, b, None) for a, b, _, _ in near_misses(text)])
+                    + [(a, b, None) for a, b, _, _ in near_misses(text)]
+                    + [(a, b, None) for a, b in elided_names(text)])
     for fs, fe, func in fields:
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
         cand, bound = None, False
-        if before and _NOUN_AFTER.match(text[before[-1].end:fs]):
+        if before and _NOUN_AFTER.match(text[before[-1].end:fs]) and not _DIFFERENCE.search(
+                text[max(0, before[-1].start - 12):before[-1].start]) and not \
+                _DIFFERENCE_AFTER.match(text, fe):
             cand, bound = before[-1], True
         elif after and _NOUN_BEFORE.match(text[fe:after[0].start]):
             cand, bound = after[0], True
@@ -941,7 +970,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if not available(func):
             missing.append(func)
             continue
-        sure = bound and clear and scope_clear and given_sure
+        sure = bound and clear and scope_clear and given_sure and not re.search(
+            r"\brespectively\b", text, re.I)
         how = "its noun" if bound else "nearness only (to confirm)"
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in BINARY_FIELDS, sure,
@@ -949,20 +979,28 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     return parts, missing, name_figs
 
 
+# a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
+_DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
+_DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
+                               r"apart|difference)\b", re.I)
 # a model name used as a modifier ("eight Mistral 7B experts", "a Llama-2-style count"):
 # it describes something else, which is not that model
-_MODIFIER = re.compile(r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
+_MODIFIER = re.compile(r"(?:'s\s+(?:successor|predecessor|sibling|bigger|larger|smaller|"
+                       r"draft|teacher|student|distilled|quantized|pruned))|"
+                       r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
                        r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
                        r"blocks?)\b", re.I)
 _INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
 
 
 def _glued(toks, i) -> bool:
-    """Whether number i runs into a word ("7b" written lower-case, "4bit"), or is a
-    multiple ("4 times the width"): a name, a unit or a ratio, not a count."""
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"), is a multiple
+    ("4 times the width") or has its scale written apart ("128 K"): a name, a unit, a
+    ratio or a figure the tokens do not read at its scale, not a count."""
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     return nxt is not None and nxt.kind == "WORD" and (
-        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x"))
+        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x")
+        or nxt.text in ("K", "k", "M", "B", "G", "T"))  # "128 K tokens": a scale apart
 
 
 def _names_size(t: Tok, model: str) -> bool:
@@ -1095,6 +1133,25 @@ def _value_figures(toks, claim: str, candidates) -> tuple:
     return tuple(i for i in candidates if toks[i].value in values)
 
 
+def _results_said_of(parts, toks, clean, names) -> list:
+    """Arithmetic whose result is then said of a named model's quantity ("In Llama 3 8B,
+    the K and V projections hold `2 * 4096 * 4096 = 33554432` parameters") makes a second
+    claim the arithmetic does not read: that part is a reading to confirm."""
+    if not names:
+        return parts
+    fields = _fields(clean)
+    out = []
+    for p in parts:
+        if p.sure and p.figures and p.reading.startswith("arithmetic"):
+            last = toks[max(p.figures)]
+            if any(fs >= last.end and _NOUN_AFTER.match(clean[last.end:fs])
+                   for fs, _, _ in fields):
+                p = replace(p, sure=False, reading=p.reading + " (the result is then said of "
+                            "a model's quantity, which is not read)")
+        out.append(p)
+    return out
+
+
 def _negate(p: Part, why: str) -> Part:
     """The claim a negated or refuted statement makes: not P. Its strict reading negates
     P's lenient one (and the reverse), so a charitable verdict stays charitable."""
@@ -1181,8 +1238,17 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
-    parts += quantities.read_quantities(toks, clean, subjects)
+    if subjects:
+        parts += quantities.read_quantities(toks, clean, subjects)
+    elif subject and not near and not other_names(clean):  # the model named before it:
+        parts += [replace(p, sure=False, reading=f"{p.reading} (said of {subject}, named "
+                          "before it)") for p in quantities.read_quantities(
+                              toks, clean, ((0, 0, subject),))]  # a reading to confirm
+    else:
+        parts += quantities.read_quantities(toks, clean, ())
     parts = list({p.strict: p for p in parts}.values())
+    parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
+                             names)
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
     if missing:

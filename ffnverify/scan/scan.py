@@ -3,14 +3,18 @@
 `scan(paths, engine)` reads every document under `paths`, finds its numeric statements,
 and gives each one status:
 
-- `covered`: a claim fence right after its paragraph (list, table), or a claim under the
-  scanned paths whose `source` is its file:line or whose `quote` is its text;
-- `checked` / `suggested`: the scan read it as claims (`read.reading`) and the claims
-  engine decided them, each under the audit's budget (`budget.Engine`: time limit per
-  claim, memory limit, a fresh worker after a timeout). The statement's verdict is true
-  when every part is true, false when one is false (its value and detail are given),
-  `unknown` otherwise; a part the engine rejects makes the statement `unchecked`
-  (the reading was wrong, not the document);
+- `covered`: a claim fence right after its paragraph (list, table) that mentions one of
+  its figures, or a claim under the scanned paths whose `source` is its file:line or
+  whose `quote` is its whole text, and that states its figures;
+- `checked` / `suggested`: the scan read it as parts (`read.reading`) and the claims
+  engine decided each part's strict and lenient readings, each under the audit's budget
+  (`budget.Engine`: time limit per claim, memory limit, a fresh worker after a timeout).
+  `settle` combines them by statcheck's rule: a part is true or false when both readings
+  agree, and holds only on the reading named when they differ (then the statement is
+  `suggested`). `checked` needs every part sure and agreed and every figure read; the
+  rest is `suggested`, with the reading, its verdict, what would make it true and the
+  unread figures. A part the engine rejects makes the statement `unchecked` (the reading
+  was wrong, not the document);
 - `unchecked`: a numeric statement that nothing covers and the scan cannot read.
 
 Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed under
@@ -19,6 +23,7 @@ Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed 
 
 import os
 import re
+from bisect import bisect_left
 from fractions import Fraction
 from pathlib import Path
 
@@ -168,12 +173,13 @@ class Coverage:
         return None
 
     def fence_covers(self, unit, source_lines, table_text: str = "") -> bool:
+        # source_lines: the document's claim fences (`fences`), None where unknown
         """A claim fence right after the unit's paragraph covers it only when the fence
         mentions one of the unit's figures: a paragraph's fence checks some of its
         sentences, and a sentence it says nothing of is not covered. A table is one
         statement of figures: a fence after it covers its rows when it mentions a figure
         of the table (`table_text`). The fence is read from the document's lines."""
-        fence = _fence_after(source_lines, unit.end_line) if source_lines else None
+        fence = _fence_after(source_lines, unit.end_line) if source_lines is not None else None
         if fence is None:
             return True  # a format whose fences the scan cannot place (notebook cells)
         return _mentions(fence, table_text or unit.probe or unit.text, every=False)
@@ -182,18 +188,27 @@ class Coverage:
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*claim\b")
 
 
-def _fence_after(lines, end_line: int):
-    """The lines of the first claim fence after line `end_line` (1-based), or None."""
-    for k in range(end_line, len(lines)):
+def fences(lines) -> list[tuple[int, list]]:
+    """(0-based line, body lines) of every claim fence of a document's lines."""
+    out, k = [], 0
+    while k < len(lines):
         m = _FENCE_OPEN.match(lines[k])
-        if m:
-            body = []
-            for line in lines[k + 1:]:
-                if line.strip().startswith(m.group(1)[:3]):
-                    break
-                body.append(line)
-            return body
-    return None
+        if not m:
+            k += 1
+            continue
+        body, j = [], k + 1
+        while j < len(lines) and not lines[j].strip().startswith(m.group(1)[:3]):
+            body.append(lines[j])
+            j += 1
+        out.append((k, body))
+        k = j + 1
+    return out
+
+
+def _fence_after(found, end_line: int):
+    """The body of the first claim fence after line `end_line` (1-based), or None."""
+    k = bisect_left(found, (end_line, []))
+    return found[k][1] if k < len(found) else None
 
 
 def _shorten(text: str) -> str:
@@ -221,7 +236,7 @@ def scan(paths, engine, claims=None) -> dict:
                                               f"{type(e).__name__}: {e}"[:300]))
             continue
         errors.extend(problems)
-        lines = text.split("\n") if fmt in ("markdown", "text", "rst") else None
+        lines = fences(text.split("\n")) if fmt in ("markdown", "text", "rst") else None
         tables = {}
         for unit in found:
             if unit.kind == "row":
@@ -269,9 +284,14 @@ def _ask(engine, texts) -> dict:
 
 
 def _decide(pending, engine):
-    """Every part's strict and lenient readings go to the engine (each claim once)."""
-    asks = [t for _, r in pending for p in r.parts for t in (p.strict, p.lenient)]
-    results = _ask(engine, asks + [t for _, r in pending for t in r.other])
+    """Every part's strict reading goes to the engine (each claim once), then the lenient
+    reading of each part whose strict one is not true (a lenient reading is implied by
+    its strict one, so it holds where that holds)."""
+    results = _ask(engine, [p.strict for _, r in pending for p in r.parts]
+                   + [t for _, r in pending for t in r.other])
+    results.update(_ask(engine, [p.lenient for _, r in pending for p in r.parts
+                                 if p.lenient not in results
+                                 and results[p.strict]["verdict"] != "true"]))
     for record, r in pending:
         settle(record, r, results)
 
@@ -294,7 +314,8 @@ def settle(record: dict, r, results: dict):
     readings refute makes a sure, whole statement FALSE whatever the others say."""
     outcomes = []
     for p in r.parts:
-        s, le = results[p.strict], results[p.lenient]
+        s = results[p.strict]
+        le = results.get(p.lenient, s) if s["verdict"] == "true" else results[p.lenient]
         if "error" in (s["verdict"], le["verdict"]):
             bad = p.strict if s["verdict"] == "error" else p.lenient
             res = s if s["verdict"] == "error" else le

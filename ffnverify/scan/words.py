@@ -49,7 +49,8 @@ BOUND_AFTER = [  # "32 or more layers", "7B or fewer"
 BETWEEN = re.compile(r"\bbetween\s*$", re.I)
 
 # polarity: what the statement does with what it says
-NEGATION = re.compile(r"\b(?:not|never|neither|nor|isn't|aren't|wasn't|weren't|doesn't|"
+NEGATION = re.compile(r"\b(?:not(?!\s+(?:only|just|merely|less|fewer|more|greater)\b)|never|"
+                      r"neither|nor|isn't|aren't|wasn't|weren't|doesn't|"
                       r"don't|didn't|hasn't|haven't|hadn't|won't|can't|cannot|shouldn't|"
                       r"wouldn't|couldn't|rather than|instead of|no longer)\b|n't\b", re.I)
 # a quotation the text goes on to refute: what follows the marker is refuted ...

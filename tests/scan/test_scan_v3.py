@@ -404,3 +404,49 @@ def test_a_section_heading_names_the_subject_of_what_follows_as_a_reading(scan_t
 ])
 def test_arithmetic_inside_an_aside_is_read(engine, text, claim):
     assert case(engine, text, "checked", "true")["claim"] == claim
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("Llama 2 7B has not less than 30 layers", "checked", "true"),  # a bound, not a denial
+    ("Llama 2 7B has not more than 30 layers", "checked", "false"),
+    ("Llama 2 7B has not only 32 layers but also 32 heads", "checked", "true"),
+])
+def test_bound_phrases_with_not_are_no_negation(engine, text, status, verdict):
+    case(engine, text, status, verdict)
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B and 13B have 32 and 40 layers respectively",  # 40 is 13B's
+    "Llama 2 7B has 48 layers fewer than Llama 2 70B",  # a difference, not a value
+    "Llama 2 13B adds an extra 8 layers over Llama 2 7B",
+    "Llama 2 7B's successor has 40 layers",
+])
+def test_hostile_differences_and_elided_names_are_never_checked_false(engine, text):
+    status, verdict, _, record = decide(engine, text)
+    assert not (status == "checked" and verdict == "false"), record
+
+
+def test_a_result_said_of_a_named_models_quantity_is_only_suggested(engine):
+    # the arithmetic holds, but the sentence also says Llama 3 8B's K and V projections
+    # hold that many (they hold 2·4096·1024: grouped-query attention): not read, so never
+    # CHECKED TRUE
+    text = ("In Llama 3 8B, the K and V projections hold `2 * 4096 * 4096 = 33554432` "
+            "parameters per layer.")
+    status, verdict, _, record = decide(engine, text.replace("`", ""))
+    assert status == "suggested", record
+    case(engine, "The up and gate projections each hold 4096 × 11008 = 45,088,768 weights.",
+         "checked", "true")  # no model named: the arithmetic is the whole claim
+
+
+def test_comparisons_read_their_own_widths_and_direction(engine):
+    # a width the sentence states but no reader reads: no width from elsewhere stands in
+    assert reading("SwiGLU at 8/3 width has the same FFN parameter count as a ReLU FFN "
+                   "at 4× width.", Context(gated=Fraction(4), plain=Fraction(4))) is None
+    # "from A to B adds 50%": B relative to A (3·d·h against 2·d·h at equal width)
+    case(engine, "Moving from a ReLU FFN at 4d to a SwiGLU FFN at 4d adds 50% more FFN "
+         "parameters.", "suggested", "true")
+
+
+def test_a_scale_written_apart_is_not_dropped(engine):
+    status, verdict, _, record = decide(engine, "Llama 3 8B's vocabulary: 128 K tokens.")
+    assert verdict != "false", record  # 128 K is not the count 128
