@@ -72,6 +72,8 @@ class ConformanceFailure(AssertionError):
         self.index, self.got, self.expected = index, got, expected
         self.error, self.bound, self.case = error, bound, case
         self.others = []  # further distinct failures found in the same run
+        self.diagnoses = []  # diagnose.Diagnosis: what the module computes instead
+        self.context = None  # (module64, x64) of the failing draw, until diagnosed
         super().__init__(self.report())
 
     def with_others(self, others):
@@ -94,6 +96,10 @@ class ConformanceFailure(AssertionError):
                          f"({ratio:.3g}× the bound)")
         if self.scale is not None:
             lines.append(f"  scale:     max |reference| over the tensor = {self.scale:.6g}")
+        if self.diagnoses:
+            from ffnverify.testing.diagnose import explain
+
+            lines.extend("  " + line for line in explain(self.diagnoses))
         if self.case is not None:
             c = self.case
             lines.append(f"  drawn:     d={c.d} h={c.h} n={c.n} bias={c.bias} seed={c.seed} "
@@ -130,37 +136,86 @@ class Case:
     call: object = None  # call(module, x) -> y (adapters); None: module(x)
     extra: tuple = ()  # fnmatch patterns of parameters outside the FFN (left alone)
     stage: str = "factory"  # the check running now (an unexpected exception names it)
+    layout_arg: object = None  # the layout as the user gave it ("auto"): reproducers
+    shapes: dict = field(default_factory=dict)  # d_multiple_of, h_of, d, h of the run
+    command: str | None = None  # the reproducer, where another command ran this case
 
     @property
     def layout_name(self):
         return self.layout if isinstance(self.layout, str) else "mapping"
 
     def reproducer(self, dtype=None):
-        dt = f" --dtypes {dtype}" if dtype else ""
-        ae = "" if self.act_eval == "auto" else f" --act-eval {self.act_eval}"
-        layout = _cli_layout(self.layout)
-        if (self.target and layout is not None and self.call is None and not self.extra
-                and isinstance(self.bias, bool)):
-            return (f"ffnverify check {self.target} --variant {self.variant} "
-                    f"--layout {layout} --bias {str(self.bias).lower()}{dt}{ae} "
-                    f"--device {self.device} --seed {self.seed} "
-                    f"--d {self.d} --h {self.h} --n {self.n}")
-        dts = f", dtypes=({dtype!r},)" if dtype else ""
-        aes = "" if self.act_eval == "auto" else f", act_eval={self.act_eval!r}"
-        more = ""
-        if self.call is not None:
-            more += f", call={getattr(self.call, '__qualname__', 'call')}"
+        """A command that runs this one case again and fails the same way: the CLI's when
+        every option has a command-line form, else a `python -c` line with its imports."""
+        return self.command or self._cli(dtype) or self._python(dtype)
+
+    def _cli(self, dtype):
+        import shlex
+
+        layout = _cli_layout(self.layout_arg if self.layout_arg is not None else self.layout)
+        h_of = self.shapes.get("h_of")
+        h_of_text = getattr(h_of, "cli_text", None) or _importable(h_of)
+        call = _importable(self.call)
+        if (not self.target or layout is None or not isinstance(self.bias, bool)
+                or (self.call is not None and call is None)
+                or (h_of is not None and h_of_text is None)):
+            return None
+        parts = [f"ffnverify check {self.target} --variant {self.variant} --layout {layout}",
+                 f"--bias {str(self.bias).lower()}"]
+        if dtype:
+            parts.append(f"--dtypes {dtype}")
+        if self.act_eval != "auto":
+            parts.append(f"--act-eval {self.act_eval}")
+        if call:
+            parts.append(f"--call {call}")
         if self.extra:
-            more += f", extra_params={self.extra!r}"
+            parts.append("--extra-params " + " ".join(shlex.quote(e) for e in self.extra))
+        if self.shapes.get("d_multiple_of"):
+            parts.append(f"--d-multiple-of {int(self.shapes['d_multiple_of'])}")
+        if h_of is not None:
+            parts.append(f"--h-of {shlex.quote(h_of_text)}")
+        parts.append(f"--device {self.device} --seed {self.seed} --d {self.d} --h {self.h} "
+                     f"--n {self.n}")
+        return " ".join(parts)
+
+    def _python(self, dtype):
+        imports = ["from ffnverify.testing import check_example"]
         name = getattr(self.factory, "__qualname__", repr(self.factory))
-        head = "from ffnverify.testing import check_example; "
-        if self.target:  # importable: a line that runs as it stands
+        if self.target:
             mod, _, qual = self.target.partition(":")
-            head += f"from {mod} import {qual.split('.')[0]}; "
+            imports.append(f"from {mod} import {qual.split('.')[0]}")
             name = qual
-        return (f"python -c \"{head}check_example({name}, {self.variant!r}, "
-                f"layout={self.layout!r}, bias={self.bias}, seed={self.seed}, d={self.d}, "
-                f"h={self.h}, n={self.n}, device={self.device!r}{dts}{aes}{more})\"")
+        args = [name, repr(self.variant),
+                f"layout={(self.layout_arg or self.layout)!r}",
+                f"bias={self.bias!r}", f"seed={self.seed}", f"d={self.d}", f"h={self.h}",
+                f"n={self.n}", f"device={self.device!r}"]
+        if dtype:
+            args.append(f"dtypes=({dtype!r},)")
+        if self.act_eval != "auto":
+            args.append(f"act_eval={self.act_eval!r}")
+        for key, fn in (("call", self.call), ("h_of", self.shapes.get("h_of"))):
+            if fn is None:
+                continue
+            where = _importable(fn)
+            if where:
+                mod, _, qual = where.partition(":")
+                imports.append(f"from {mod} import {qual.split('.')[0]}")
+                args.append(f"{key}={qual}")
+            else:
+                args.append(f"{key}={getattr(fn, '__qualname__', key)}")
+        if self.extra:
+            args.append(f"extra_params={self.extra!r}")
+        if self.shapes.get("d_multiple_of"):
+            args.append(f"d_multiple_of={int(self.shapes['d_multiple_of'])}")
+        return f"python -c \"{'; '.join(imports)}; check_example({', '.join(args)})\""
+
+
+def _importable(fn):
+    """'module:qualname' of a function importable at top level, else None."""
+    mod, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")
+    if fn is None or not mod or not qual or "<" in qual or mod == "__main__":
+        return None
+    return f"{mod}:{qual}"
 
 
 def _cli_layout(layout):
@@ -189,6 +244,7 @@ class Report:
     examples: dict = field(default_factory=dict)  # bias -> examples run
     discarded: dict = field(default_factory=dict)  # bias -> draws vacuous in every dtype
     skipped: dict = field(default_factory=dict)  # bias -> (draw, dtype) runs left out as vacuous
+    first: dict = field(default_factory=dict)  # bias -> runs at the smallest shapes, first
     dtypes: tuple = ()
     checks: tuple = CHECKS
     seconds: float = 0.0
@@ -201,6 +257,9 @@ class Report:
             f"bias={b}: {k} examples × {len(self.dtypes)} dtypes ({self.skipped.get(b, 0)} "
             f"example-dtype runs skipped and {self.discarded.get(b, 0)} draws discarded as "
             "vacuous)" for b, k in self.examples.items())
+        first = sum(self.first.values())
+        if first:
+            runs += f"; first {first} runs at the smallest shapes"
         how = f" ({self.layout_note})" if self.layout_note else ""
         return (f"conformant: variant {self.variant}, layout {self.layout}{how}; checks "
                 f"{', '.join(self.checks)}; dtypes {', '.join(self.dtypes)}; {runs}; "
@@ -631,6 +690,14 @@ def _run_case(case, dtypes):
     case.stage = "forward"
     x64 = rng.standard_normal((case.n, case.d))
     dy64 = rng.standard_normal((case.n, case.d))
+    try:
+        return _run_checks(case, dtypes, module64, rng, x64, dy64)
+    except ConformanceFailure as failure:
+        failure.context = (module64, x64)  # diagnosed once, on the failure reported
+        raise
+
+
+def _run_checks(case, dtypes, module64, rng, x64, dy64):
     row, j = rng.standard_normal(case.d), int(rng.integers(case.n))
     prepared, sats, skipped = [], [], []
     for dt in dtypes:  # a dtype whose bounds cannot discriminate sits this draw out
@@ -646,12 +713,7 @@ def _run_case(case, dtypes):
         case.stage = "independence"
         check_independence(p, case, row, j)
         case.stage = "forward"
-        try:
-            check_forward_backward(p, case)
-        except ConformanceFailure as failure:
-            if failure.check == "forward" and p.dtype == "float64":
-                _name_what_it_computes(failure, module64, case, p.x)
-            raise
+        check_forward_backward(p, case)
     case.stage = "train-mode"
     check_train_mode(prepared[0], case)
     case.stage = "saturation"
@@ -662,35 +724,62 @@ def _run_case(case, dtypes):
     return skipped
 
 
-def _name_what_it_computes(failure, module64, case, x64):
-    """Prefix a forward failure with the variant the module does compute, if one does."""
-    from ffnverify.testing.identify import what_it_computes
+DIAGNOSED = ("forward", "independence", "saturation", "train-mode")  # output checks
 
-    try:
-        found = what_it_computes(module64, case, x64, failure.error)
-    except Exception:  # naming is a courtesy: never mask the failure itself
-        return
-    if found is not None:
-        failure.message = (f"this computes {found[0]}, not {case.variant} (max error "
-                           f"{found[1]:.2g} against {found[0]}); " + failure.message)
-        failure.args = (failure.report(),)
+
+def finish(failure):
+    """The failure as reported: diagnosed (what the module computes instead, when a
+    hypothesis of `diagnose` fits at every drawn point), without its internal traceback,
+    Hypothesis' notes or chained exceptions."""
+    from ffnverify.testing import diagnose
+
+    ctx, case, failure.context = failure.context, failure.case, None
+    if case is not None and failure.check in DIAGNOSED + ("factory",):
+        module64, x64 = ctx or (None, None)
+        raised = failure.error is None and "raised" in failure.message
+        try:
+            with _kit_settings(case.device):
+                points = diagnose.points_for(module64, case, x64, square=raised)
+                found = diagnose.diagnose(points, case.variant, case.layout_name, _table(case))
+        except Exception:  # a diagnosis is a courtesy: never mask the failure itself
+            found = []
+        failure.diagnoses = found
+        act = [d for d in found if d.kind == "activation"]
+        if len(found) == 1 and act:
+            failure.message = (f"this computes {act[0].variant}, not {case.variant} (max "
+                               f"error {act[0].error:.2g} against {act[0].variant}); "
+                               + failure.message)
+    failure.args = (failure.report(),)
+    if hasattr(failure, "__notes__"):
+        del failure.__notes__
+    failure.__cause__, failure.__suppress_context__ = None, True
+    return failure.with_traceback(None)
 
 
 def check_example(factory, variant, layout="auto", bias=False, seed=0, d=8, h=12, n=5,
                   device="cpu", dtypes=DTYPES, target=None, act_eval="auto", call=None,
-                  extra_params=()):
+                  extra_params=(), d_multiple_of=None, h_of=None):
     """One case with given shapes and seed (what a failure report's reproducer runs).
 
+    `layout="auto"` is resolved as `check_ffn` resolves it (at the probe shape that
+    `d_multiple_of` and `h_of` give), so a reproducer of an auto run is the same run.
     Returns the dtypes skipped because their bounds could not discriminate (anti-vacuity)."""
+    __tracebackhide__ = True
     _check_act_eval(act_eval)
-    if layout == "auto":
-        layout, _ = resolve_layout(factory, variant, bias, device, call, extra_params,
-                                   {"d": d, "h": h}, target)
-    case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n), int(seed),
-                device, target or _target_of(factory), act_eval, call=call,
-                extra=tuple(extra_params))
-    with _kit_settings(device):
-        return run_case(case, tuple(dtypes))
+    shapes = {"d_multiple_of": d_multiple_of, "h_of": h_of}
+    target = target or _target_of(factory)
+    layout_arg = layout
+    try:
+        if layout == "auto":
+            layout, _ = resolve_layout(factory, variant, bias, device, call, extra_params,
+                                       shapes, target)
+        case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n),
+                    int(seed), device, target, act_eval, call=call,
+                    extra=tuple(extra_params), layout_arg=layout_arg, shapes=shapes)
+        with _kit_settings(device):
+            return run_case(case, tuple(dtypes))
+    except ConformanceFailure as failure:
+        raise finish(failure) from None
 
 
 def _target_of(factory):
@@ -764,7 +853,8 @@ def resolve_layout(factory, variant, bias=False, device="cpu", call=None, extra_
     gated = lookup(variant)[1]
     d, h = probe_shapes(shapes)
     case = Case(factory, variant, "hf", _norm_bias(bias), d, h, 3, 0, device, target,
-                call=call, extra=tuple(extra_params))
+                call=call, extra=tuple(extra_params), layout_arg="auto",
+                shapes=dict(shapes or {}))
     module = _build(case)
     expected = expected_shapes(variant, d, h, _norm_bias(bias))
     fits, near = layouts.candidates(module, gated, expected, lambda p: _outside(p, case))
@@ -822,7 +912,8 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
                       label="n")
         s = data.draw(st.integers(0, 2**32 - 1), label="seed (values)")
         case = Case(factory, variant, layout, b, d, h, n, s, device, target, act_eval,
-                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()))
+                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()),
+                    layout_arg=opts.get("layout_arg"), shapes=shapes)
         try:
             skipped = run_case(case, dtypes)
         except Vacuous:
@@ -873,16 +964,107 @@ def _check_act_eval(act_eval):
         raise ValueError(f"unknown act_eval {act_eval!r}; choose from {', '.join(ACT_EVALS)}")
 
 
+SHRINK_SECONDS = 20.0  # the shrink phase's time bound (the smallest failing case so far)
+
+
+def _smallest(shapes):
+    """(d, h) of the smallest case the shape options allow."""
+    k = int(shapes.get("d_multiple_of") or 1)
+    d = int(shapes["d"]) if shapes.get("d") is not None else k
+    if shapes.get("h") is not None:
+        return d, int(shapes["h"])
+    return d, int(shapes["h_of"](d)) if shapes.get("h_of") is not None else 1
+
+
+def _smaller(case):
+    """Cases smaller than `case` in one of n, h, d (smallest first), within its shapes."""
+    import dataclasses
+
+    shapes = case.shapes
+    k = int(shapes.get("d_multiple_of") or 1)
+    out = []
+
+    def steps(v, low, unit=1):
+        return sorted({low, max(low, (v // 2) // unit * unit), v - unit} - {v},
+                      key=lambda t: t) if v > low else []
+
+    for n in steps(case.n, 1):
+        out.append(dataclasses.replace(case, n=n, notes=set()))
+    if shapes.get("h") is None and shapes.get("h_of") is None:
+        for h in steps(case.h, 1):
+            out.append(dataclasses.replace(case, h=h, notes=set()))
+    if shapes.get("d") is None:
+        for d in steps(case.d, k, k):
+            h = int(shapes["h_of"](d)) if shapes.get("h_of") is not None else case.h
+            out.append(dataclasses.replace(case, d=d, h=h, notes=set()))
+    if case.seed != 0:
+        out.append(dataclasses.replace(case, seed=0, notes=set()))
+    return [c for c in out if c.d >= 1 and c.h >= 1 and c.n >= 1]
+
+
+def _fails_alike(case, check, dtypes):
+    """The ConformanceFailure `case` raises in `check`, or None."""
+    try:
+        run_case(case, dtypes)
+    except ConformanceFailure as failure:
+        return failure if failure.check == check else None
+    except Vacuous:
+        return None
+    return None
+
+
+def shrink(failure, dtypes, seconds=SHRINK_SECONDS, progress=None):
+    """The smallest case failing the same check found within `seconds`: greedy steps down
+    in n, h and d (to the smallest, to half, by one) and to seed 0; `progress(case,
+    elapsed)` after each smaller failure."""
+    case = failure.case
+    if case is None:
+        return failure
+    start = time.monotonic()
+    improved = True
+    while improved:
+        improved = False
+        for smaller in _smaller(failure.case):
+            if time.monotonic() - start > seconds:
+                return failure
+            found = _fails_alike(smaller, failure.check, dtypes)
+            if found is not None:
+                failure = found.with_others(failure.others)
+                improved = True
+                if progress is not None:
+                    progress(found.case, time.monotonic() - start)
+                break
+    return failure
+
+
+def _first_smallest(args, dtypes, counts):
+    """The smallest cases first (a module wrong at every shape fails here, at once):
+    the smallest d and h with one token and with two."""
+    factory, variant, layout, b, device, target, act_eval, opts = args
+    shapes = opts["shapes"]
+    d, h = _smallest(shapes)
+    for n, seed in ((1, 0), (2, 1)):
+        case = Case(factory, variant, layout, b, d, h, n, seed, device, target, act_eval,
+                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()),
+                    layout_arg=opts.get("layout_arg"), shapes=shapes)
+        try:
+            run_case(case, dtypes)
+        except Vacuous:
+            continue
+        counts["first"] += 1
+
+
 def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu", dtypes=DTYPES,
               max_examples=DEFAULT_MAX_EXAMPLES, seed=None, shrink=True, target=None,
               act_eval="auto", call=None, extra_params=(), d_multiple_of=None, h_of=None,
-              d=None, h=None, progress=None):
+              d=None, h=None, progress=None, shrink_seconds=SHRINK_SECONDS):
     """Check `factory(d, h, bias) -> nn.Module` against the reference; return a Report.
 
     `bias` is a bool or a tuple of bools (each setting gets `max_examples` Hypothesis
-    examples). `seed` None runs derandomized (the same draws every time). Raises
-    ConformanceFailure on the first non-conformance (after Hypothesis shrinks it when
-    `shrink`).
+    examples, after two runs at the smallest shapes). `seed` None runs derandomized (the
+    same draws every time). Raises ConformanceFailure on the first non-conformance, shrunk
+    (when `shrink`) for at most `shrink_seconds` to the smallest failing case found, and
+    diagnosed (`diagnose`: what the module computes instead, where one explanation fits).
 
     `act_eval` says how the module may evaluate its activation in a low precision:
     "fused" (in float32, rounded once: F.gelu, F.silu), "op-by-op" (an expression of
@@ -894,8 +1076,20 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     returns: `megatron_call`); `extra_params` are fnmatch patterns of parameters outside
     the FFN (not counted, not filled); shapes a config accepts: `d_multiple_of`, `h_of(d)`
     or fixed `d`, `h`. `progress(bias, examples run, max_examples)` is called after each
-    example.
+    example, and `progress.shrinking(case, seconds)` (where it exists) while shrinking.
     """
+    __tracebackhide__ = True
+    try:
+        return _check_ffn(factory, variant, layout, bias, device, dtypes, max_examples, seed,
+                          shrink, target, act_eval, call, extra_params, d_multiple_of, h_of,
+                          d, h, progress, shrink_seconds)
+    except ConformanceFailure as failure:
+        raise finish(failure) from None
+
+
+def _check_ffn(factory, variant, layout, bias, device, dtypes, max_examples, seed, do_shrink,
+               target, act_eval, call, extra_params, d_multiple_of, h_of, d, h, progress,
+               shrink_seconds):
     _check_act_eval(act_eval)
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as hseed
@@ -904,7 +1098,7 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     biases = (bias,) if isinstance(bias, (bool, dict)) else tuple(bias)
     target = target or _target_of(factory)
     shapes = {"d_multiple_of": d_multiple_of, "h_of": h_of, "d": d, "h": h}
-    note = None
+    note, layout_arg = None, layout
     if layout == "auto":
         layout, note = resolve_layout(factory, variant, biases[0], device, call, extra_params,
                                       shapes, target)
@@ -912,25 +1106,34 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     report = Report(variant, layout if isinstance(layout, str) else "mapping",
                     dtypes=tuple(dtypes), act_eval=act_eval, layout_note=note)
     needed = set()
+    # shrinking is ours (`shrink`: bounded in time, smallest shapes first), not Hypothesis'
     hsettings = settings(
         max_examples=max_examples, deadline=None, database=None, derandomize=seed is None,
-        phases=[ph for ph in Phase if shrink or ph != Phase.shrink], print_blob=False,
+        phases=[ph for ph in Phase if ph != Phase.shrink], print_blob=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     start = time.perf_counter()
+    watch = getattr(progress, "shrinking", None)
     for b in biases:
-        counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set()}
+        counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set(), "first": 0}
         opts = {"call": call, "extra_params": extra_params, "shapes": shapes,
-                "progress": progress}
+                "progress": progress, "layout_arg": layout_arg}
         args = (factory, variant, layout, _norm_bias(b), device, target, act_eval, opts)
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:
             one = hseed(seed)(one)
         with _kit_settings(device):
-            _run_hypothesis(one, variant, layout, b)
+            _first_smallest(args, tuple(dtypes), counts)
+            try:
+                _run_hypothesis(one, variant, layout, b)
+            except ConformanceFailure as failure:
+                if not do_shrink:
+                    raise
+                raise shrink(failure, tuple(dtypes), shrink_seconds, watch) from None
         key = _bias_key(_norm_bias(b))
         report.examples[key] = counts["run"]
         report.discarded[key] = counts["vacuous"]
         report.skipped[key] = counts["skipped"]
+        report.first[key] = counts["first"]
         needed |= counts["op_by_op"]
     report.op_by_op = tuple(dt for dt in dtypes if dt in needed)
     report.seconds = time.perf_counter() - start

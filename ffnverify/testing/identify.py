@@ -41,6 +41,7 @@ class Identification:
     runner_up: Candidate | None
     closest: Candidate | None
     ranked: list = field(default_factory=list)
+    diagnoses: list = field(default_factory=list)  # diagnose.Diagnosis, when nothing matched
 
     @property
     def variant(self):
@@ -60,8 +61,12 @@ class Identification:
             c = self.closest
             if c is None:
                 return f"none of the variants: no built-in layout fits (d={self.d}, h={self.h})"
-            return (f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
-                    f"({c.layout}): max error {c.error:.2g}, beyond the float64 bound{second}")
+            from ffnverify.testing.diagnose import explain
+
+            return "\n".join([
+                f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
+                f"({c.layout}): max error {c.error:.2g}, beyond the float64 bound{second}",
+                *explain(self.diagnoses)])
         b = self.best
         return (f"variant {b.variant} (activation {b.activation}), layout {b.layout}, biases: "
                 f"{bias}; max error {b.error:.2g} (within the float64 bound){second}")
@@ -72,7 +77,11 @@ class Identification:
                                            "activation": c.activation, "error": c.error,
                                            "within_bound": c.within}
         return {"d": self.d, "h": self.h, "bias": self.bias, "best": cand(self.best),
-                "runner_up": cand(self.runner_up), "closest": cand(self.closest)}
+                "runner_up": cand(self.runner_up), "closest": cand(self.closest),
+                "diagnoses": [{"variant": d.variant, "layout": d.layout, "what": d.what,
+                               "kind": d.kind, "error": d.error,
+                               "fitted": {k: v[0] for k, v in d.fitted.items()}}
+                              for d in self.diagnoses]}
 
 
 def _bias_pattern(module, table):
@@ -111,7 +120,8 @@ def _fits(module, table, variant, d, h, ignore):
     return all(k in covered or ignore(k) for k, _ in module.named_parameters())
 
 
-def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None):
+def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None,
+         target=None, command=None):
     """[Candidate] over every variant × fitting layout, closest first."""
     import torch
 
@@ -125,7 +135,7 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
     for variant in names:
         gated = lookup(variant)[1]
         case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
-                      "cpu", call=call, extra=tuple(extra_params))
+                      "cpu", target, call=call, extra=tuple(extra_params), command=command)
         module = C._build(case)
         tables = layouts._GATED if gated else layouts._PLAIN
         for lname, table in tables.items():
@@ -152,7 +162,7 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
 
 
 def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
-                 d_multiple_of=None, h_of=None, seed=0):
+                 d_multiple_of=None, h_of=None, seed=0, target=None):
     """What `factory(d, h, bias)` computes: an Identification (`.summary()` says it).
 
     `bias` None tries bias=True first (a module without a bias option ignores it), then
@@ -162,10 +172,13 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
 
     pd, ph = C.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
     settings = (True, False) if bias is None else (bool(bias),)
+    target = target or C._target_of(factory)
     last = None
     for b in settings:
         try:
-            ranked, module = rank(factory, pd, ph, b, call, extra_params, seed)
+            ranked, module = rank(factory, pd, ph, b, call, extra_params, seed,
+                                  target=target, command=reproducer(
+                                      factory, target, pd, ph, b, call, extra_params))
         except C.ConformanceFailure as exc:
             last = exc
             continue
@@ -179,12 +192,69 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
         runner = next((c for c in others if best is None or c.variant != best.variant), None)
         top = best or ranked[0]
         table = (layouts._GATED if C.lookup(top.variant)[1] else layouts._PLAIN)[top.layout]
-        return Identification(pd, ph, _bias_pattern(module, table), best,
-                              runner if best else (ranked[1] if len(ranked) > 1 else None),
-                              None if best else ranked[0], ranked)
+        found = Identification(pd, ph, _bias_pattern(module, table), best,
+                               runner if best else (ranked[1] if len(ranked) > 1 else None),
+                               None if best else ranked[0], ranked)
+        if best is None:
+            found.diagnoses = _diagnose(factory, ranked, pd, ph, b, call, extra_params,
+                                        seed, target)
+        return found
     if last is not None:
         raise last
     return Identification(pd, ph, {}, None, None, None, [])
+
+
+def reproducer(factory, target, d, h, bias, call=None, extra_params=()):
+    """The identify run of one probe build, as a command that runs as printed."""
+    import shlex
+
+    from ffnverify.testing.conformance import _importable
+
+    where = _importable(call)
+    if target and (call is None or where):
+        more = f" --call {where}" if where else ""
+        if extra_params:
+            more += " --extra-params " + " ".join(shlex.quote(e) for e in extra_params)
+        return (f"ffnverify identify {target} --d {d} --h {h} --bias {str(bias).lower()}"
+                f"{more}")
+    imports = ["from ffnverify.testing import identify_ffn"]
+    name = getattr(factory, "__qualname__", "factory")
+    args = []
+    if target:
+        mod, _, name = target.partition(":")
+        imports.append(f"from {mod} import {name.split('.')[0]}")
+    if call is not None:
+        if where:
+            mod, _, qual = where.partition(":")
+            imports.append(f"from {mod} import {qual.split('.')[0]}")
+        args.append(f"call={(where or '').partition(':')[2] or getattr(call, '__qualname__', 'call')}")
+    if extra_params:
+        args.append(f"extra_params={tuple(extra_params)!r}")
+    more = "".join(", " + a for a in args)
+    return (f"python -c \"{'; '.join(imports)}; print(identify_ffn({name}, d={d}, h={h}, "
+            f"bias={bias}{more}).summary())\"")
+
+
+def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target):
+    """The simplest diagnoses over every (variant, layout) that reads the module (a
+    neighbouring activation is the ranking's business, not a diagnosis here)."""
+    from ffnverify.testing import conformance as C
+    from ffnverify.testing import diagnose
+
+    found = []
+    for c in ranked:
+        case = C.Case(factory, c.variant, c.layout, bool(bias), d, h, PROBE_TOKENS, seed,
+                      "cpu", target, call=call, extra=tuple(extra_params),
+                      shapes={"d": d, "h": h})
+        try:
+            with C._kit_settings("cpu"):
+                points = diagnose.points_for(None, case, None, fills=2)
+                found += diagnose.diagnose(points, c.variant, c.layout, C._table(case),
+                                           variants=[c.variant])
+        except Exception:  # a diagnosis never masks the answer
+            continue
+    simplest = diagnose.level(found)
+    return [f for f in found if len(f.fitted) == simplest]
 
 
 def what_it_computes(module64, case, x64, claimed_error):
