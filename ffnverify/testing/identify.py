@@ -120,8 +120,23 @@ def _fits(module, table, variant, d, h, ignore):
     return all(k in covered or ignore(k) for k, _ in module.named_parameters())
 
 
+def _tables(gated, layout):
+    """{layout name: table} to try: every built-in one (layout None), the named one, or a
+    mapping (where its gate entry says it is gated or not)."""
+    from ffnverify.testing import layouts
+
+    builtin = layouts._GATED if gated else layouts._PLAIN
+    if layout is None or layout == "auto":
+        return builtin
+    if isinstance(layout, str):
+        layout = layouts.parse(layout)
+    if isinstance(layout, dict):
+        return {"mapping": dict(layout)} if ("W_gate" in layout) == gated else {}
+    return {layout: builtin[layout]} if layout in builtin else {}
+
+
 def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None,
-         target=None, command=None):
+         target=None, command=None, layout=None):
     """[Candidate] over every variant × fitting layout, closest first."""
     import torch
 
@@ -137,11 +152,10 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
         case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
                       "cpu", target, call=call, extra=tuple(extra_params), command=command)
         module = C._build(case)
-        tables = layouts._GATED if gated else layouts._PLAIN
-        for lname, table in tables.items():
+        for lname, table in _tables(gated, layout).items():
             if not _fits(module, table, variant, d, h, lambda p, c=case: C._outside(p, c)):
                 continue
-            case.layout = lname
+            case.layout = table if lname == "mapping" else lname
             rng = np.random.default_rng(seed)
             C.fill(module, case, rng)
             w = layouts.read(module, table)
@@ -162,13 +176,15 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
 
 
 def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
-                 d_multiple_of=None, h_of=None, seed=0, target=None):
+                 d_multiple_of=None, h_of=None, seed=0, target=None, layout=None):
     """What `factory(d, h, bias)` computes: an Identification (`.summary()` says it).
 
     `bias` None tries bias=True first (a module without a bias option ignores it), then
-    False; shapes as in check_ffn (`d_multiple_of`, `h_of(d)`, fixed `d`, `h`)."""
+    False; shapes as in check_ffn (`d_multiple_of`, `h_of(d)`, fixed `d`, `h`); `layout`
+    None tries every built-in layout, else only the one named (or the mapping given)."""
+    if layout is not None and not isinstance(layout, (str, dict)):
+        raise ValueError(f"layout must be a name or a mapping, not {type(layout).__name__}")
     from ffnverify.testing import conformance as C
-    from ffnverify.testing import layouts
 
     pd, ph = C.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
     settings = (True, False) if bias is None else (bool(bias),)
@@ -177,8 +193,9 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
     for b in settings:
         try:
             ranked, module = rank(factory, pd, ph, b, call, extra_params, seed,
-                                  target=target, command=reproducer(
-                                      factory, target, pd, ph, b, call, extra_params))
+                                  target=target, layout=layout, command=reproducer(
+                                      factory, target, pd, ph, b, call, extra_params,
+                                      layout))
         except C.ConformanceFailure as exc:
             last = exc
             continue
@@ -191,28 +208,31 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
         # variant, e.g. a symmetric bilinear, is no competitor)
         runner = next((c for c in others if best is None or c.variant != best.variant), None)
         top = best or ranked[0]
-        table = (layouts._GATED if C.lookup(top.variant)[1] else layouts._PLAIN)[top.layout]
+        table = _tables(C.lookup(top.variant)[1], layout)[top.layout]
         found = Identification(pd, ph, _bias_pattern(module, table), best,
                                runner if best else (ranked[1] if len(ranked) > 1 else None),
                                None if best else ranked[0], ranked)
         if best is None:
             found.diagnoses = _diagnose(factory, ranked, pd, ph, b, call, extra_params,
-                                        seed, target)
+                                        seed, target, layout)
         return found
     if last is not None:
         raise last
     return Identification(pd, ph, {}, None, None, None, [])
 
 
-def reproducer(factory, target, d, h, bias, call=None, extra_params=()):
+def reproducer(factory, target, d, h, bias, call=None, extra_params=(), layout=None):
     """The identify run of one probe build, as a command that runs as printed."""
     import shlex
 
-    from ffnverify.testing.conformance import _importable
+    from ffnverify.testing.conformance import _cli_layout, _importable
 
     where = _importable(call)
-    if target and (call is None or where):
+    cli_layout = None if layout is None else _cli_layout(layout)
+    if target and (call is None or where) and (layout is None or cli_layout):
         more = f" --call {where}" if where else ""
+        if cli_layout:
+            more += f" --layout {cli_layout}"
         if extra_params:
             more += " --extra-params " + " ".join(shlex.quote(e) for e in extra_params)
         return (f"ffnverify identify {target} --d {d} --h {h} --bias {str(bias).lower()}"
@@ -230,12 +250,14 @@ def reproducer(factory, target, d, h, bias, call=None, extra_params=()):
         args.append(f"call={(where or '').partition(':')[2] or getattr(call, '__qualname__', 'call')}")
     if extra_params:
         args.append(f"extra_params={tuple(extra_params)!r}")
+    if layout is not None:
+        args.append(f"layout={layout!r}")
     more = "".join(", " + a for a in args)
     return (f"python -c \"{'; '.join(imports)}; print(identify_ffn({name}, d={d}, h={h}, "
             f"bias={bias}{more}).summary())\"")
 
 
-def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target):
+def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, layout):
     """The simplest diagnoses over every (variant, layout) that reads the module (a
     neighbouring activation is the ranking's business, not a diagnosis here)."""
     from ffnverify.testing import conformance as C
@@ -243,7 +265,9 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target):
 
     found = []
     for c in ranked:
-        case = C.Case(factory, c.variant, c.layout, bool(bias), d, h, PROBE_TOKENS, seed,
+        lay = _tables(C.lookup(c.variant)[1], layout)[c.layout]
+        case = C.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
+                      bool(bias), d, h, PROBE_TOKENS, seed,
                       "cpu", target, call=call, extra=tuple(extra_params),
                       shapes={"d": d, "h": h})
         try:
@@ -300,6 +324,12 @@ def add_arguments(p):
                    help="the bias argument to pass the factory (default: true, then false)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="report format (default text)")
+    p.add_argument("--layout", default=None,
+                   help="judge only this layout: a built-in name or a JSON mapping {name: "
+                        "[attribute path, transform]} (default: every built-in layout)")
+    from ffnverify.testing.check_cmd import add_module_options
+
+    add_module_options(p)
 
 
 def run(args) -> int:
@@ -323,9 +353,22 @@ def run(args) -> int:
         print(f"ffnverify identify: error: cannot import {args.target}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+    from ffnverify.testing import layouts
+    from ffnverify.testing.check_cmd import module_options
+
+    try:
+        opts = module_options(args)
+        layout = None if args.layout is None else layouts.parse(args.layout)
+        if isinstance(layout, str) and layout not in layouts.LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; built-in layouts: "
+                             f"{', '.join(layouts.LAYOUTS)}")
+    except Exception as exc:
+        print(f"ffnverify identify: error: {exc}", file=sys.stderr)
+        return 2
     bias = None if args.bias is None else args.bias == "true"
     try:
-        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias)
+        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias, target=args.target,
+                             layout=layout, **opts)
     except ConformanceFailure as failure:
         print(failure.report())
         return 1

@@ -42,6 +42,7 @@ _GATED = {
     "torchtune": _sep("w1", "w3", "w2"),  # also Mixtral experts, Meta's llama
     "t5": _sep("wi_0", "wi_1", "wo"),  # T5 v1.1 / MT5 gated-gelu
     "timm-swiglu": _sep("fc1_g", "fc1_x", "fc2"),  # timm SwiGLU
+    "litgpt": _sep("fc_1", "fc_2", "proj"),  # litgpt LLaMAMLP, GemmaMLP
     "xformers-packed": _fused("w12", "w3"),
     "xformers-packed-gate-second": _fused("w12", "w3", False),
     "phi3": _fused("gate_up_proj", "down_proj"),  # Phi-3, GLM
@@ -76,6 +77,7 @@ _PLAIN = {
     "x-transformers": _sep(None, "ff.0.0", "ff.2"),
     "x-transformers-ff3": _sep(None, "ff.0.0", "ff.3"),  # with post_act_ln
     "megatron": _sep(None, "linear_fc1", "linear_fc2"),
+    "litgpt": _sep(None, "fc", "proj"),  # litgpt GptNeoxMLP
 }
 LAYOUTS = sorted(set(_GATED) | set(_PLAIN))
 
@@ -109,8 +111,38 @@ def apply_transform(transform, t):
     return out
 
 
+OUR_NAMES = ("W_gate", "W_up", "W_down", "b_gate", "b_up", "b_down")
+
+
+def parse(text):
+    """A layout from the command line: a built-in name, or a JSON mapping
+    {our name: [attribute path, transform]} (transform "id" when left out). ValueError
+    names what is wrong."""
+    import json
+
+    if not text.lstrip().startswith("{"):
+        return text
+    try:
+        table = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--layout is not valid JSON: {exc}") from None
+    out = {}
+    for k, v in table.items():
+        if k not in OUR_NAMES:
+            raise ValueError(f"layout key {k!r} is not one of {', '.join(OUR_NAMES)}")
+        v = [v] if isinstance(v, str) else v
+        if not (isinstance(v, list) and 1 <= len(v) <= 2 and all(isinstance(e, str)
+                                                                 for e in v)):
+            raise ValueError(f"layout entry {k!r} must be [attribute path, transform]")
+        out[k] = (v[0], v[1] if len(v) > 1 else "id")
+    return out
+
+
 def mapping(variant_gated: bool, layout) -> dict:
-    """The {our name: (path, transform)} table of a named layout, or `layout` if it is a dict."""
+    """The {our name: (path, transform)} table of a named layout, or `layout` if it is a dict
+    (or a JSON mapping: `parse`)."""
+    if isinstance(layout, str):
+        layout = parse(layout)
     if isinstance(layout, dict):
         return dict(layout)
     table = _GATED if variant_gated else _PLAIN

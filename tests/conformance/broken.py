@@ -11,7 +11,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from .zoo import ExactGeluForTanh, GateUpSwapped, HF, PackedHalvesSwapped, SwiGLU
+from .zoo import HF, ExactGeluForTanh, GateUpSwapped, PackedHalvesSwapped, SwiGLU
 
 
 class DownBiasUnused(SwiGLU):

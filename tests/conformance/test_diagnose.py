@@ -9,9 +9,8 @@ torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
+from ffnverify.testing import check_ffn, diagnose, identify_ffn  # noqa: E402
 from ffnverify.testing import conformance as C  # noqa: E402
-from ffnverify.testing import diagnose  # noqa: E402
 
 from . import zoo  # noqa: E402
 from .broken import BROKEN, FalconH1Like  # noqa: E402
