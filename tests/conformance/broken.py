@@ -120,3 +120,55 @@ BROKEN = [
     ("residual added inside", ResidualInside, "swiglu", "hf", False, "residual",
      "the residual added inside"),
 ]
+
+
+# ---------------------------------------------------------------- for the reproducer tests
+# (each needs an option: a call adapter, extra parameters, shape rules, a per-projection bias)
+
+
+class MegatronScaled(torch.nn.Module):
+    """megatron-core's MLP shape: linear_fc1 = [gate; up], linear_fc2, forward returning
+    (output, output_bias); the output scaled by 1.01."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__()
+        self.linear_fc1 = torch.nn.Linear(d, 2 * h, bias=bias)
+        self.linear_fc2 = torch.nn.Linear(h, d, bias=bias)
+
+    def forward(self, x):
+        gate, up = self.linear_fc1(x).chunk(2, dim=-1)
+        return self.linear_fc2(F.silu(gate) * up) * 1.01, None
+
+
+def first_output(module, x):
+    """call= adapter: the first item of the (output, bias) pair."""
+    return module(x)[0]
+
+
+class WithNormGeluOff(GeluConstantOff):
+    """A norm outside the FFN (extra_params "norm.*") and tanh-GELU with 0.044."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__(d, h, bias)
+        self.norm = torch.nn.LayerNorm(d)
+
+
+class PickyResidual(ResidualInside):
+    """A config that validates widths (4 heads divide d; h = 3d) and adds the residual."""
+
+    def __init__(self, d, h, bias=False):
+        if d % 4 or h != 3 * d:
+            raise ValueError(f"d={d} must be a multiple of 4 heads and h={h} must be 3d")
+        super().__init__(d, h, bias)
+
+
+class UpBiasOnlyScaled(HF):
+    """timm's bias=(True, False) form: up has a bias, down none; the output scaled."""
+
+    def __init__(self, d, h, bias):
+        super().__init__("gelu", d, h, False)
+        if bias.get("up"):
+            self.up_proj = torch.nn.Linear(d, h, bias=True)
+
+    def forward(self, x):
+        return super().forward(x) * 0.5
