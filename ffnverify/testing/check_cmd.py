@@ -57,6 +57,9 @@ def add_module_options(p):
     p.add_argument("--d-multiple-of", type=int, default=None, metavar="K",
                    help="draw only model widths d that are multiples of K (a config that "
                         "needs heads | d, an even head_dim)")
+    p.add_argument("--experts", type=int, default=None, metavar="I",
+                   help="an experts module (MoE): check expert I, every token routed to it "
+                        "(layouts mixtral-experts, dbrx-experts, litgpt-moe)")
     p.add_argument("--h-of", default=None, metavar="RULE",
                    help="the hidden width as a function of d: K*d, K*d/M (integer division) "
                         "or MODULE:FUNCTION")
@@ -123,8 +126,10 @@ def module_options(args):
             raise ValueError(f"--call {args.call} is not callable")
     if args.d_multiple_of is not None and args.d_multiple_of < 1:
         raise ValueError("--d-multiple-of must be at least 1")
+    if args.experts is not None and args.experts < 0:
+        raise ValueError("--experts must be at least 0")
     return {"call": call, "extra_params": tuple(args.extra_params or ()),
-            "d_multiple_of": args.d_multiple_of,
+            "d_multiple_of": args.d_multiple_of, "experts": args.experts,
             "h_of": h_rule(args.h_of) if args.h_of else None}
 
 

@@ -103,6 +103,10 @@ def _fits(module, table, variant, d, h, ignore):
               for k, v in weight_shapes(variant, d, h, True).items()}
     covered = set()
     for name, shape in shapes.items():
+        if name not in table:  # an experts layout without biases
+            if name.startswith("W_"):
+                return False
+            continue
         path, transform = table[name]
         t = layouts.resolve(module, path)
         if t is None:
@@ -120,12 +124,16 @@ def _fits(module, table, variant, d, h, ignore):
     return all(k in covered or ignore(k) for k, _ in module.named_parameters())
 
 
-def _tables(gated, layout):
-    """{layout name: table} to try: every built-in one (layout None), the named one, or a
-    mapping (where its gate entry says it is gated or not)."""
+def _tables(gated, layout, experts=None, h=None):
+    """{layout name: table} to try: every built-in one (layout None; the experts layouts
+    for expert `experts` where given), the named one, or a mapping (where its gate entry
+    says it is gated or not)."""
     from ffnverify.testing import layouts
 
-    builtin = layouts._GATED if gated else layouts._PLAIN
+    builtin = dict(layouts._GATED if gated else layouts._PLAIN)
+    if gated and (experts is not None or layout in layouts._EXPERTS):
+        builtin.update({n: layouts.expert_table(n, experts or 0, h)
+                        for n in layouts._EXPERTS})
     if layout is None or layout == "auto":
         return builtin
     if isinstance(layout, str):
@@ -136,7 +144,7 @@ def _tables(gated, layout):
 
 
 def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None,
-         target=None, command=None, layout=None):
+         target=None, command=None, layout=None, experts=None):
     """[Candidate] over every variant × fitting layout, closest first."""
     import torch
 
@@ -150,12 +158,13 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
     for variant in names:
         gated = lookup(variant)[1]
         case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
-                      "cpu", target, call=call, extra=tuple(extra_params), command=command)
+                      "cpu", target, call=call, extra=tuple(extra_params), command=command,
+                      expert=experts)
         module = C._build(case)
-        for lname, table in _tables(gated, layout).items():
+        for lname, table in _tables(gated, layout, experts, h).items():
+            case.layout = table if lname == "mapping" else lname
             if not _fits(module, table, variant, d, h, lambda p, c=case: C._outside(p, c)):
                 continue
-            case.layout = table if lname == "mapping" else lname
             rng = np.random.default_rng(seed)
             C.fill(module, case, rng)
             w = layouts.read(module, table)
@@ -176,7 +185,8 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
 
 
 def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
-                 d_multiple_of=None, h_of=None, seed=0, target=None, layout=None):
+                 d_multiple_of=None, h_of=None, seed=0, target=None, layout=None,
+                 experts=None):
     """What `factory(d, h, bias)` computes: an Identification (`.summary()` says it).
 
     `bias` None tries bias=True first (a module without a bias option ignores it), then
@@ -193,7 +203,8 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
     for b in settings:
         try:
             ranked, module = rank(factory, pd, ph, b, call, extra_params, seed,
-                                  target=target, layout=layout, command=reproducer(
+                                  target=target, layout=layout, experts=experts,
+                                  command=reproducer(
                                       factory, target, pd, ph, b, call, extra_params,
                                       layout))
         except C.ConformanceFailure as exc:
@@ -208,13 +219,13 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
         # variant, e.g. a symmetric bilinear, is no competitor)
         runner = next((c for c in others if best is None or c.variant != best.variant), None)
         top = best or ranked[0]
-        table = _tables(C.lookup(top.variant)[1], layout)[top.layout]
+        table = _tables(C.lookup(top.variant)[1], layout, experts, ph)[top.layout]
         found = Identification(pd, ph, _bias_pattern(module, table), best,
                                runner if best else (ranked[1] if len(ranked) > 1 else None),
                                None if best else ranked[0], ranked)
         if best is None:
             found.diagnoses = _diagnose(factory, ranked, pd, ph, b, call, extra_params,
-                                        seed, target, layout)
+                                        seed, target, layout, experts)
         return found
     if last is not None:
         raise last
@@ -257,7 +268,8 @@ def reproducer(factory, target, d, h, bias, call=None, extra_params=(), layout=N
             f"bias={bias}{more}).summary())\"")
 
 
-def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, layout):
+def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, layout,
+              experts=None):
     """The simplest diagnoses over every (variant, layout) that reads the module (a
     neighbouring activation is the ranking's business, not a diagnosis here)."""
     from ffnverify.testing import conformance as C
@@ -265,11 +277,11 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
 
     found = []
     for c in ranked:
-        lay = _tables(C.lookup(c.variant)[1], layout)[c.layout]
+        lay = _tables(C.lookup(c.variant)[1], layout, experts, h)[c.layout]
         case = C.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
                       bool(bias), d, h, PROBE_TOKENS, seed,
                       "cpu", target, call=call, extra=tuple(extra_params),
-                      shapes={"d": d, "h": h})
+                      shapes={"d": d, "h": h}, expert=experts)
         try:
             with C._kit_settings("cpu"):
                 points = diagnose.points_for(None, case, None, fills=2)
