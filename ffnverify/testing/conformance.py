@@ -697,28 +697,56 @@ class ToolFailure(Exception):
 
 def _counted(module64, case, x, dy=None):
     """(matmul FLOPs of the FFN, of the outside submodules) of one forward (and backward,
-    given dy). ToolFailure when the counter fails where the plain call does not."""
+    given dy). The outside submodules' share is their own calls, recorded and counted
+    again alone (FlopCounterMode's per-module attribution of a backward is not reliable).
+    ToolFailure when the counter fails where the plain call does not."""
     from torch.utils.flop_counter import FlopCounterMode
 
+    calls = []
+    subs = [module64.get_submodule(p) for p in _outside_modules(module64, case)]
+    hooks = [m.register_forward_hook(lambda m, args, out: calls.append((m, args)))
+             for m in subs]
+
     def once():
+        calls.clear()
         out = _call(module64, x, case, "flops")
         if dy is not None:
             out.backward(dy)
 
     try:
-        with FlopCounterMode(display=False) as counter:
-            once()
-    except Exception as exc:
         try:
-            once()  # the same call without the counter: is it the module's failure?
-        except Exception:
-            raise exc from None
-        raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
-    by_module = counter.get_flop_counts()
-    root = type(module64).__name__
-    apart = sum(sum(by_module.get(f"{root}.{p}", {}).values())
-                for p in _outside_modules(module64, case))
+            with FlopCounterMode(display=False) as counter:
+                once()
+        except Exception as exc:
+            try:
+                once()  # the same call without the counter: is it the module's failure?
+            except Exception:
+                raise exc from None
+            raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        for hook in hooks:
+            hook.remove()
+    apart = _alone(calls, dy is not None)
     return counter.get_total_flops() - apart, apart
+
+
+def _alone(calls, backward):
+    """Matmul FLOPs of recorded submodule calls run again by themselves (and backward)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    total = 0
+    for m, args in calls:
+        inputs = tuple(a.detach().requires_grad_(a.requires_grad)
+                       if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                       for a in args)
+        with FlopCounterMode(display=False) as counter:
+            out = m(*inputs)
+            if backward and isinstance(out, torch.Tensor) and out.requires_grad:
+                out.backward(torch.ones_like(out))
+        total += counter.get_total_flops()
+        for param in m.parameters():
+            param.grad = None
+    return total
 
 
 def check_flops(module64, case, x64, dy64):

@@ -96,7 +96,7 @@ class Hypothesis:
     kind: str  # swap, bias, constant, scale, transposed, activation, residual
     fit: tuple = ()  # names of the fitted constants
     start: tuple = ()  # their starting (correct) values
-    table: dict | None = None
+    retable: object = None  # f(the point's table) -> the table the module reads instead
     weights: object = None  # f(w, theta) -> w
     act: str | None = None  # activation whose constants are `fit` (kind "constant")
     residual: bool = False
@@ -158,20 +158,29 @@ def _scaled(w, where, s, gated):
     return w
 
 
-def _swap_table(table, layout):
-    """The table with gate and up exchanged, and the words for it."""
+def _swapped(table):
     t = dict(table)
     for a, b in (("W_gate", "W_up"), ("b_gate", "b_up")):
-        t[a], t[b] = table[b], table[a]
+        t.pop(a, None), t.pop(b, None)
+        if b in table:
+            t[a] = table[b]
+        if a in table:
+            t[b] = table[a]
+    return t
+
+
+def _swap_table(table, layout):
+    """(f(table) -> the table with gate and up exchanged, the words for it)."""
     if table["W_gate"][0] == table["W_up"][0]:  # one fused weight: the chunk order
         from ffnverify.testing import layouts
 
+        t = _swapped(table)
         other = next((n for n, tb in layouts._GATED.items() if tb == t), None)
         name = f" (layout {other})" if other else ""
-        return t, (f"the other chunk order of {table['W_gate'][0]}: the gate is the "
+        return _swapped, (f"the other chunk order of {table['W_gate'][0]}: the gate is the "
                    f"{'second' if 'half0' in str(table['W_gate'][1]) else 'other'} chunk{name}")
     g, u = (_module_of(table[k][0]) for k in ("W_gate", "W_up"))
-    return t, f"gate and up swapped: act({u}(x)) * {g}(x), not act({g}(x)) * {u}(x)"
+    return _swapped, f"gate and up swapped: act({u}(x)) * {g}(x), not act({g}(x)) * {u}(x)"
 
 
 def _module_of(path):
@@ -196,7 +205,7 @@ def hypotheses(variant, table, layout, w, gated_variants, shapes_square):
     out = []
     if gated:
         t, words = _swap_table(table, layout)
-        out.append(Hypothesis(words, variant, "swap", table=t))
+        out.append(Hypothesis(words, variant, "swap", retable=t))
     for b in sorted(k for k in w if k.startswith("b_")):
         p = b[2:]
         out.append(Hypothesis(f"the {p} projection's bias ({table[b][0]}) never added",
@@ -211,8 +220,9 @@ def hypotheses(variant, table, layout, w, gated_variants, shapes_square):
         path, tr = table[name]
         flipped = _toggle(tr)
         if flipped is not None:
-            out.append(Hypothesis(f"{path} used transposed", variant, "transposed",
-                                  table={**table, name: (path, flipped)}))
+            out.append(Hypothesis(
+                f"{path} used transposed", variant, "transposed",
+                retable=lambda t, name=name: {**t, name: (t[name][0], _toggle(t[name][1]))}))
     for other in gated_variants:
         if other != variant and lookup(other)[1] == gated:
             out.append(Hypothesis(f"the activation {lookup(other)[0]} (the variant {other}), "
@@ -244,7 +254,7 @@ def _weights(h, point, theta):
     from ffnverify.backends.variants import lookup
     from ffnverify.testing import layouts
 
-    w = point.w if h.table is None else layouts.read(point.module, h.table)
+    w = point.w if h.retable is None else layouts.read(point.module, h.retable(point.table))
     if h.weights is not None:
         w = h.weights(w, theta)
     if h.kind == "scale":
@@ -384,7 +394,7 @@ def diagnose(points, variant, layout, table, variants=None):
 
     for p in points:
         if p.w is None:
-            p.w = layouts.read(p.module, table)
+            p.w = layouts.read(p.module, p.table)
     base = Hypothesis("nothing changed", variant, "none")
     if _max_excess(base, points, ())[0] <= 1:
         return []  # it computes `variant`: nothing to diagnose in float64
@@ -421,7 +431,6 @@ def points_for(module64, case, x64, square=False, fills=1):
 
     from ffnverify.testing import conformance as C
 
-    table = C._table(case)
     pts = []
 
     def add(c, module, x):
@@ -430,7 +439,7 @@ def points_for(module64, case, x64, square=False, fills=1):
                 y = C._call(module, torch.as_tensor(x, device=c.device), c, "diagnosis")
         except Exception:  # a diagnosis never masks the failure it explains
             return
-        pts.append(Point(module, table, x, C._to_numpy(y)))
+        pts.append(Point(module, C._table(c), x, C._to_numpy(y)))
 
     rng = np.random.default_rng([case.seed, 7])
     if module64 is not None:
