@@ -131,7 +131,8 @@ def _tables(gated, layout, experts=None, h=None):
     from ffnverify.testing import layouts
 
     builtin = dict(layouts._GATED if gated else layouts._PLAIN)
-    if gated and (experts is not None or layout in layouts._EXPERTS):
+    if gated and (experts is not None
+                  or (isinstance(layout, str) and layout in layouts._EXPERTS)):
         builtin.update({n: layouts.expert_table(n, experts or 0, h)
                         for n in layouts._EXPERTS})
     if layout is None or layout == "auto":
