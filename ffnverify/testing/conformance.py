@@ -22,6 +22,13 @@ run (the first failure is reported):
 7. flops         matmul FLOPs of forward and of forward+backward under
                  torch.utils.flop_counter.FlopCounterMode against `derivations.flops`
 
+Shapes: the two smallest cases run first (a module wrong at every shape fails at once),
+then Hypothesis draws; a failure is shrunk by `shrink` (smaller n, h, d, seed 0), bounded
+in time (SHRINK_SECONDS), and the reported failure is diagnosed (`diagnose`: what the
+module computes instead, reported only when it matches at every drawn point).
+Experts of MoE layers: `experts=i` and the experts layouts read expert i (every token
+routed to it); a router's parameters and matmul FLOPs are counted apart.
+
 Bounds come from `tolerances.bounds` (unit roundoff, shapes, and the error of the same
 computation done plainly in the dtype); `act_eval` says how the activation may be evaluated
 in a low precision (fused, op by op, or auto: the fused bound and, where it fails, the

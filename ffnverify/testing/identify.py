@@ -6,7 +6,9 @@ output is compared with the float64 NumPy reference of every row of the variant 
 The answer is the (variant, layout) whose reference is closest, with the measured distance
 to it and to the runner-up. It is a match only when every output element lies within the
 kit's float64 rounding-error bound (`tolerances.bounds`, the same bound the forward check
-uses); otherwise the answer is "none of the variants", with the closest.
+uses); otherwise the answer is "none of the variants", with the closest, and the
+diagnoses (`diagnose`) that fit every drawn point exactly: what the module computes
+instead (gate and up swapped, a bias unused, a constant off, a scale, ...).
 
 Inputs are drawn at scale `PROBE_SCALE`, so pre-activations reach the region where the
 activations differ most (exact vs tanh GELU differ by up to 5e-4 around |z| = 2; relu
@@ -292,38 +294,6 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
             continue
     simplest = diagnose.level(found)
     return [f for f in found if len(f.fitted) == simplest]
-
-
-def what_it_computes(module64, case, x64, claimed_error):
-    """For a failing forward check: the variant of the table (same layout) whose float64
-    reference the module does match, and its max error; None when none does."""
-    import torch
-
-    from derivations.variants import VARIANTS
-    from ffnverify.backends.variants import lookup
-    from ffnverify.testing import conformance as C
-    from ffnverify.testing import layouts, tolerances
-
-    gated = lookup(case.variant)[1]
-    w = layouts.read(module64, C._table(case))
-    with torch.no_grad():
-        y = C._to_numpy(C._call(module64, torch.as_tensor(x64), case, "identify"))
-    dy = np.zeros_like(x64)
-    best = None
-    for variant in VARIANTS:
-        if variant == case.variant or lookup(variant)[1] != gated:
-            continue
-        ref = C._reference(variant, w, x64, dy)
-        if y.shape != ref["y"].shape:
-            continue
-        plain = tolerances.plain_errors(variant, w, x64, dy, "float64", case.device, ref)
-        bound = tolerances.bounds(variant, w, x64, dy, "float64", plain)["y"]
-        err = np.abs(y - ref["y"])
-        if np.all(err <= bound):
-            e = float(np.max(err, initial=0.0))
-            if best is None or e < best[1]:
-                best = (variant, e)
-    return best
 
 
 # ---------------------------------------------------------------- ffnverify identify
