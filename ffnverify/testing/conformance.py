@@ -905,8 +905,14 @@ def check_example(factory, variant, layout="auto", bias=False, seed=0, d=8, h=12
     layout_arg = layout
     try:
         if layout == "auto":
-            layout, _ = resolve_layout(factory, variant, bias, device, call, extra_params,
-                                       shapes, target, experts)
+            try:
+                layout, _ = resolve_layout(factory, variant, bias, device, call,
+                                           extra_params, shapes, target, experts)
+            except ConformanceFailure as failure:  # the probe shape is not buildable:
+                if failure.check != "factory":  # resolve at the case's own shape
+                    raise
+                layout, _ = resolve_layout(factory, variant, bias, device, call,
+                                           extra_params, {"d": d, "h": h}, target, experts)
         case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n),
                     int(seed), device, target, act_eval, call=call,
                     extra=tuple(extra_params), layout_arg=layout_arg, shapes=shapes,
