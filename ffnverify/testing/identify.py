@@ -231,8 +231,28 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
                                         seed, target, layout, experts)
         return found
     if last is not None:
+        if "forward raised" in last.message and pd != ph and h is None and h_of is None:
+            _square_diagnosis(last, factory, pd, settings[-1], call, extra_params, seed,
+                              target, layout, experts)
         raise last
     return Identification(pd, ph, {}, None, None, None, [])
+
+
+def _square_diagnosis(failure, factory, d, bias, call, extra_params, seed, target, layout,
+                      experts):
+    """A forward that raises at d != h may run at d = h (a weight used transposed): the
+    diagnoses found there, attached to the failure."""
+    try:
+        ranked, _ = rank(factory, d, d, bias, call, extra_params, seed, target=target,
+                         layout=layout, experts=experts)
+    except Exception:
+        return
+    if ranked and not ranked[0].within:
+        failure.diagnoses = _diagnose(factory, ranked, d, d, bias, call, extra_params, seed,
+                                      target, layout, experts)
+        if failure.diagnoses:
+            failure.message += f" (it runs at d = h = {d}, where:)"
+        failure.args = (failure.report(),)
 
 
 def reproducer(factory, target, d, h, bias, call=None, extra_params=(), layout=None):

@@ -41,10 +41,14 @@ def row(entry, examples):
     start = time.monotonic()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        found = identify_ffn(factory, bias=bias[-1], **kw)
+        try:
+            found = identify_ffn(factory, bias=bias[-1], **kw)
+            ident = (f"{found.variant} ({found.layout})" if found.best else
+                     f"none; closest {found.closest.variant}" if found.closest else "none")
+            found_diagnoses = found.diagnoses
+        except ConformanceFailure as failure:  # e.g. a forward that raises at d != h
+            ident, found_diagnoses = f"{failure.check} failure", failure.diagnoses
         t_identify = time.monotonic() - start
-        ident = (f"{found.variant} ({found.layout})" if found.best else
-                 f"none; closest {found.closest.variant}" if found.closest else "none")
         start = time.monotonic()
         diagnosis = ""
         try:
@@ -57,8 +61,8 @@ def row(entry, examples):
             check = f"{failure.check}{at}"
             diagnosis = "; or ".join(f"{d.variant}: {d.what}" for d in failure.diagnoses)
         t_check = time.monotonic() - start
-    if not diagnosis and found.diagnoses:
-        diagnosis = "; or ".join(f"{d.variant}: {d.what}" for d in found.diagnoses)
+    if not diagnosis and found_diagnoses:
+        diagnosis = "; or ".join(f"{d.variant}: {d.what}" for d in found_diagnoses)
     return [name, ident, check, _short(diagnosis) or "—",
             f"{t_identify:.1f} s + {t_check:.1f} s"]
 

@@ -151,3 +151,14 @@ def test_too_few_numbers_fit_no_constant():
         y = module(torch.as_tensor(x)).numpy()
     point = diagnose.Point(module, C._table(case), x, y)
     assert diagnose.diagnose([point], "swiglu", "hf", C._table(case)) == []
+
+
+def test_identify_of_a_forward_raising_at_d_ne_h_diagnoses_it_at_d_eq_h():
+    from .broken import GateWeightTransposed
+
+    with pytest.raises(C.ConformanceFailure) as info:
+        identify_ffn(GateWeightTransposed, bias=False)
+    text = info.value.report()
+    assert "forward raised RuntimeError" in text and "it runs at d = h = 6" in text, text
+    assert [d.kind for d in info.value.diagnoses] == ["transposed"], text
+    assert "gate_proj.weight used transposed" in text
