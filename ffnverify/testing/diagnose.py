@@ -169,7 +169,7 @@ def _swapped(table):
     return t
 
 
-def _swap_table(table, layout):
+def _swap_table(table):
     """(f(table) -> the table with gate and up exchanged, the words for it)."""
     if table["W_gate"][0] == table["W_up"][0]:  # one fused weight: the chunk order
         from ffnverify.testing import layouts
@@ -177,8 +177,10 @@ def _swap_table(table, layout):
         t = _swapped(table)
         other = next((n for n, tb in layouts._GATED.items() if tb == t), None)
         name = f" (layout {other})" if other else ""
+        tr = str(table["W_gate"][1])
+        which = "second" if "half0" in tr else "first" if "half1" in tr else "other"
         return _swapped, (f"the other chunk order of {table['W_gate'][0]}: the gate is the "
-                   f"{'second' if 'half0' in str(table['W_gate'][1]) else 'other'} chunk{name}")
+                          f"{which} chunk{name}")
     g, u = (_module_of(table[k][0]) for k in ("W_gate", "W_up"))
     return _swapped, f"gate and up swapped: act({u}(x)) * {g}(x), not act({g}(x)) * {u}(x)"
 
@@ -196,7 +198,7 @@ def _toggle(transform):
     return base if tail == "T" else f"{base}.T"
 
 
-def hypotheses(variant, table, layout, w, gated_variants, shapes_square):
+def hypotheses(variant, table, w, gated_variants, shapes_square):
     """Every hypothesis for `variant` read through `table` ({our name: (path, transform)});
     `w` the weights it reads (which biases exist)."""
     from ffnverify.backends.variants import lookup
@@ -204,7 +206,7 @@ def hypotheses(variant, table, layout, w, gated_variants, shapes_square):
     act_name, gated = lookup(variant)
     out = []
     if gated:
-        t, words = _swap_table(table, layout)
+        t, words = _swap_table(table)
         out.append(Hypothesis(words, variant, "swap", retable=t))
     for b in sorted(k for k in w if k.startswith("b_")):
         p = b[2:]
@@ -400,7 +402,7 @@ def diagnose(points, variant, layout, table, variants=None):
         return []  # it computes `variant`: nothing to diagnose in float64
     square = all(p.x.shape[1] == p.w["W_up"].shape[1] for p in points)
     found = {}
-    for h in hypotheses(variant, table, layout, points[0].w, list(variants or VARIANTS),
+    for h in hypotheses(variant, table, points[0].w, list(variants or VARIANTS),
                         square):
         if found and min(found) < len(h.fit):
             break  # a simpler explanation already fits
