@@ -305,17 +305,25 @@ def bound(h, point, theta, y_pred, w=None):
     return b + extra * U64 * (np.abs(y_pred) + np.abs(point.x))
 
 
+FAR = 1e-6  # |module − hypothesis| above FAR·(1 + max|y|): far beyond any float64 bound
+# at the probe shapes (those are ~1e-13 relative): rejected before the bound is computed
+
+
 def _max_excess(h, points, theta):
     """(max |module − hypothesis| / bound, max |module − hypothesis|) over every point."""
     worst, err = 0.0, 0.0
-    for p in points:
+    computed = []
+    for p in points:  # first the outputs alone: most hypotheses are far off
         w = _weights(h, p, theta)
         y = predict(h, p, theta, w)
         if y.shape != p.y.shape:
             return np.inf, np.inf
         e = np.abs(p.y - y)
-        if not np.all(np.isfinite(e)):
-            return np.inf, np.inf
+        if not np.all(np.isfinite(e)) or np.max(e, initial=0) > FAR * (1 + np.max(
+                np.abs(p.y), initial=0)):
+            return np.inf, float(np.max(e, initial=0))
+        computed.append((p, w, y, e))
+    for p, w, y, e in computed:
         b = bound(h, p, theta, y, w)
         worst = max(worst, float(np.max(e / np.maximum(b, np.finfo(float).tiny), initial=0)))
         err = max(err, float(np.max(e, initial=0.0)))
@@ -384,9 +392,10 @@ def _words(h, theta):
     return " and ".join(parts), fitted
 
 
-def diagnose(points, variant, layout, table, variants=None):
+def diagnose(points, variant, layout, table, variants=None, levels=(0, 1, 2)):
     """[Diagnosis] for a module failing `variant` read through `table`: every hypothesis of
-    the fewest fitted constants that matches at every point (empty: no diagnosis fits)."""
+    the fewest fitted constants (among `levels`) that matches at every point (empty: no
+    diagnosis fits)."""
     from derivations.variants import VARIANTS
 
     points = [p for p in points if p.y.size]
@@ -406,6 +415,8 @@ def diagnose(points, variant, layout, table, variants=None):
                         square):
         if found and min(found) < len(h.fit):
             break  # a simpler explanation already fits
+        if len(h.fit) not in levels:
+            continue
         try:
             got = verify(h, points)
         except (KeyError, ValueError, IndexError, RuntimeError):

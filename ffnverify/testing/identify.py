@@ -298,7 +298,7 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
     from ffnverify.testing import conformance as C
     from ffnverify.testing import diagnose
 
-    found = []
+    prepared = []
     for c in ranked:
         lay = _tables(C.lookup(c.variant)[1], layout, experts, h)[c.layout]
         case = C.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
@@ -307,13 +307,21 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
                       shapes={"d": d, "h": h}, expert=experts)
         try:
             with C._kit_settings("cpu"):
-                points = diagnose.points_for(None, case, None, fills=2)
-                found += diagnose.diagnose(points, c.variant, c.layout, C._table(case),
-                                           variants=[c.variant])
+                prepared.append((c, case, diagnose.points_for(None, case, None, fills=2)))
         except Exception:  # a diagnosis never masks the answer
             continue
-    simplest = diagnose.level(found)
-    return [f for f in found if len(f.fitted) == simplest]
+    for level in (0, 1, 2):  # every candidate at one level before any at the next
+        found = []
+        for c, case, points in prepared:
+            try:
+                with C._kit_settings("cpu"):
+                    found += diagnose.diagnose(points, c.variant, c.layout, C._table(case),
+                                               variants=[c.variant], levels=(level,))
+            except Exception:
+                continue
+        if found:
+            return found
+    return []
 
 
 # ---------------------------------------------------------------- ffnverify identify
