@@ -200,3 +200,21 @@ def picky_with_norm(d, h, bias=False):
 
 def pair_call(module, x):
     return module(x)[0]
+
+
+def test_progress_while_shrinking_names_the_smaller_failing_case():
+    import io
+    from types import SimpleNamespace
+
+    from ffnverify.testing.check_cmd import Progress
+
+    out = io.StringIO()
+    p = Progress(out)
+    now = [p.start]
+    p.clock = lambda: now[0]
+    p.shrinking(SimpleNamespace(d=3, h=5, n=2), 4.2)
+    p.shrinking(SimpleNamespace(d=1, h=5, n=2), 4.4)  # throttled: within a second
+    now[0] += 1.5
+    p.shrinking(SimpleNamespace(d=1, h=1, n=2), 5.9)
+    assert out.getvalue() == ("ffnverify check: shrinking: fails at d=3 h=5 n=2 (4 s)\n"
+                              "ffnverify check: shrinking: fails at d=1 h=1 n=2 (6 s)\n")
