@@ -8,8 +8,8 @@ cannot be imported, bad usage, or torch/hypothesis are missing.
 """
 
 import importlib
-import json
 import os
+import re
 import sys
 
 DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
@@ -42,6 +42,27 @@ def add_arguments(p):
     p.add_argument("--h", type=int, help="hidden width of a single case (reproducer)")
     p.add_argument("--n", type=int, help="tokens of a single case (reproducer)")
     p.add_argument("--no-shrink", action="store_true", help="report the first failing draw")
+    add_module_options(p)
+
+
+def add_module_options(p):
+    """The options that say how to build and call the module (check and identify)."""
+    p.add_argument("--call", metavar="MODULE:FUNCTION",
+                   help="call(module, x) -> y for forwards that take more arguments or "
+                        "return a tuple (e.g. ffnverify.testing:megatron_call)")
+    p.add_argument("--extra-params", nargs="+", default=(), metavar="PATTERN",
+                   help="fnmatch patterns of parameters outside the FFN (a router, a norm): "
+                        "not counted, not filled; the matmul FLOPs of the submodules that "
+                        "hold them are counted apart")
+    p.add_argument("--d-multiple-of", type=int, default=None, metavar="K",
+                   help="draw only model widths d that are multiples of K (a config that "
+                        "needs heads | d, an even head_dim)")
+    p.add_argument("--experts", type=int, default=None, metavar="I",
+                   help="an experts module (MoE): check expert I, every token routed to it "
+                        "(layouts mixtral-experts, dbrx-experts, litgpt-moe)")
+    p.add_argument("--h-of", default=None, metavar="RULE",
+                   help="the hidden width as a function of d: K*d, K*d/M (integer division) "
+                        "or MODULE:FUNCTION")
 
 
 def _error(msg):
@@ -63,10 +84,53 @@ def load_target(target):
 
 
 def _layout(text):
-    if text.lstrip().startswith("{"):
-        table = json.loads(text)
-        return {k: (v[0], v[1] if len(v) > 1 else "id") for k, v in table.items()}
-    return text
+    from ffnverify.testing import layouts
+
+    return layouts.parse(text)
+
+
+_H_RULE = re.compile(r"\s*(\d+)\s*\*\s*d\s*(?:/\s*(\d+)\s*)?")
+
+
+def h_rule(text):
+    """h_of(d) from --h-of: 'K*d', 'K*d/M' (floor division) or an importable function;
+    the function carries `cli_text` (reproducers print it back). ValueError otherwise."""
+    m = _H_RULE.fullmatch(text)
+    if m:
+        k, div = int(m.group(1)), int(m.group(2) or 1)
+        if k < 1 or div < 1:
+            raise ValueError(f"--h-of {text!r}: K and M must be positive")
+
+        def h_of(d):
+            return k * d // div
+    elif ":" in text:
+        fn = load_target(text)
+        if not callable(fn):
+            raise ValueError(f"--h-of {text!r} is not callable")
+
+        def h_of(d):
+            return int(fn(d))
+    else:
+        raise ValueError(f"--h-of {text!r}: expected K*d, K*d/M or MODULE:FUNCTION")
+    h_of.cli_text = text
+    return h_of
+
+
+def module_options(args):
+    """{call, extra_params, d_multiple_of, h_of} from the parsed options (ValueError,
+    ImportError, AttributeError on a bad one)."""
+    call = None
+    if args.call:
+        call = load_target(args.call)
+        if not callable(call):
+            raise ValueError(f"--call {args.call} is not callable")
+    if args.d_multiple_of is not None and args.d_multiple_of < 1:
+        raise ValueError("--d-multiple-of must be at least 1")
+    if args.experts is not None and args.experts < 0:
+        raise ValueError("--experts must be at least 0")
+    return {"call": call, "extra_params": tuple(args.extra_params or ()),
+            "d_multiple_of": args.d_multiple_of, "experts": args.experts,
+            "h_of": h_rule(args.h_of) if args.h_of else None}
 
 
 class Progress:
@@ -90,6 +154,17 @@ class Progress:
             return
         self.last, self.shown = now, True
         line = f"ffnverify check: bias={bias}: {run}/{total} examples ({now - self.start:.0f} s)"
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def shrinking(self, case, seconds):
+        """A smaller failing case, found `seconds` into the (time-bounded) shrink."""
+        now = self.clock()
+        if now - self.last < 1.0 and self.shown:
+            return
+        self.last, self.shown = now, True
+        line = (f"ffnverify check: shrinking: fails at d={case.d} h={case.h} n={case.n} "
+                f"({seconds:.0f} s)")
         self.stream.write(("\r" + line) if self.tty else line + "\n")
         self.stream.flush()
 
@@ -134,6 +209,11 @@ def run(args) -> int:
         return _error(f"cannot import {args.target}: {type(exc).__name__}: {exc}")
     if not callable(factory):
         return _error(f"{args.target} is not callable")
+    try:
+        opts = module_options(args)
+    except Exception as exc:
+        return _error(f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError)
+                      else str(exc))
     biases = {"both": (False, True), "true": (True,), "false": (False,)}[args.bias]
     try:
         if args.d is not None:
@@ -141,7 +221,8 @@ def run(args) -> int:
             for b in biases:
                 skipped |= set(conformance.check_example(
                     factory, args.variant, layout, b, args.seed or 0, args.d, args.h, args.n,
-                    args.device, dtypes, target=args.target, act_eval=args.act_eval))
+                    args.device, dtypes, target=args.target, act_eval=args.act_eval,
+                    **opts))
             note = f" (vacuous, not judged: {', '.join(sorted(skipped))})" if skipped else ""
             print(f"conformant: one case d={args.d} h={args.h} n={args.n} seed={args.seed or 0}"
                   f" bias={'/'.join(str(b) for b in biases)}; dtypes {', '.join(dtypes)}{note}")
@@ -151,7 +232,7 @@ def run(args) -> int:
             factory, args.variant, layout, biases, args.device, dtypes,
             args.max_examples or conformance.DEFAULT_MAX_EXAMPLES, args.seed,
             shrink=not args.no_shrink, target=args.target, act_eval=args.act_eval,
-            progress=progress)
+            progress=progress, **opts)
         progress.done()
     except conformance.ConformanceFailure as failure:
         if args.d is None:

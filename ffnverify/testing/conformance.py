@@ -22,6 +22,13 @@ run (the first failure is reported):
 7. flops         matmul FLOPs of forward and of forward+backward under
                  torch.utils.flop_counter.FlopCounterMode against `derivations.flops`
 
+Shapes: the two smallest cases run first (a module wrong at every shape fails at once),
+then Hypothesis draws; a failure is shrunk by `shrink` (smaller n, h, d, seed 0), bounded
+in time (SHRINK_SECONDS), and the reported failure is diagnosed (`diagnose`: what the
+module computes instead, reported only when it matches at every drawn point).
+Experts of MoE layers: `experts=i` and the experts layouts read expert i (every token
+routed to it); a router's parameters and matmul FLOPs are counted apart.
+
 Bounds come from `tolerances.bounds` (unit roundoff, shapes, and the error of the same
 computation done plainly in the dtype); `act_eval` says how the activation may be evaluated
 in a low precision (fused, op by op, or auto: the fused bound and, where it fails, the
@@ -72,6 +79,8 @@ class ConformanceFailure(AssertionError):
         self.index, self.got, self.expected = index, got, expected
         self.error, self.bound, self.case = error, bound, case
         self.others = []  # further distinct failures found in the same run
+        self.diagnoses = []  # diagnose.Diagnosis: what the module computes instead
+        self.context = None  # (module64, x64) of the failing draw, until diagnosed
         super().__init__(self.report())
 
     def with_others(self, others):
@@ -94,6 +103,10 @@ class ConformanceFailure(AssertionError):
                          f"({ratio:.3g}× the bound)")
         if self.scale is not None:
             lines.append(f"  scale:     max |reference| over the tensor = {self.scale:.6g}")
+        if self.diagnoses:
+            from ffnverify.testing.diagnose import explain
+
+            lines.extend("  " + line for line in explain(self.diagnoses))
         if self.case is not None:
             c = self.case
             lines.append(f"  drawn:     d={c.d} h={c.h} n={c.n} bias={c.bias} seed={c.seed} "
@@ -130,37 +143,92 @@ class Case:
     call: object = None  # call(module, x) -> y (adapters); None: module(x)
     extra: tuple = ()  # fnmatch patterns of parameters outside the FFN (left alone)
     stage: str = "factory"  # the check running now (an unexpected exception names it)
+    layout_arg: object = None  # the layout as the user gave it ("auto"): reproducers
+    shapes: dict = field(default_factory=dict)  # d_multiple_of, h_of, d, h of the run
+    command: str | None = None  # the reproducer, where another command ran this case
+    tool_notes: set = field(default_factory=set)  # checks a tool could not run, and why
+    expert: int | None = None  # the expert an experts layout reads (experts=)
 
     @property
     def layout_name(self):
         return self.layout if isinstance(self.layout, str) else "mapping"
 
     def reproducer(self, dtype=None):
-        dt = f" --dtypes {dtype}" if dtype else ""
-        ae = "" if self.act_eval == "auto" else f" --act-eval {self.act_eval}"
-        layout = _cli_layout(self.layout)
-        if (self.target and layout is not None and self.call is None and not self.extra
-                and isinstance(self.bias, bool)):
-            return (f"ffnverify check {self.target} --variant {self.variant} "
-                    f"--layout {layout} --bias {str(self.bias).lower()}{dt}{ae} "
-                    f"--device {self.device} --seed {self.seed} "
-                    f"--d {self.d} --h {self.h} --n {self.n}")
-        dts = f", dtypes=({dtype!r},)" if dtype else ""
-        aes = "" if self.act_eval == "auto" else f", act_eval={self.act_eval!r}"
-        more = ""
-        if self.call is not None:
-            more += f", call={getattr(self.call, '__qualname__', 'call')}"
+        """A command that runs this one case again and fails the same way: the CLI's when
+        every option has a command-line form, else a `python -c` line with its imports."""
+        return self.command or self._cli(dtype) or self._python(dtype)
+
+    def _cli(self, dtype):
+        import shlex
+
+        layout = _cli_layout(self.layout_arg if self.layout_arg is not None else self.layout)
+        h_of = self.shapes.get("h_of")
+        h_of_text = getattr(h_of, "cli_text", None) or _importable(h_of)
+        call = _importable(self.call)
+        if (not self.target or layout is None or not isinstance(self.bias, bool)
+                or (self.call is not None and call is None)
+                or (h_of is not None and h_of_text is None)):
+            return None
+        parts = [f"ffnverify check {self.target} --variant {self.variant} --layout {layout}",
+                 f"--bias {str(self.bias).lower()}"]
+        if dtype:
+            parts.append(f"--dtypes {dtype}")
+        if self.act_eval != "auto":
+            parts.append(f"--act-eval {self.act_eval}")
+        if call:
+            parts.append(f"--call {call}")
         if self.extra:
-            more += f", extra_params={self.extra!r}"
+            parts.append("--extra-params " + " ".join(shlex.quote(e) for e in self.extra))
+        if self.shapes.get("d_multiple_of"):
+            parts.append(f"--d-multiple-of {int(self.shapes['d_multiple_of'])}")
+        if self.expert is not None:
+            parts.append(f"--experts {int(self.expert)}")
+        if h_of is not None:
+            parts.append(f"--h-of {shlex.quote(h_of_text)}")
+        parts.append(f"--device {self.device} --seed {self.seed} --d {self.d} --h {self.h} "
+                     f"--n {self.n}")
+        return " ".join(parts)
+
+    def _python(self, dtype):
+        imports = ["from ffnverify.testing import check_example"]
         name = getattr(self.factory, "__qualname__", repr(self.factory))
-        head = "from ffnverify.testing import check_example; "
-        if self.target:  # importable: a line that runs as it stands
+        if self.target:
             mod, _, qual = self.target.partition(":")
-            head += f"from {mod} import {qual.split('.')[0]}; "
+            imports.append(f"from {mod} import {qual.split('.')[0]}")
             name = qual
-        return (f"python -c \"{head}check_example({name}, {self.variant!r}, "
-                f"layout={self.layout!r}, bias={self.bias}, seed={self.seed}, d={self.d}, "
-                f"h={self.h}, n={self.n}, device={self.device!r}{dts}{aes}{more})\"")
+        args = [name, repr(self.variant),
+                f"layout={(self.layout_arg or self.layout)!r}",
+                f"bias={self.bias!r}", f"seed={self.seed}", f"d={self.d}", f"h={self.h}",
+                f"n={self.n}", f"device={self.device!r}"]
+        if dtype:
+            args.append(f"dtypes=({dtype!r},)")
+        if self.act_eval != "auto":
+            args.append(f"act_eval={self.act_eval!r}")
+        for key, fn in (("call", self.call), ("h_of", self.shapes.get("h_of"))):
+            if fn is None:
+                continue
+            where = _importable(fn)
+            if where:
+                mod, _, qual = where.partition(":")
+                imports.append(f"from {mod} import {qual.split('.')[0]}")
+                args.append(f"{key}={qual}")
+            else:
+                args.append(f"{key}={getattr(fn, '__qualname__', key)}")
+        if self.extra:
+            args.append(f"extra_params={self.extra!r}")
+        if self.shapes.get("d_multiple_of"):
+            args.append(f"d_multiple_of={int(self.shapes['d_multiple_of'])}")
+        if self.expert is not None:
+            args.append(f"experts={int(self.expert)}")
+        return f"python -c \"{'; '.join(imports)}; check_example({', '.join(args)})\""
+
+
+def _importable(fn):
+    """'module:qualname' of a function importable at top level, else None."""
+    mod, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")
+    if fn is None or not mod or not qual or "<" in qual or mod == "__main__":
+        return None
+    return f"{mod}:{qual}"
 
 
 def _cli_layout(layout):
@@ -189,22 +257,28 @@ class Report:
     examples: dict = field(default_factory=dict)  # bias -> examples run
     discarded: dict = field(default_factory=dict)  # bias -> draws vacuous in every dtype
     skipped: dict = field(default_factory=dict)  # bias -> (draw, dtype) runs left out as vacuous
+    first: dict = field(default_factory=dict)  # bias -> runs at the smallest shapes, first
     dtypes: tuple = ()
     checks: tuple = CHECKS
     seconds: float = 0.0
     act_eval: str = "auto"
     layout_note: str | None = None  # how layout="auto" chose
     op_by_op: tuple = ()  # dtypes that needed the op-by-op activation bound (act_eval auto)
+    tool_notes: tuple = ()  # what a tool could not check (FlopCounterMode failing), and why
 
     def summary(self):
         runs = ", ".join(
             f"bias={b}: {k} examples × {len(self.dtypes)} dtypes ({self.skipped.get(b, 0)} "
             f"example-dtype runs skipped and {self.discarded.get(b, 0)} draws discarded as "
             "vacuous)" for b, k in self.examples.items())
+        first = sum(self.first.values())
+        if first:
+            runs += f"; first {first} runs at the smallest shapes"
         how = f" ({self.layout_note})" if self.layout_note else ""
+        notes = "".join(f"; {t}" for t in self.tool_notes)
         return (f"conformant: variant {self.variant}, layout {self.layout}{how}; checks "
                 f"{', '.join(self.checks)}; dtypes {', '.join(self.dtypes)}; {runs}; "
-                f"{self.activation_note()}; {self.seconds:.1f} s")
+                f"{self.activation_note()}{notes}; {self.seconds:.1f} s")
 
     def activation_note(self):
         """How the activation's rounding was judged (act_eval)."""
@@ -249,7 +323,7 @@ def compare(check, tensor, got, expected, bound, case, dtype):
 
 
 def _table(case):
-    return layouts.mapping(lookup(case.variant)[1], case.layout)
+    return layouts.mapping(lookup(case.variant)[1], case.layout, case.expert, case.h)
 
 
 def _build(case):
@@ -287,10 +361,12 @@ def expected_shapes(variant, d, h, bias):
 
 
 def _outside(path, case):
-    """A parameter the user declared outside the FFN (extra_params)."""
+    """A parameter outside the FFN: declared so (extra_params), or an experts layout's
+    router."""
     import fnmatch
 
-    return any(fnmatch.fnmatchcase(path, pat) for pat in case.extra)
+    return (any(fnmatch.fnmatchcase(path, pat) for pat in case.extra)
+            or layouts.routed(case.layout, path))
 
 
 def check_params(module, case):
@@ -300,7 +376,8 @@ def check_params(module, case):
     total = int(derived_params(case.variant, case.d, case.h, False)) + sum(
         int(np.prod(v)) for k, v in expected.items() if k.startswith("b_"))
     named = {k: v for k, v in module.named_parameters() if not _outside(k, case)}
-    have = sum(p.numel() for p in named.values())
+    sizes = layouts.read_sizes(module, table)  # an expert's slice of a stacked tensor
+    have = sum(sizes.get(k, p.numel()) for k, p in named.items())
     covered = layouts.paths(module, table)
     extra = [k for k in named if k not in covered]
     if have != total or extra:
@@ -423,8 +500,9 @@ def _output(out, case, check, dtype):
 
 def _call(module, x, case, check, dtype=None):
     """module(x) (or case.call(module, x)); an exception fails `check`, naming it."""
+    call = case.call or _layout_call(case)
     try:
-        out = case.call(module, x) if case.call is not None else module(x)
+        out = call(module, x) if call is not None else module(x)
     except ConformanceFailure:
         raise
     except Exception as exc:  # the module is user code: report, do not crash
@@ -432,6 +510,36 @@ def _call(module, x, case, check, dtype=None):
                                  f"{exc} (input shape {tuple(x.shape)}, {x.dtype})",
                                  dtype=dtype, case=case) from exc
     return _output(out, case, check, dtype)
+
+
+def _layout_call(case):
+    """The call an experts layout needs: route every token to the case's expert."""
+    if case.layout in ("mixtral-experts", "dbrx-experts"):
+        return routed_call(case.expert or 0)
+    if case.layout == "litgpt-moe":
+        return sequence_call
+    return None
+
+
+def routed_call(expert):
+    """call(module, x) for experts modules with forward(x, top_k_index, top_k_weights)
+    (transformers' MixtralExperts, Qwen-MoE, DbrxExperts): every token to `expert`, with
+    weight 1; the output in x's shape."""
+    def call(module, x):
+        flat = x.reshape(-1, x.shape[-1])
+        index = torch.full((flat.shape[0], 1), int(expert), dtype=torch.long,
+                           device=x.device)
+        weights = torch.ones((flat.shape[0], 1), dtype=x.dtype, device=x.device)
+        return module(flat, index, weights).reshape(x.shape)
+
+    call.expert = expert
+    return call
+
+
+def sequence_call(module, x):
+    """Forwards that take (batch, sequence, d) only (litgpt's LLaMAMoE): (n, d) runs as
+    (1, n, d)."""
+    return module(x.unsqueeze(0)).squeeze(0) if x.dim() == 2 else module(x)
 
 
 def megatron_call(module, x):
@@ -577,31 +685,116 @@ def check_saturation(p, case, sat):
     _compare_all("saturation", "saturation", p, case, y, grads, ref, bound, wide)
 
 
-def check_flops(module64, case, x64, dy64):
-    """Matmul FLOPs under FlopCounterMode against the derivation (forward; forward+backward)."""
+def _outside_modules(module, case):
+    """Paths of the outermost submodules whose every parameter lies outside the FFN
+    (extra_params: a router, a norm): their matmul FLOPs are counted apart."""
+    out = []
+    for path, sub in module.named_modules():
+        if not path or any(path.startswith(p + ".") for p in out):
+            continue
+        names = [f"{path}.{k}" for k, _ in sub.named_parameters()]
+        if names and all(_outside(k, case) for k in names):
+            out.append(path)
+    return out
+
+
+class ToolFailure(Exception):
+    """FlopCounterMode itself failed on a forward that runs without it."""
+
+
+def _counted(module64, case, x, dy=None):
+    """(matmul FLOPs of the FFN, of the outside submodules) of one forward (and backward,
+    given dy). The outside submodules' share is their own calls, recorded and counted
+    again alone (FlopCounterMode's per-module attribution of a backward is not reliable).
+    ToolFailure when the counter fails where the plain call does not."""
     from torch.utils.flop_counter import FlopCounterMode
 
+    calls = []
+    subs = [module64.get_submodule(p) for p in _outside_modules(module64, case)]
+    hooks = [m.register_forward_hook(lambda m, args, out: calls.append((m, args)))
+             for m in subs]
+
+    def once():
+        calls.clear()
+        out = _call(module64, x, case, "flops")
+        if dy is not None:
+            out.backward(dy)
+
+    try:
+        try:
+            with FlopCounterMode(display=False) as counter:
+                once()
+        except Exception as exc:
+            try:
+                once()  # the same call without the counter: is it the module's failure?
+            except Exception:
+                raise exc from None
+            raise ToolFailure(f"{type(exc).__name__}: {exc}") from exc
+    finally:
+        for hook in hooks:
+            hook.remove()
+    apart = _alone(calls, dy is not None)
+    return counter.get_total_flops() - apart, apart
+
+
+def _alone(calls, backward):
+    """Matmul FLOPs of recorded submodule calls run again by themselves (and backward)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    total = 0
+    for m, args in calls:
+        inputs = tuple(a.detach().requires_grad_(a.requires_grad)
+                       if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+                       for a in args)
+        with FlopCounterMode(display=False) as counter:
+            out = m(*inputs)
+            if backward and isinstance(out, torch.Tensor) and out.requires_grad:
+                out.backward(torch.ones_like(out))
+        total += counter.get_total_flops()
+        for param in m.parameters():
+            param.grad = None
+    return total
+
+
+def check_flops(module64, case, x64, dy64):
+    """Matmul FLOPs under FlopCounterMode against the derivation (forward; forward+backward).
+
+    The FLOPs of submodules outside the FFN (every parameter in extra_params: a router)
+    are counted apart. Where FlopCounterMode itself fails on a call that runs without it
+    (under no_grad, on some expert modules), the forward is counted with grad enabled; if
+    the counter still fails, the check is left out and the Case notes why (never reported
+    as the module's failure)."""
     v, d, h, n = case.variant, case.d, case.h, case.n
     x = torch.as_tensor(x64, dtype=torch.float64, device=case.device)
-    with FlopCounterMode(display=False) as counter:
-        with torch.no_grad():
-            _call(module64, x, case, "flops")
-    got, want = counter.get_total_flops(), int(derived_flops(v, d, h, n, "forward"))
+    dy = torch.as_tensor(dy64, dtype=torch.float64, device=case.device)
+    try:
+        try:
+            with torch.no_grad():
+                got, apart = _counted(module64, case, x)
+        except ToolFailure:
+            got, apart = _counted(module64, case, x)  # the forward's count, grad enabled
+        want = int(derived_flops(v, d, h, n, "forward"))
+        if got != want:
+            raise ConformanceFailure("flops", f"forward pass counted {got} matmul FLOPs"
+                                     f"{_apart(apart)}, derivation flops({v}, {d}, {h}, "
+                                     f"{n}, forward) = {want}", case=case)
+        got, apart = _counted(module64, case, x.clone().requires_grad_(True), dy)
+    except ToolFailure as exc:
+        case.tool_notes.add(f"flops not checked: torch's FlopCounterMode failed on this "
+                            f"module ({exc}), which runs without it")
+        return
+    finally:
+        for param in module64.parameters():
+            param.grad = None
+    want = int(derived_flops(v, d, h, n, "train"))
     if got != want:
-        raise ConformanceFailure("flops", f"forward pass counted {got} matmul FLOPs, "
-                                 f"derivation flops({v}, {d}, {h}, {n}, forward) = {want}",
-                                 case=case)
-    xg = x.clone().requires_grad_(True)
-    with FlopCounterMode(display=False) as counter:
-        _call(module64, xg, case, "flops").backward(
-            torch.as_tensor(dy64, dtype=torch.float64, device=case.device))
-    got, want = counter.get_total_flops(), int(derived_flops(v, d, h, n, "train"))
-    if got != want:
-        raise ConformanceFailure("flops", f"forward+backward counted {got} matmul FLOPs, "
-                                 f"derivation flops({v}, {d}, {h}, {n}, train) = {want}",
-                                 case=case)
-    for param in module64.parameters():
-        param.grad = None
+        raise ConformanceFailure("flops", f"forward+backward counted {got} matmul FLOPs"
+                                 f"{_apart(apart)}, derivation flops({v}, {d}, {h}, {n}, "
+                                 f"train) = {want}", case=case)
+
+
+def _apart(apart):
+    return f" (and {apart} in the submodules outside the FFN, counted apart)" if apart else ""
 
 
 # ---------------------------------------------------------------- one example
@@ -631,6 +824,14 @@ def _run_case(case, dtypes):
     case.stage = "forward"
     x64 = rng.standard_normal((case.n, case.d))
     dy64 = rng.standard_normal((case.n, case.d))
+    try:
+        return _run_checks(case, dtypes, module64, rng, x64, dy64)
+    except ConformanceFailure as failure:
+        failure.context = (module64, x64)  # diagnosed once, on the failure reported
+        raise
+
+
+def _run_checks(case, dtypes, module64, rng, x64, dy64):
     row, j = rng.standard_normal(case.d), int(rng.integers(case.n))
     prepared, sats, skipped = [], [], []
     for dt in dtypes:  # a dtype whose bounds cannot discriminate sits this draw out
@@ -646,12 +847,7 @@ def _run_case(case, dtypes):
         case.stage = "independence"
         check_independence(p, case, row, j)
         case.stage = "forward"
-        try:
-            check_forward_backward(p, case)
-        except ConformanceFailure as failure:
-            if failure.check == "forward" and p.dtype == "float64":
-                _name_what_it_computes(failure, module64, case, p.x)
-            raise
+        check_forward_backward(p, case)
     case.stage = "train-mode"
     check_train_mode(prepared[0], case)
     case.stage = "saturation"
@@ -662,35 +858,69 @@ def _run_case(case, dtypes):
     return skipped
 
 
-def _name_what_it_computes(failure, module64, case, x64):
-    """Prefix a forward failure with the variant the module does compute, if one does."""
-    from ffnverify.testing.identify import what_it_computes
+DIAGNOSED = ("forward", "independence", "saturation", "train-mode")  # output checks
 
-    try:
-        found = what_it_computes(module64, case, x64, failure.error)
-    except Exception:  # naming is a courtesy: never mask the failure itself
-        return
-    if found is not None:
-        failure.message = (f"this computes {found[0]}, not {case.variant} (max error "
-                           f"{found[1]:.2g} against {found[0]}); " + failure.message)
-        failure.args = (failure.report(),)
+
+def finish(failure):
+    """The failure as reported: diagnosed (what the module computes instead, when a
+    hypothesis of `diagnose` fits at every drawn point), without its internal traceback,
+    Hypothesis' notes or chained exceptions."""
+    from ffnverify.testing import diagnose
+
+    ctx, case, failure.context = failure.context, failure.case, None
+    if case is not None and failure.check in DIAGNOSED:
+        module64, x64 = ctx or (None, None)
+        raised = failure.error is None and "raised" in failure.message
+        try:
+            with _kit_settings(case.device):
+                points = diagnose.points_for(module64, case, x64, square=raised)
+                found = diagnose.diagnose(points, case.variant, case.layout_name, _table(case))
+        except Exception:  # a diagnosis is a courtesy: never mask the failure itself
+            found = []
+        failure.diagnoses = found
+        act = [d for d in found if d.kind == "activation"]
+        if len(found) == 1 and act:
+            failure.message = (f"this computes {act[0].variant}, not {case.variant} (max "
+                               f"error {act[0].error:.2g} against {act[0].variant}); "
+                               + failure.message)
+    failure.args = (failure.report(),)
+    if hasattr(failure, "__notes__"):
+        del failure.__notes__
+    failure.__cause__, failure.__suppress_context__ = None, True
+    return failure.with_traceback(None)
 
 
 def check_example(factory, variant, layout="auto", bias=False, seed=0, d=8, h=12, n=5,
                   device="cpu", dtypes=DTYPES, target=None, act_eval="auto", call=None,
-                  extra_params=()):
+                  extra_params=(), d_multiple_of=None, h_of=None, experts=None):
     """One case with given shapes and seed (what a failure report's reproducer runs).
 
+    `layout="auto"` is resolved as `check_ffn` resolves it (at the probe shape that
+    `d_multiple_of` and `h_of` give), so a reproducer of an auto run is the same run.
     Returns the dtypes skipped because their bounds could not discriminate (anti-vacuity)."""
+    __tracebackhide__ = True
     _check_act_eval(act_eval)
-    if layout == "auto":
-        layout, _ = resolve_layout(factory, variant, bias, device, call, extra_params,
-                                   {"d": d, "h": h}, target)
-    case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n), int(seed),
-                device, target or _target_of(factory), act_eval, call=call,
-                extra=tuple(extra_params))
-    with _kit_settings(device):
-        return run_case(case, tuple(dtypes))
+    shapes = {"d_multiple_of": d_multiple_of, "h_of": h_of}
+    target = target or _target_of(factory)
+    layout_arg = layout
+    try:
+        if layout == "auto":
+            try:
+                layout, _ = resolve_layout(factory, variant, bias, device, call,
+                                           extra_params, shapes, target, experts)
+            except ConformanceFailure as failure:  # the probe shape is not buildable:
+                if failure.check != "factory":  # resolve at the case's own shape
+                    raise
+                layout, _ = resolve_layout(factory, variant, bias, device, call,
+                                           extra_params, {"d": d, "h": h}, target, experts)
+        case = Case(factory, variant, layout, _norm_bias(bias), int(d), int(h), int(n),
+                    int(seed), device, target, act_eval, call=call,
+                    extra=tuple(extra_params), layout_arg=layout_arg, shapes=shapes,
+                    expert=experts)
+        with _kit_settings(device):
+            return run_case(case, tuple(dtypes))
+    except ConformanceFailure as failure:
+        raise finish(failure) from None
 
 
 def _target_of(factory):
@@ -756,7 +986,7 @@ def _probe_error(case, rng_seed=0):
 
 
 def resolve_layout(factory, variant, bias=False, device="cpu", call=None, extra_params=(),
-                   shapes=None, target=None):
+                   shapes=None, target=None, experts=None):
     """(layout name, note): the built-in layout the module's parameters fit; where several
     fit (chunk order of a fused weight, Linear vs Conv1D at equal shapes), the one whose
     float64 output matches the reference best. ConformanceFailure("layout") when none fits:
@@ -764,10 +994,12 @@ def resolve_layout(factory, variant, bias=False, device="cpu", call=None, extra_
     gated = lookup(variant)[1]
     d, h = probe_shapes(shapes)
     case = Case(factory, variant, "hf", _norm_bias(bias), d, h, 3, 0, device, target,
-                call=call, extra=tuple(extra_params))
+                call=call, extra=tuple(extra_params), layout_arg="auto",
+                shapes=dict(shapes or {}), expert=experts)
     module = _build(case)
     expected = expected_shapes(variant, d, h, _norm_bias(bias))
-    fits, near = layouts.candidates(module, gated, expected, lambda p: _outside(p, case))
+    fits, near = layouts.candidates(module, gated, expected, lambda p: _outside(p, case),
+                                    experts)
     if not fits:
         params = ", ".join(f"{k} {tuple(v.shape)}" for k, v in module.named_parameters())
         kind = "gated" if gated else "non-gated"
@@ -804,9 +1036,10 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
     @hsettings
     @given(st.data())
     def one(data):
-        # one draw in BIG_EVERY reaches n up to MAX_N_BIG and h above MAX_H (bugs that only
-        # show at larger sizes); shrinking heads back to the small class
-        big = data.draw(st.integers(0, BIG_EVERY - 1), label="size class") == BIG_EVERY - 1
+        # about one draw in BIG_EVERY reaches n up to MAX_N_BIG and h above MAX_H (bugs that
+        # only show at larger sizes): class 0, which Hypothesis' generator favours a little
+        # (the shrinking is `shrink`'s, by shapes, so nothing heads for class 0)
+        big = data.draw(st.integers(0, BIG_EVERY - 1), label="size class") == 0
         if shapes.get("d") is not None:
             d = int(shapes["d"])
         else:
@@ -822,7 +1055,9 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
                       label="n")
         s = data.draw(st.integers(0, 2**32 - 1), label="seed (values)")
         case = Case(factory, variant, layout, b, d, h, n, s, device, target, act_eval,
-                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()))
+                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()),
+                    layout_arg=opts.get("layout_arg"), shapes=shapes,
+                    expert=opts.get("experts"))
         try:
             skipped = run_case(case, dtypes)
         except Vacuous:
@@ -831,6 +1066,7 @@ def _hypothesis_test(case_args, dtypes, counts, hsettings):
         counts["run"] += 1
         counts["skipped"] += len(skipped)
         counts["op_by_op"] |= case.notes
+        counts["tools"] |= case.tool_notes
         if opts.get("progress") is not None:
             opts["progress"](b, counts["run"], hsettings.max_examples)
 
@@ -873,16 +1109,109 @@ def _check_act_eval(act_eval):
         raise ValueError(f"unknown act_eval {act_eval!r}; choose from {', '.join(ACT_EVALS)}")
 
 
+SHRINK_SECONDS = 20.0  # the shrink phase's time bound (the smallest failing case so far)
+
+
+def _smallest(shapes):
+    """(d, h) of the smallest case the shape options allow."""
+    k = int(shapes.get("d_multiple_of") or 1)
+    d = int(shapes["d"]) if shapes.get("d") is not None else k
+    if shapes.get("h") is not None:
+        return d, int(shapes["h"])
+    return d, int(shapes["h_of"](d)) if shapes.get("h_of") is not None else 1
+
+
+def _smaller(case):
+    """Cases smaller than `case` in one of n, h, d (smallest first), within its shapes."""
+    import dataclasses
+
+    shapes = case.shapes
+    k = int(shapes.get("d_multiple_of") or 1)
+    out = []
+
+    def steps(v, low, unit=1):
+        return sorted({low, max(low, (v // 2) // unit * unit), v - unit} - {v},
+                      key=lambda t: t) if v > low else []
+
+    for n in steps(case.n, 1):
+        out.append(dataclasses.replace(case, n=n, notes=set()))
+    if shapes.get("h") is None and shapes.get("h_of") is None:
+        for h in steps(case.h, 1):
+            out.append(dataclasses.replace(case, h=h, notes=set()))
+    if shapes.get("d") is None:
+        for d in steps(case.d, k, k):
+            h = int(shapes["h_of"](d)) if shapes.get("h_of") is not None else case.h
+            out.append(dataclasses.replace(case, d=d, h=h, notes=set()))
+    if case.seed != 0:
+        out.append(dataclasses.replace(case, seed=0, notes=set()))
+    return [c for c in out if c.d >= 1 and c.h >= 1 and c.n >= 1]
+
+
+def _fails_alike(case, check, dtypes):
+    """The ConformanceFailure `case` raises in `check`, or None."""
+    try:
+        run_case(case, dtypes)
+    except ConformanceFailure as failure:
+        return failure if failure.check == check else None
+    except Vacuous:
+        return None
+    return None
+
+
+def shrink(failure, dtypes, seconds=SHRINK_SECONDS, progress=None):
+    """The smallest case failing the same check found within `seconds`: greedy steps down
+    in n, h and d (to the smallest, to half, by one) and to seed 0; `progress(case,
+    elapsed)` after each smaller failure."""
+    case = failure.case
+    if case is None:
+        return failure
+    start = time.monotonic()
+    improved = True
+    while improved:
+        improved = False
+        for smaller in _smaller(failure.case):
+            if time.monotonic() - start > seconds:
+                return failure
+            found = _fails_alike(smaller, failure.check, dtypes)
+            if found is not None:
+                failure = found.with_others(failure.others)
+                improved = True
+                if progress is not None:
+                    progress(found.case, time.monotonic() - start)
+                break
+    return failure
+
+
+def _first_smallest(args, dtypes, counts):
+    """The smallest cases first (a module wrong at every shape fails here, at once):
+    the smallest d and h with one token and with two."""
+    factory, variant, layout, b, device, target, act_eval, opts = args
+    shapes = opts["shapes"]
+    d, h = _smallest(shapes)
+    for n, seed in ((1, 0), (2, 1)):
+        case = Case(factory, variant, layout, b, d, h, n, seed, device, target, act_eval,
+                    call=opts.get("call"), extra=tuple(opts.get("extra_params") or ()),
+                    layout_arg=opts.get("layout_arg"), shapes=shapes,
+                    expert=opts.get("experts"))
+        try:
+            run_case(case, dtypes)
+        except Vacuous:
+            continue
+        counts["first"] += 1
+        counts["tools"] |= case.tool_notes
+
+
 def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu", dtypes=DTYPES,
               max_examples=DEFAULT_MAX_EXAMPLES, seed=None, shrink=True, target=None,
               act_eval="auto", call=None, extra_params=(), d_multiple_of=None, h_of=None,
-              d=None, h=None, progress=None):
+              d=None, h=None, progress=None, shrink_seconds=SHRINK_SECONDS, experts=None):
     """Check `factory(d, h, bias) -> nn.Module` against the reference; return a Report.
 
     `bias` is a bool or a tuple of bools (each setting gets `max_examples` Hypothesis
-    examples). `seed` None runs derandomized (the same draws every time). Raises
-    ConformanceFailure on the first non-conformance (after Hypothesis shrinks it when
-    `shrink`).
+    examples, after two runs at the smallest shapes). `seed` None runs derandomized (the
+    same draws every time). Raises ConformanceFailure on the first non-conformance, shrunk
+    (when `shrink`) for at most `shrink_seconds` to the smallest failing case found, and
+    diagnosed (`diagnose`: what the module computes instead, where one explanation fits).
 
     `act_eval` says how the module may evaluate its activation in a low precision:
     "fused" (in float32, rounded once: F.gelu, F.silu), "op-by-op" (an expression of
@@ -894,8 +1223,20 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     returns: `megatron_call`); `extra_params` are fnmatch patterns of parameters outside
     the FFN (not counted, not filled); shapes a config accepts: `d_multiple_of`, `h_of(d)`
     or fixed `d`, `h`. `progress(bias, examples run, max_examples)` is called after each
-    example.
+    example, and `progress.shrinking(case, seconds)` (where it exists) while shrinking.
     """
+    __tracebackhide__ = True
+    try:
+        return _check_ffn(factory, variant, layout, bias, device, dtypes, max_examples, seed,
+                          shrink, target, act_eval, call, extra_params, d_multiple_of, h_of,
+                          d, h, progress, shrink_seconds, experts)
+    except ConformanceFailure as failure:
+        raise finish(failure) from None
+
+
+def _check_ffn(factory, variant, layout, bias, device, dtypes, max_examples, seed, do_shrink,
+               target, act_eval, call, extra_params, d_multiple_of, h_of, d, h, progress,
+               shrink_seconds, experts):
     _check_act_eval(act_eval)
     from hypothesis import HealthCheck, Phase, settings
     from hypothesis import seed as hseed
@@ -904,34 +1245,46 @@ def check_ffn(factory, variant, layout="auto", bias=(False, True), device="cpu",
     biases = (bias,) if isinstance(bias, (bool, dict)) else tuple(bias)
     target = target or _target_of(factory)
     shapes = {"d_multiple_of": d_multiple_of, "h_of": h_of, "d": d, "h": h}
-    note = None
+    note, layout_arg = None, layout
     if layout == "auto":
         layout, note = resolve_layout(factory, variant, biases[0], device, call, extra_params,
-                                      shapes, target)
+                                      shapes, target, experts)
     layouts.mapping(lookup(variant)[1], layout)  # unknown layout: ValueError now
     report = Report(variant, layout if isinstance(layout, str) else "mapping",
                     dtypes=tuple(dtypes), act_eval=act_eval, layout_note=note)
-    needed = set()
+    needed, tools = set(), set()
+    # shrinking is ours (`shrink`: bounded in time, smallest shapes first), not Hypothesis'
     hsettings = settings(
         max_examples=max_examples, deadline=None, database=None, derandomize=seed is None,
-        phases=[ph for ph in Phase if shrink or ph != Phase.shrink], print_blob=False,
+        phases=[ph for ph in Phase if ph != Phase.shrink], print_blob=False,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     start = time.perf_counter()
+    watch = getattr(progress, "shrinking", None)
     for b in biases:
-        counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set()}
+        counts = {"run": 0, "vacuous": 0, "skipped": 0, "op_by_op": set(), "first": 0,
+                  "tools": set()}
         opts = {"call": call, "extra_params": extra_params, "shapes": shapes,
-                "progress": progress}
+                "progress": progress, "layout_arg": layout_arg, "experts": experts}
         args = (factory, variant, layout, _norm_bias(b), device, target, act_eval, opts)
         one = _hypothesis_test(args, tuple(dtypes), counts, hsettings)
         if seed is not None:
             one = hseed(seed)(one)
         with _kit_settings(device):
-            _run_hypothesis(one, variant, layout, b)
+            _first_smallest(args, tuple(dtypes), counts)
+            try:
+                _run_hypothesis(one, variant, layout, b)
+            except ConformanceFailure as failure:
+                if not do_shrink:
+                    raise
+                raise shrink(failure, tuple(dtypes), shrink_seconds, watch) from None
         key = _bias_key(_norm_bias(b))
         report.examples[key] = counts["run"]
         report.discarded[key] = counts["vacuous"]
         report.skipped[key] = counts["skipped"]
+        report.first[key] = counts["first"]
         needed |= counts["op_by_op"]
+        tools |= counts["tools"]
     report.op_by_op = tuple(dt for dt in dtypes if dt in needed)
+    report.tool_notes = tuple(sorted(tools))
     report.seconds = time.perf_counter() - start
     return report

@@ -6,7 +6,9 @@ output is compared with the float64 NumPy reference of every row of the variant 
 The answer is the (variant, layout) whose reference is closest, with the measured distance
 to it and to the runner-up. It is a match only when every output element lies within the
 kit's float64 rounding-error bound (`tolerances.bounds`, the same bound the forward check
-uses); otherwise the answer is "none of the variants", with the closest.
+uses); otherwise the answer is "none of the variants", with the closest, and the
+diagnoses (`diagnose`) that fit every drawn point exactly: what the module computes
+instead (gate and up swapped, a bias unused, a constant off, a scale, ...).
 
 Inputs are drawn at scale `PROBE_SCALE`, so pre-activations reach the region where the
 activations differ most (exact vs tanh GELU differ by up to 5e-4 around |z| = 2; relu
@@ -41,6 +43,7 @@ class Identification:
     runner_up: Candidate | None
     closest: Candidate | None
     ranked: list = field(default_factory=list)
+    diagnoses: list = field(default_factory=list)  # diagnose.Diagnosis, when nothing matched
 
     @property
     def variant(self):
@@ -60,8 +63,12 @@ class Identification:
             c = self.closest
             if c is None:
                 return f"none of the variants: no built-in layout fits (d={self.d}, h={self.h})"
-            return (f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
-                    f"({c.layout}): max error {c.error:.2g}, beyond the float64 bound{second}")
+            from ffnverify.testing.diagnose import explain
+
+            return "\n".join([
+                f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
+                f"({c.layout}): max error {c.error:.2g}, beyond the float64 bound{second}",
+                *explain(self.diagnoses)])
         b = self.best
         return (f"variant {b.variant} (activation {b.activation}), layout {b.layout}, biases: "
                 f"{bias}; max error {b.error:.2g} (within the float64 bound){second}")
@@ -72,7 +79,11 @@ class Identification:
                                            "activation": c.activation, "error": c.error,
                                            "within_bound": c.within}
         return {"d": self.d, "h": self.h, "bias": self.bias, "best": cand(self.best),
-                "runner_up": cand(self.runner_up), "closest": cand(self.closest)}
+                "runner_up": cand(self.runner_up), "closest": cand(self.closest),
+                "diagnoses": [{"variant": d.variant, "layout": d.layout, "what": d.what,
+                               "kind": d.kind, "error": d.error,
+                               "fitted": {k: v[0] for k, v in d.fitted.items()}}
+                              for d in self.diagnoses]}
 
 
 def _bias_pattern(module, table):
@@ -94,6 +105,10 @@ def _fits(module, table, variant, d, h, ignore):
               for k, v in weight_shapes(variant, d, h, True).items()}
     covered = set()
     for name, shape in shapes.items():
+        if name not in table:  # an experts layout without biases
+            if name.startswith("W_"):
+                return False
+            continue
         path, transform = table[name]
         t = layouts.resolve(module, path)
         if t is None:
@@ -111,7 +126,28 @@ def _fits(module, table, variant, d, h, ignore):
     return all(k in covered or ignore(k) for k, _ in module.named_parameters())
 
 
-def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None):
+def _tables(gated, layout, experts=None, h=None):
+    """{layout name: table} to try: every built-in one (layout None; the experts layouts
+    for expert `experts` where given), the named one, or a mapping (where its gate entry
+    says it is gated or not)."""
+    from ffnverify.testing import layouts
+
+    builtin = dict(layouts._GATED if gated else layouts._PLAIN)
+    if gated and (experts is not None
+                  or (isinstance(layout, str) and layout in layouts._EXPERTS)):
+        builtin.update({n: layouts.expert_table(n, experts or 0, h)
+                        for n in layouts._EXPERTS})
+    if layout is None or layout == "auto":
+        return builtin
+    if isinstance(layout, str):
+        layout = layouts.parse(layout)
+    if isinstance(layout, dict):
+        return {"mapping": dict(layout)} if ("W_gate" in layout) == gated else {}
+    return {layout: builtin[layout]} if layout in builtin else {}
+
+
+def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variants=None,
+         target=None, command=None, layout=None, experts=None):
     """[Candidate] over every variant × fitting layout, closest first."""
     import torch
 
@@ -125,13 +161,13 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
     for variant in names:
         gated = lookup(variant)[1]
         case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
-                      "cpu", call=call, extra=tuple(extra_params))
+                      "cpu", target, call=call, extra=tuple(extra_params), command=command,
+                      expert=experts)
         module = C._build(case)
-        tables = layouts._GATED if gated else layouts._PLAIN
-        for lname, table in tables.items():
+        for lname, table in _tables(gated, layout, experts, h).items():
+            case.layout = table if lname == "mapping" else lname
             if not _fits(module, table, variant, d, h, lambda p, c=case: C._outside(p, c)):
                 continue
-            case.layout = lname
             rng = np.random.default_rng(seed)
             C.fill(module, case, rng)
             w = layouts.read(module, table)
@@ -152,20 +188,28 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
 
 
 def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
-                 d_multiple_of=None, h_of=None, seed=0):
+                 d_multiple_of=None, h_of=None, seed=0, target=None, layout=None,
+                 experts=None):
     """What `factory(d, h, bias)` computes: an Identification (`.summary()` says it).
 
     `bias` None tries bias=True first (a module without a bias option ignores it), then
-    False; shapes as in check_ffn (`d_multiple_of`, `h_of(d)`, fixed `d`, `h`)."""
+    False; shapes as in check_ffn (`d_multiple_of`, `h_of(d)`, fixed `d`, `h`); `layout`
+    None tries every built-in layout, else only the one named (or the mapping given)."""
+    if layout is not None and not isinstance(layout, (str, dict)):
+        raise ValueError(f"layout must be a name or a mapping, not {type(layout).__name__}")
     from ffnverify.testing import conformance as C
-    from ffnverify.testing import layouts
 
     pd, ph = C.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
     settings = (True, False) if bias is None else (bool(bias),)
+    target = target or C._target_of(factory)
     last = None
     for b in settings:
         try:
-            ranked, module = rank(factory, pd, ph, b, call, extra_params, seed)
+            ranked, module = rank(factory, pd, ph, b, call, extra_params, seed,
+                                  target=target, layout=layout, experts=experts,
+                                  command=reproducer(
+                                      factory, target, pd, ph, b, call, extra_params,
+                                      layout))
         except C.ConformanceFailure as exc:
             last = exc
             continue
@@ -178,45 +222,106 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
         # variant, e.g. a symmetric bilinear, is no competitor)
         runner = next((c for c in others if best is None or c.variant != best.variant), None)
         top = best or ranked[0]
-        table = (layouts._GATED if C.lookup(top.variant)[1] else layouts._PLAIN)[top.layout]
-        return Identification(pd, ph, _bias_pattern(module, table), best,
-                              runner if best else (ranked[1] if len(ranked) > 1 else None),
-                              None if best else ranked[0], ranked)
+        table = _tables(C.lookup(top.variant)[1], layout, experts, ph)[top.layout]
+        found = Identification(pd, ph, _bias_pattern(module, table), best,
+                               runner if best else (ranked[1] if len(ranked) > 1 else None),
+                               None if best else ranked[0], ranked)
+        if best is None:
+            found.diagnoses = _diagnose(factory, ranked, pd, ph, b, call, extra_params,
+                                        seed, target, layout, experts)
+        return found
     if last is not None:
+        if "forward raised" in last.message and pd != ph and h is None and h_of is None:
+            _square_diagnosis(last, factory, pd, settings[-1], call, extra_params, seed,
+                              target, layout, experts)
         raise last
     return Identification(pd, ph, {}, None, None, None, [])
 
 
-def what_it_computes(module64, case, x64, claimed_error):
-    """For a failing forward check: the variant of the table (same layout) whose float64
-    reference the module does match, and its max error; None when none does."""
-    import torch
+def _square_diagnosis(failure, factory, d, bias, call, extra_params, seed, target, layout,
+                      experts):
+    """A forward that raises at d != h may run at d = h (a weight used transposed): the
+    diagnoses found there, attached to the failure."""
+    try:
+        ranked, _ = rank(factory, d, d, bias, call, extra_params, seed, target=target,
+                         layout=layout, experts=experts)
+    except Exception:
+        return
+    if ranked and not ranked[0].within:
+        failure.diagnoses = _diagnose(factory, ranked, d, d, bias, call, extra_params, seed,
+                                      target, layout, experts)
+        if failure.diagnoses:
+            failure.message += f" (it runs at d = h = {d}, where:)"
+        failure.args = (failure.report(),)
 
-    from derivations.variants import VARIANTS
-    from ffnverify.backends.variants import lookup
+
+def reproducer(factory, target, d, h, bias, call=None, extra_params=(), layout=None):
+    """The identify run of one probe build, as a command that runs as printed."""
+    import shlex
+
+    from ffnverify.testing.conformance import _cli_layout, _importable
+
+    where = _importable(call)
+    cli_layout = None if layout is None else _cli_layout(layout)
+    if target and (call is None or where) and (layout is None or cli_layout):
+        more = f" --call {where}" if where else ""
+        if cli_layout:
+            more += f" --layout {cli_layout}"
+        if extra_params:
+            more += " --extra-params " + " ".join(shlex.quote(e) for e in extra_params)
+        return (f"ffnverify identify {target} --d {d} --h {h} --bias {str(bias).lower()}"
+                f"{more}")
+    imports = ["from ffnverify.testing import identify_ffn"]
+    name = getattr(factory, "__qualname__", "factory")
+    args = []
+    if target:
+        mod, _, name = target.partition(":")
+        imports.append(f"from {mod} import {name.split('.')[0]}")
+    if call is not None:
+        if where:
+            mod, _, qual = where.partition(":")
+            imports.append(f"from {mod} import {qual.split('.')[0]}")
+        args.append(f"call={(where or '').partition(':')[2] or getattr(call, '__qualname__', 'call')}")
+    if extra_params:
+        args.append(f"extra_params={tuple(extra_params)!r}")
+    if layout is not None:
+        args.append(f"layout={layout!r}")
+    more = "".join(", " + a for a in args)
+    return (f"python -c \"{'; '.join(imports)}; print(identify_ffn({name}, d={d}, h={h}, "
+            f"bias={bias}{more}).summary())\"")
+
+
+def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, layout,
+              experts=None):
+    """The simplest diagnoses over every (variant, layout) that reads the module (a
+    neighbouring activation is the ranking's business, not a diagnosis here)."""
     from ffnverify.testing import conformance as C
-    from ffnverify.testing import layouts, tolerances
+    from ffnverify.testing import diagnose
 
-    gated = lookup(case.variant)[1]
-    w = layouts.read(module64, C._table(case))
-    with torch.no_grad():
-        y = C._to_numpy(C._call(module64, torch.as_tensor(x64), case, "identify"))
-    dy = np.zeros_like(x64)
-    best = None
-    for variant in VARIANTS:
-        if variant == case.variant or lookup(variant)[1] != gated:
+    prepared = []
+    for c in ranked:
+        lay = _tables(C.lookup(c.variant)[1], layout, experts, h)[c.layout]
+        case = C.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
+                      bool(bias), d, h, PROBE_TOKENS, seed,
+                      "cpu", target, call=call, extra=tuple(extra_params),
+                      shapes={"d": d, "h": h}, expert=experts)
+        try:
+            with C._kit_settings("cpu"):
+                prepared.append((c, case, diagnose.points_for(None, case, None, fills=2)))
+        except Exception:  # a diagnosis never masks the answer
             continue
-        ref = C._reference(variant, w, x64, dy)
-        if y.shape != ref["y"].shape:
-            continue
-        plain = tolerances.plain_errors(variant, w, x64, dy, "float64", case.device, ref)
-        bound = tolerances.bounds(variant, w, x64, dy, "float64", plain)["y"]
-        err = np.abs(y - ref["y"])
-        if np.all(err <= bound):
-            e = float(np.max(err, initial=0.0))
-            if best is None or e < best[1]:
-                best = (variant, e)
-    return best
+    for level in (0, 1, 2):  # every candidate at one level before any at the next
+        found = []
+        for c, case, points in prepared:
+            try:
+                with C._kit_settings("cpu"):
+                    found += diagnose.diagnose(points, c.variant, c.layout, C._table(case),
+                                               variants=[c.variant], levels=(level,))
+            except Exception:
+                continue
+        if found:
+            return found
+    return []
 
 
 # ---------------------------------------------------------------- ffnverify identify
@@ -230,6 +335,12 @@ def add_arguments(p):
                    help="the bias argument to pass the factory (default: true, then false)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="report format (default text)")
+    p.add_argument("--layout", default=None,
+                   help="judge only this layout: a built-in name or a JSON mapping {name: "
+                        "[attribute path, transform]} (default: every built-in layout)")
+    from ffnverify.testing.check_cmd import add_module_options
+
+    add_module_options(p)
 
 
 def run(args) -> int:
@@ -253,9 +364,22 @@ def run(args) -> int:
         print(f"ffnverify identify: error: cannot import {args.target}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+    from ffnverify.testing import layouts
+    from ffnverify.testing.check_cmd import module_options
+
+    try:
+        opts = module_options(args)
+        layout = None if args.layout is None else layouts.parse(args.layout)
+        if isinstance(layout, str) and layout not in layouts.LAYOUTS:
+            raise ValueError(f"unknown layout {layout!r}; built-in layouts: "
+                             f"{', '.join(layouts.LAYOUTS)}")
+    except Exception as exc:
+        print(f"ffnverify identify: error: {exc}", file=sys.stderr)
+        return 2
     bias = None if args.bias is None else args.bias == "true"
     try:
-        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias)
+        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias, target=args.target,
+                             layout=layout, **opts)
     except ConformanceFailure as failure:
         print(failure.report())
         return 1

@@ -42,6 +42,7 @@ _GATED = {
     "torchtune": _sep("w1", "w3", "w2"),  # also Mixtral experts, Meta's llama
     "t5": _sep("wi_0", "wi_1", "wo"),  # T5 v1.1 / MT5 gated-gelu
     "timm-swiglu": _sep("fc1_g", "fc1_x", "fc2"),  # timm SwiGLU
+    "litgpt": _sep("fc_1", "fc_2", "proj"),  # litgpt LLaMAMLP, GemmaMLP
     "xformers-packed": _fused("w12", "w3"),
     "xformers-packed-gate-second": _fused("w12", "w3", False),
     "phi3": _fused("gate_up_proj", "down_proj"),  # Phi-3, GLM
@@ -76,8 +77,59 @@ _PLAIN = {
     "x-transformers": _sep(None, "ff.0.0", "ff.2"),
     "x-transformers-ff3": _sep(None, "ff.0.0", "ff.3"),  # with post_act_ln
     "megatron": _sep(None, "linear_fc1", "linear_fc2"),
+    "litgpt": _sep(None, "fc", "proj"),  # litgpt GptNeoxMLP
 }
-LAYOUTS = sorted(set(_GATED) | set(_PLAIN))
+# The experts of MoE layers, one expert at a time: templates formatted with the expert's
+# index {e} (and its row block {lo}:{hi} = e·h:(e+1)·h of a weight stacking every
+# expert's rows); `experts=i` picks expert i (see `mapping`).
+_EXPERTS = {
+    # transformers' MixtralExperts, Qwen2/3-MoE, OLMoE...: gate_up_proj (E, 2h, d) =
+    # [gate; up] per expert, down_proj (E, d, h), forward(x, top_k_index, top_k_weights)
+    "mixtral-experts": {"W_gate": ("gate_up_proj", "[{e}].half0.T"),
+                        "W_up": ("gate_up_proj", "[{e}].half1.T"),
+                        "W_down": ("down_proj", "[{e}].T")},
+    # transformers' DbrxExperts: mlp.w1, mlp.v1 (E·h, d) and mlp.w2 (E·h, d), used as
+    # x @ w1[e].T, x @ v1[e].T and hidden @ w2[e] (w2 is stored h×d, not transposed)
+    "dbrx-experts": {"W_gate": ("mlp.w1", "[{lo}:{hi}].T"), "W_up": ("mlp.v1", "[{lo}:{hi}].T"),
+                     "W_down": ("mlp.w2", "[{lo}:{hi}]")},
+    # litgpt's LLaMAMoE: a router `gate` and experts.{e} (LLaMAMLP: fc_1, fc_2, proj)
+    "litgpt-moe": {k: (f"experts.{{e}}.{p}", t)
+                   for k, (p, t) in _sep("fc_1", "fc_2", "proj").items()},
+}
+# parameters of an experts layout outside the expert (a router): not counted as the FFN's,
+# and the matmul FLOPs of the submodules holding them counted apart
+ROUTERS = {"litgpt-moe": ("gate.*",)}
+LAYOUTS = sorted(set(_GATED) | set(_PLAIN) | set(_EXPERTS))
+
+
+def routed(layout, path):
+    """Whether `path` is a parameter of the router of experts layout `layout`."""
+    import fnmatch
+
+    return isinstance(layout, str) and any(fnmatch.fnmatchcase(path, pat)
+                                           for pat in ROUTERS.get(layout, ()))
+
+
+def expert_table(name, expert=0, h=None):
+    """The table of experts layout `name` for expert `expert` (rows of width h)."""
+    e = int(expert)
+    lo, hi = (e * h, (e + 1) * h) if h is not None else (0, 0)
+    return {k: (p.format(e=e), t.format(e=e, lo=lo, hi=hi))
+            for k, (p, t) in _EXPERTS[name].items()}
+
+
+def _index(t, step):
+    """t[i] for step "[i]", t[a:b] for step "[a:b]"."""
+    inner = step[1:-1]
+    if ":" in inner:
+        a, b = (int(v) for v in inner.split(":"))
+        if not 0 <= a < b <= t.shape[0]:
+            raise ValueError(f"rows {a}:{b} out of range for {tuple(t.shape)}")
+        return t[a:b]
+    i = int(inner)
+    if not 0 <= i < t.shape[0]:
+        raise ValueError(f"index {i} out of range for {tuple(t.shape)}")
+    return t[i]
 
 
 def _select(t, which):
@@ -98,6 +150,9 @@ def apply_transform(transform, t):
         return transform(t)
     if transform in (None, "id"):
         return t
+    if transform.startswith("["):  # an expert: "[i].rest" or "[a:b].rest"
+        step, _, rest = transform.partition("]")
+        return apply_transform(rest.lstrip(".") or "id", _index(t, step + "]"))
     if transform == "T":
         return t.T
     base, _, tail = transform.partition(".")
@@ -109,10 +164,42 @@ def apply_transform(transform, t):
     return out
 
 
-def mapping(variant_gated: bool, layout) -> dict:
-    """The {our name: (path, transform)} table of a named layout, or `layout` if it is a dict."""
+OUR_NAMES = ("W_gate", "W_up", "W_down", "b_gate", "b_up", "b_down")
+
+
+def parse(text):
+    """A layout from the command line: a built-in name, or a JSON mapping
+    {our name: [attribute path, transform]} (transform "id" when left out). ValueError
+    names what is wrong."""
+    import json
+
+    if not text.lstrip().startswith("{"):
+        return text
+    try:
+        table = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--layout is not valid JSON: {exc}") from None
+    out = {}
+    for k, v in table.items():
+        if k not in OUR_NAMES:
+            raise ValueError(f"layout key {k!r} is not one of {', '.join(OUR_NAMES)}")
+        v = [v] if isinstance(v, str) else v
+        if not (isinstance(v, list) and 1 <= len(v) <= 2 and all(isinstance(e, str)
+                                                                 for e in v)):
+            raise ValueError(f"layout entry {k!r} must be [attribute path, transform]")
+        out[k] = (v[0], v[1] if len(v) > 1 else "id")
+    return out
+
+
+def mapping(variant_gated: bool, layout, expert=None, h=None) -> dict:
+    """The {our name: (path, transform)} table of a named layout, or `layout` if it is a dict
+    (or a JSON mapping: `parse`); an experts layout for expert `expert` (default 0)."""
+    if isinstance(layout, str):
+        layout = parse(layout)
     if isinstance(layout, dict):
         return dict(layout)
+    if layout in _EXPERTS and variant_gated:
+        return expert_table(layout, expert or 0, h)
     table = _GATED if variant_gated else _PLAIN
     if layout not in table:
         kind = "gated" if variant_gated else "non-gated"
@@ -178,11 +265,31 @@ def _shape_ok(module, table, expected):
     return True
 
 
-def candidates(module, gated, expected, ignore=lambda path: False):
+def read_sizes(module, table):
+    """{attribute path: elements of the FFN it holds}: a tensor read whole counts whole; one
+    read by an expert's index or row block counts what the reads select."""
+    import torch
+
+    out = {}
+    for path, transform in table.values():
+        t = resolve(module, path)
+        if not isinstance(t, torch.Tensor):
+            continue
+        if isinstance(transform, str) and transform.startswith("["):
+            out[path] = out.get(path, 0) + apply_transform(transform, t.detach()).numel()
+        else:
+            out[path] = t.numel()
+    return out
+
+
+def candidates(module, gated, expected, ignore=lambda path: False, expert=None):
     """(fits, near): the built-in layouts whose weights all exist (and biases, where they
     exist) with the `expected` shapes ({our name: shape}) and read every parameter (but those `ignore` says lie
     outside the FFN); and, when none fits, [(score, name)] of the closest, best first."""
     table_of = _GATED if gated else _PLAIN
+    if gated and expert is not None:  # the experts layouts, for expert `expert`
+        h = next((v[0] for k, v in expected.items() if k == "W_down"), None)
+        table_of = {**table_of, **{n: expert_table(n, expert, h) for n in _EXPERTS}}
     params = [k for k, _ in module.named_parameters() if not ignore(k)]
     fits, near = [], []
     for name, table in table_of.items():
@@ -191,9 +298,10 @@ def candidates(module, gated, expected, ignore=lambda path: False):
         found = sum(resolve(module, p) is not None for p in want.values())
         covered = {p for p, _ in table.values() if resolve(module, p) is not None}
         present = {k: v for k, v in expected.items()
-                   if k in want or resolve(module, table[k][0]) is not None}
-        if found == len(want) and set(params) <= covered and _shape_ok(module, table,
-                                                                       present):
+                   if k in want or (k in table and resolve(module, table[k][0]) is not None)}
+        mine = {p for p in params if not routed(name, p)}  # a router is not the FFN's
+        if (found == len(want) and all(k in table for k in present) and mine <= covered
+                and _shape_ok(module, table, present)):
             fits.append(name)
         else:
             near.append((found / max(len(want), 1), name))

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
+torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
 from ffnverify.cli import main  # noqa: E402
+
+from .zoo import SwiGLU  # noqa: E402
 
 pytestmark = pytest.mark.torch
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +123,98 @@ def test_max_examples_help_states_the_real_default(capsys):
         main(["check", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert f"(default {conformance.DEFAULT_MAX_EXAMPLES})" in text
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--h-of", "x*d"], "expected K*d, K*d/M or MODULE:FUNCTION"),
+    (["--h-of", "0*d"], "must be positive"),
+    (["--call", "no_such_module_xyz:f"], "ModuleNotFoundError"),
+    (["--d-multiple-of", "0"], "at least 1"),
+    (["--experts", "-1"], "at least 0"),
+    (["--layout", '{"W_gate": ["gate_proj.weight", "T"], "W_nope": ["x"]}'],
+     "is not one of"),
+    (["--layout", "{not json"], "not valid JSON"),
+])
+def test_bad_module_options_exit_2(capsys, args, message):
+    code, out = check(capsys, "examples.ffn_modules:swiglu", "--variant", "swiglu", *args)
+    assert code == 2 and message in out, out
+
+
+def test_the_python_api_options_on_the_command_line(capsys):
+    """--call, --extra-params, --d-multiple-of and --h-of reach the kit: a module whose
+    config needs heads | d and h = 3d, with a norm outside the FFN, called through an
+    adapter, passes; without the options its factory rejects the drawn widths."""
+    target = "tests.conformance.test_check_cmd:picky_with_norm"
+    code, out = check(capsys, target, "--variant", "swiglu", "--bias", "false",
+                      "--max-examples", "3", "--no-shrink")
+    assert code == 1 and "check 'factory'" in out, out
+    code, out = check(capsys, target, "--variant", "swiglu", "--bias", "false",
+                      "--max-examples", "5", "--d-multiple-of", "4", "--h-of", "3*d",
+                      "--extra-params", "norm.*", "--call",
+                      "tests.conformance.test_check_cmd:pair_call")
+    assert code == 0, out
+
+
+def test_identify_takes_the_same_options_and_a_layout(capsys):
+    target = "tests.conformance.test_check_cmd:picky_with_norm"
+    assert main(["identify", target, "--bias", "false", "--d-multiple-of", "4", "--h-of",
+                 "3*d", "--extra-params", "norm.*", "--call",
+                 "tests.conformance.test_check_cmd:pair_call", "--layout", "hf"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("variant swiglu (activation silu), layout hf"), out
+    mapping = ('{"W_gate": ["up_proj.weight", "T"], "W_up": ["gate_proj.weight", "T"], '
+               '"W_down": ["down_proj.weight", "T"]}')  # gate and up read the wrong way
+    assert main(["identify", target, "--bias", "false", "--d-multiple-of", "4", "--h-of",
+                 "3*d", "--extra-params", "norm.*", "--call",
+                 "tests.conformance.test_check_cmd:pair_call", "--layout", mapping]) == 1
+    out = capsys.readouterr().out
+    assert "none of the variants" in out and "gate and up swapped" in out, out
+
+
+def test_a_json_layout_is_accepted_wherever_a_name_is():
+    """layouts.mapping reads a JSON mapping (bench passes --layout through it)."""
+    from ffnverify.testing import layouts
+
+    table = layouts.mapping(True, '{"W_gate": ["a.weight", "T"], "W_up": ["b.weight"], '
+                                  '"W_down": "c.weight"}')
+    assert table == {"W_gate": ("a.weight", "T"), "W_up": ("b.weight", "id"),
+                     "W_down": ("c.weight", "id")}
+
+
+class _PickyWithNorm(SwiGLU):
+    """A config that validates widths, a norm outside the FFN, a (y, None) return."""
+
+    def __init__(self, d, h, bias=False):
+        if d % 4 or h != 3 * d:
+            raise ValueError(f"4 heads must divide d={d} and h={h} must be 3d")
+        super().__init__(d, h, bias)
+        self.norm = torch.nn.LayerNorm(d)
+
+    def forward(self, x):
+        return super().forward(x), "not a tensor"
+
+
+def picky_with_norm(d, h, bias=False):
+    return _PickyWithNorm(d, h, bias)
+
+
+def pair_call(module, x):
+    return module(x)[0]
+
+
+def test_progress_while_shrinking_names_the_smaller_failing_case():
+    import io
+    from types import SimpleNamespace
+
+    from ffnverify.testing.check_cmd import Progress
+
+    out = io.StringIO()
+    p = Progress(out)
+    now = [p.start]
+    p.clock = lambda: now[0]
+    p.shrinking(SimpleNamespace(d=3, h=5, n=2), 4.2)
+    p.shrinking(SimpleNamespace(d=1, h=5, n=2), 4.4)  # throttled: within a second
+    now[0] += 1.5
+    p.shrinking(SimpleNamespace(d=1, h=1, n=2), 5.9)
+    assert out.getvalue() == ("ffnverify check: shrinking: fails at d=3 h=5 n=2 (4 s)\n"
+                              "ffnverify check: shrinking: fails at d=1 h=1 n=2 (6 s)\n")

@@ -81,9 +81,9 @@ def test_wrong_variant_fails_params_before_any_numerics():
     with pytest.raises(C.ConformanceFailure) as info:
         check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu", layout="hf")
     assert info.value.check == "params"
-    with pytest.raises(C.ConformanceFailure) as info:  # auto: no gated layout fits
-        check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu")
-    assert info.value.check == "layout" and "up_proj.weight (12, 8)" in str(info.value)
+    with pytest.raises(C.ConformanceFailure) as info:  # auto: no gated layout fits (judged
+        check_example(lambda d, h, bias: HF("relu", d, h, bias), "swiglu")  # as check_ffn
+    assert info.value.check == "layout" and "up_proj.weight (15, 6)" in str(info.value)
 
 
 def test_output_dtype_must_follow_the_input():

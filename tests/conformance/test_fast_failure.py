@@ -1,0 +1,84 @@
+"""Fast, honest failure: the smallest shapes first (a module wrong at every shape is
+reported at once), a shrink bounded in time with progress, and the report of a small case."""
+
+import time
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
+
+from ffnverify.cli import main  # noqa: E402
+from ffnverify.testing import check_ffn  # noqa: E402
+from ffnverify.testing import conformance as C  # noqa: E402
+
+from . import broken  # noqa: E402
+from .zoo import SwiGLU  # noqa: E402
+
+pytestmark = pytest.mark.torch
+
+
+def test_a_failure_at_every_shape_is_reported_in_seconds(capsys):
+    """The issue's case: tanh-GELU with 0.044, the CLI's defaults (100 examples, both bias
+    settings, four dtypes, shrinking on): it took 3m52s; it must take under 30 s."""
+    start = time.monotonic()
+    code = main(["check", f"{broken.__name__}:GeluConstantOff", "--variant", "gelu_tanh"])
+    seconds = time.monotonic() - start
+    out = capsys.readouterr().out
+    assert code == 1 and seconds < 30, (seconds, out)
+    assert "drawn:     d=1 h=1 n=1" in out
+    assert "the gelu_tanh constant c = 0.044 (correct 0.044715)" in out
+
+
+class WrongAtLargeN(SwiGLU):
+    """Right at small shapes, wrong from 5 tokens on: Hypothesis must find it, the
+    shrinker bring it down to n = 5."""
+
+    def forward(self, x):
+        y = super().forward(x)
+        return y * 1.01 if x.reshape(-1, x.shape[-1]).shape[0] >= 5 else y
+
+
+class Watch:
+    def __init__(self):
+        self.seen = []
+
+    def __call__(self, bias, run, total):
+        pass
+
+    def shrinking(self, case, seconds):
+        self.seen.append((case.d, case.h, case.n, seconds))
+
+
+def test_the_shrink_reaches_the_smallest_failing_case_with_progress():
+    watch = Watch()
+    with pytest.raises(C.ConformanceFailure) as info:
+        check_ffn(WrongAtLargeN, "swiglu", "hf", bias=False, max_examples=50,
+                  dtypes=("float64",), progress=watch)
+    case = info.value.case
+    assert (case.d, case.h, case.n) == (1, 1, 5), info.value.report()
+    assert watch.seen and watch.seen[-1][:3] == (1, 1, 5)
+    assert "the output scaled by 1.01" in info.value.report()
+
+
+def test_the_shrink_stops_at_its_time_bound():
+    calls = []
+
+    class Slow(WrongAtLargeN):
+        def forward(self, x):
+            calls.append(time.monotonic())
+            time.sleep(0.01)
+            return super().forward(x)
+
+    start = time.monotonic()
+    with pytest.raises(C.ConformanceFailure) as info:
+        check_ffn(Slow, "swiglu", "hf", bias=False, max_examples=50, dtypes=("float64",),
+                  shrink_seconds=0.5)
+    assert info.value.case.n >= 5  # (some smaller failing case, or the one found)
+    # the generation phase plus at most one case past the bound, and the diagnosis
+    assert time.monotonic() - start < 60
+
+
+def test_smallest_shapes_are_run_first_and_counted():
+    report = check_ffn(SwiGLU, "swiglu", "hf", bias=False, max_examples=3)
+    assert report.first == {False: 2}
+    assert "first 2 runs at the smallest shapes" in report.summary()
