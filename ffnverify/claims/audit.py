@@ -56,6 +56,13 @@ def summary(records: list[dict]) -> dict:
     return out
 
 
+def is_input_error(r: dict) -> bool:
+    """A record that stands for a file the audit could not read (no such file, not UTF-8,
+    a FIFO...), not for a claim: SPEC §5 counts it in "total" and "error", and the text
+    summary says it apart, so no one reads a missing file as a claim."""
+    return r["verdict"] == "error" and not r["expr"]
+
+
 def exit_code(records: list[dict]) -> int:
     """SPEC §5: 2 if any claim is an error, else 1 if any verdict misses its expectation."""
     if any(r["verdict"] == "error" for r in records):

@@ -14,6 +14,7 @@ import os
 import sys
 
 from ffnverify.claims import audit, report, report_html
+from ffnverify.claims.audit import is_input_error
 from ffnverify.claims.budget import (
     DEFAULT_TIMEOUT,
     UNIT,
@@ -122,7 +123,8 @@ def run(args) -> int:
             print(f"ffnverify audit: cannot write {visible(fs_name(args.output))}: "
                   f"{e.strerror or e}", file=sys.stderr)
             return 2
-        print(report.summary_line(result["summary"]), file=sys.stderr)
+        print(report.summary_line(result["summary"], sum(
+            is_input_error(r) for r in result["claims"])), file=sys.stderr)
     else:
         sys.stdout.write(out)
     if not claims:

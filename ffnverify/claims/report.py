@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ffnverify import __version__
+from ffnverify.claims.audit import is_input_error
 from ffnverify.claims.printable import json_text, line_lead, visible
 
 COLOURS = {"true": "32", "false": "31", "unknown": "33", "error": "35", "skipped": "36"}
@@ -46,12 +47,16 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def summary_line(summary: dict) -> str:
-    counts = ", ".join(f"{summary[v]} {v}" for v in COLOURS)
-    status = "all as expected" if summary["failed"] == 0 else f"{summary['failed']} FAILED"
-    if summary["total"] == 0:
-        return f"0 claims: {counts} — nothing was checked"
-    return f"{plural(summary['total'], 'claim')}: {counts} — {summary['ok']} ok, {status}"
+def summary_line(summary: dict, bad: int = 0) -> str:
+    """The closing line; `bad` of the records are files that could not be read."""
+    shown = {**summary, "error": summary["error"] - bad}
+    counts = ", ".join(f"{shown[v]} {v}" for v in COLOURS)
+    claims, failed = summary["total"] - bad, summary["failed"] - bad
+    files = f"; {plural(bad, 'file')} could not be read" if bad else ""
+    if claims == 0:
+        return f"0 claims: {counts} — nothing was checked{files}"
+    status = "all as expected" if failed == 0 else f"{failed} FAILED"
+    return f"{plural(claims, 'claim')}: {counts} — {summary['ok']} ok, {status}{files}"
 
 
 def text(result: dict, colour: bool = False, quiet: bool = False) -> str:
@@ -68,10 +73,14 @@ def text(result: dict, colour: bool = False, quiet: bool = False) -> str:
             if not r["ok"]:
                 mark = " \x1b[1;31m✗\x1b[0m"
         msg = visible(_message(r))
+        where = f"{r['line']}:{r['col']}: "
+        if r["verdict"] == "error" and msg.startswith(where):
+            msg = msg[len(where):]  # the position leads the line already
         expr = visible(_short(r["expr"]))
         lines.append(f"{line_lead(visible(r['file']))}:{r['line']}:{r['col']}: {verdict}{mark}"
                      + (f" {expr}" if expr else "") + (f" — {msg}" if msg else ""))
-    lines.append(summary_line(result["summary"]))
+    lines.append(summary_line(result["summary"],
+                              sum(is_input_error(r) for r in result["claims"])))
     return "\n".join(lines) + "\n"
 
 
@@ -160,5 +169,6 @@ def github(result: dict) -> str:
         msg = _escape_data(f"{_short(r['expr'])} — {_message(r)}")
         lines.append(f"::{level} file={_escape_property(r['file'])},line={r['line']},"
                      f"col={r['col']},title={title}::{msg}")
-    lines.append(summary_line(result["summary"]))
+    lines.append(summary_line(result["summary"],
+                              sum(is_input_error(r) for r in result["claims"])))
     return "\n".join(lines) + "\n"

@@ -30,6 +30,8 @@ def _short(s: str, n: int = MAX_SHOWN) -> str:
 def summary_line(summary: dict) -> str:
     counts = ", ".join(f"{summary[s]} {s}" for s in ("covered", "checked", "suggested",
                                                       "unchecked"))
+    if summary["total"] == 0:  # no coverage to speak of: "100%" of nothing misleads
+        return "0 numeric statements: nothing was scanned (coverage n/a)"
     return (f"{summary['total']} numeric statements: {counts}; {summary['false']} false; "
             f"coverage {summary['coverage']:.0%} (covered + checked)")
 
@@ -166,12 +168,19 @@ def _e(value) -> str:
     return "" if value is None else escape(str(value), quote=True)
 
 
+def _cell(summary: dict, key: str):
+    """A summary cell as the text report writes it: coverage as a percentage."""
+    if key == "coverage":
+        return f"{summary[key]:.0%}" if summary.get("total") else "n/a"
+    return summary.get(key)
+
+
 def html(result: dict, title: str = "ffnverify scan report") -> str:
     """One self-contained page (no fetches; inline CSS and script allowed by hash)."""
     s = result["summary"]
     heads = ["total", "covered", "checked", "suggested", "unchecked", "false", "coverage"]
     table = ('<table class="summary"><tr>' + "".join(f"<th>{h}</th>" for h in heads)
-             + "</tr><tr>" + "".join(f'<td data-key="{h}">{_e(s.get(h))}</td>' for h in heads)
+             + "</tr><tr>" + "".join(f'<td data-key="{h}">{_e(_cell(s, h))}</td>' for h in heads)
              + "</tr></table>")
     rows = []
     for i, r in enumerate(result["statements"], 1):
