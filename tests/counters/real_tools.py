@@ -146,7 +146,11 @@ def expected(tool: str, variant: str, bias: bool, rank: int) -> str:
     if tool == "torchprofile":  # the gating product, or the activation: one of the two
         return "activation_added" if gated else "exact"
     if tool == "torchscan":
-        return "linear_2k_minus_1" if variant == "relu" else "error"  # GELU, SiLU: unsupported
+        if variant != "relu":
+            return "error"  # no formula for GELU or SiLU: no total
+        # with the bias fixed on, ours less 1 per output element is also the bias adds left
+        # out: the two are listed, indistinguishable
+        return "missing_bias" if bias else "linear_2k_minus_1"
     if tool == "pthflops":
         # the order is the search's: a pair is outer+inner; three, the unit first
         elementwise = {"relu": "activation_added_twice", "gelu": None,
@@ -156,7 +160,11 @@ def expected(tool: str, variant: str, bias: bool, rank: int) -> str:
         return (f"macs_vs_flops+bias_per_call+{elementwise}" if bias
                 else f"{elementwise}+macs_vs_flops")
     if tool == "torch-operation-counter":
-        return "none"  # its own hooks' clones: no explanation, but a closed form
+        # its own hooks' clones: no named mechanism, but a closed form; on a 2-D SwiGLU
+        # input with bias the clones happen to equal 4 per bias parameter per token
+        if variant == "swiglu" and bias and rank == 2:
+            return "macs_vs_flops+bias_term+count"
+        return "none"
     raise KeyError(tool)
 
 
