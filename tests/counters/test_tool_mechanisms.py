@@ -11,6 +11,7 @@ tools are run in test_real_tools.py (the `counters` tox env installs them).
 """
 
 import math
+import runpy
 from pathlib import Path
 
 import pytest
@@ -211,12 +212,12 @@ def _docs_example():
     return text[start + len("```python\n"):text.index("```", start + 10)]
 
 
-def test_the_docs_example_recovers_the_closed_form():
+def test_the_docs_example_recovers_the_closed_form(tmp_path):
     """The torchinfo example of docs/counters.md, run as printed (--max-examples 16)."""
     pytest.importorskip("torch")
     pytest.importorskip("torchinfo", reason="the counters tox env installs torchinfo")
-    scope = {}
-    exec(compile(_docs_example(), "docs/counters.md", "exec"), scope)  # our own docs' code
-    result = scope["result"]
+    script = tmp_path / "docs_example.py"
+    script.write_text(_docs_example())
+    result = runpy.run_path(str(script))["result"]
     assert result.explanation.key == "seq_dropped", result.report()
     assert str(result.yours) == "2·batch·d·h", result.report()
