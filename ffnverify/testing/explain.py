@@ -13,10 +13,15 @@ parameter); they are then checked at every other point like the rest.
 
 Each explanation transforms a count function, so two compose: where no single one fits,
 every pair is tried (MACs and a bias term, the sequence dimension dropped and a bias term,
-backward as 2x forward over a repriced forward), simplest first. `discriminating` picks
-the extra points where the fitting explanations (and the derivation) predict different
-values; the caller evaluates the function there and explains again, so an explanation
-that fitted only by a numeric coincidence at the drawn shapes drops out.
+backward as 2x forward over a repriced forward), simplest first; where no pair fits, every
+pair over the count in the other unit (MACs for FLOPs: pthflops' three mistakes).
+`discriminating` picks the extra points where the fitting explanations (and the
+derivation) predict different values; the caller evaluates the function there and
+explains again, so an explanation that fitted only by a numeric coincidence at the drawn
+shapes drops out. Fits that still give the same numbers as the first at every point and at
+TIE_SHAPES more of ours (`_mark_ties`) are all kept and say that the numbers cannot tell
+them apart (torchprofile's gating product at 1 per element and an activation at 1 per
+element, on a gated unit).
 
 Where the user's function computed in floating point, "equal" means within k units of
 roundoff (u = 2⁻⁵³, k = FLOAT_OPS roundings, each at most u relative, adding to first
