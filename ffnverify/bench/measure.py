@@ -29,7 +29,11 @@ What each figure is:
   transient buffers, so it is compared with, not equated to, the derived bytes.
 """
 
+import contextlib
+import os
 import statistics
+import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -351,7 +355,8 @@ class _TorchRunner:
         else:
             from torch.profiler import ProfilerActivity, profile
 
-            with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+            with _native_notices_dropped(), \
+                    profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
                 x = self.x.clone().requires_grad_(True)
                 y, saved = torch_saved_elements(self.m, x)
                 y.backward(self.dy)
@@ -359,6 +364,34 @@ class _TorchRunner:
         extra = peak - self._results(y, x)
         self._clear()
         return saved, extra
+
+
+# what the profiler's C++ side (kineto) writes to fd 2 on every start and stop, whatever
+# KINETO_LOG_LEVEL says: "USDT:<time> <pid>:<tid> SyncActivityProfilerHandler.cpp:52]
+# profiler_start", and "STAGE:" lines at some log levels
+_NATIVE_NOTICES = ("USDT:", "STAGE:")
+
+
+@contextlib.contextmanager
+def _native_notices_dropped():
+    """Run the block with fd 2 sent to a temporary file, then pass on every line of it
+    except the profiler's own notices (a real warning or error still reaches stderr)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            kept = [line for line in sink.read().decode(errors="replace").splitlines(True)
+                    if not line.startswith(_NATIVE_NOTICES)]
+            if kept:
+                sys.stderr.write("".join(kept))
+                sys.stderr.flush()
 
 
 def _cpu_peak(prof) -> int:

@@ -58,8 +58,9 @@ def add_arguments(p):
     p.add_argument("--max-dim", type=int, default=MAX_DIM,
                    help=f"largest d, h and token count of any call, recovery included "
                         f"(default {MAX_DIM}); keep it small for a counter that runs tensors")
-    p.add_argument("--degree", type=int, default=3,
-                   help="degree bound for recovering your closed form by interpolation")
+    p.add_argument("--degree", type=int, default=None,
+                   help="degree bound for recovering your closed form by interpolation "
+                        "(default: the derivation's degree in your variables, at least 3)")
     p.add_argument("--seed", type=int, default=None,
                    help="random seed (default: derandomized, the same draws every run)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",

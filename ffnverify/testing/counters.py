@@ -38,6 +38,7 @@ from ffnverify.testing.closed_form import (
     DEFAULT_DEGREE,
     ClosedForm,
     NotANumber,
+    _lattice,
     is_float,
     pretty,
     recover,
@@ -154,7 +155,7 @@ class CounterResult:
 
 def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None, *,
                   pass_=None, count=None, input_grad=None, bias=False, h_per_d=None,
-                  max_examples=200, max_dim=MAX_DIM, degree=DEFAULT_DEGREE, seed=None,
+                  max_examples=200, max_dim=MAX_DIM, degree=None, seed=None,
                   float_ops=FLOAT_OPS, timeout=None, tokens_multiple_of=None,
                   progress=None) -> CounterResult:
     """Check the user's counting function `fn` against the derivation.
@@ -173,6 +174,8 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
       (shrinking, closed-form recovery and the points that test the explanations).
     max_dim: the largest d, h and token count (n, or batch·seq) of any call, recovery included.
     timeout: seconds allowed per call (None: no limit); a call past it is an error verdict.
+    degree: the total degree bound for recovering your closed form by interpolation; None
+      (the default): the derivation's own degree in your variables, at least 3.
     tokens_multiple_of: draw only token counts that are multiples of this (e.g. 2).
     progress: called as progress(phase, calls, seconds) after each call.
     """
@@ -274,8 +277,21 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
 
     bias_drawn = "bias" in mapping
     biases = (False, True) if bias_drawn else (bool(bias),)
-    failure, how = _search(evaluate, complete, bias_drawn, bool(bias), max_examples, max_dim,
-                           seed, split, state)
+    names = (["d"] + (["h"] if ratio is None else [])
+             + ([s for s in ("batch", "seq") if s in mapping] if split
+                else (["n"] if "n" in mapping else [])))
+    degree = recovery_degree(target, names, ratio) if degree is None else degree
+    # the shapes that determine the closed form first: the smallest, and recovery reuses them
+    lattice_done = {}
+    failure, how = _smallest_first(evaluate, complete, names, degree, biases, max_dim, step,
+                                   split, lattice_done)
+    if failure is not None:
+        state["failed"] = True
+    else:
+        failure, how = _search(evaluate, complete, bias_drawn, bool(bias), max_examples,
+                               max_dim, seed, split, state)
+        first_text = _lattice_text(names, degree, lattice_done)
+        how = f"{first_text}; then {how}" if first_text else how
     if failure is None:
         clock.phase = "probes"
         for dv, hv, nv, sv in _PROBES:
@@ -306,13 +322,10 @@ def check_counter(fn, quantity, variant, args=None, fixed=None, convention=None,
         result.counterexample = failure.point
         flags_bias = failure.point["bias"]
         state["budget"] = max(state["budget"], 0)
-    names = (["d"] + (["h"] if ratio is None else [])
-             + ([s for s in ("batch", "seq") if s in mapping] if split
-                else (["n"] if "n" in mapping else [])))
 
     if failure is not None:
         # the user's closed form first (it needs a fixed number of calls), then more points
-        lattice = _recovery_calls(len(names), degree)
+        lattice = _recovery_calls(len(names), degree) - len(lattice_done.get(flags_bias, ()))
         if lattice <= state["budget"]:
             try:
                 result.yours = _recover(evaluate, call, complete, names, flags_bias, degree,
@@ -393,6 +406,65 @@ def _confirmed(target, seen, evaluate, complete, biases, max_dim, seed, float_op
             break
         fits = explain(target, seen[-2000:], float_ops)
     return fits
+
+
+def recovery_degree(target, names, ratio=None) -> int:
+    """The degree that recovery in `names` needs: the derivation's total degree in them
+    (n·d·h is 3 in d, h, n and 4 in d, h, batch, seq, where n = batch·seq; d² where the width
+    is h = ratio·d), and never below DEFAULT_DEGREE."""
+    syms = {s: sp.Symbol(s) for s in names}
+    tokens = [syms[s] for s in ("n", "batch", "seq") if s in syms]
+    expr = target.expr(True).subs({H: D if ratio is not None else syms.get("h", 1),
+                                   N: sp.Mul(*tokens)})
+    expr = expr.subs(D, syms["d"])
+    return max(DEFAULT_DEGREE, sp.Poly(expr, *syms.values()).total_degree())
+
+
+LATTICE_FIRST_MAX = 126  # the most shapes evaluated first (4 variables at degree 5)
+
+
+def _lattice_values(names, degree, max_dim, step):
+    """The recovery lattice (closed_form's), smallest shapes first; [] where recovery would
+    not use it (a value past max_dim) or it is larger than LATTICE_FIRST_MAX."""
+    top = max_dim if step == 1 else max(4, max_dim // step)
+    if 1 + degree > top or math.comb(len(names) + degree, degree) > LATTICE_FIRST_MAX:
+        return []
+    return [dict(zip(names, p)) for p in sorted(_lattice(len(names), degree),
+                                                key=lambda p: (sum(p), p))]
+
+
+def _smallest_first(evaluate, complete, names, degree, biases, max_dim, step, split, done):
+    """Evaluate the recovery lattice (every coordinate at most degree + 1) before anything
+    is drawn, once per bias flag until one disagrees: (the first mismatch in it, smallest
+    first, or a user error, or None; how), and done[bias] = the keys evaluated. The
+    closed form then needs no more calls than its confirming points, and the
+    counterexample is already among the smallest shapes."""
+    lattice = _lattice_values(names, degree, max_dim, step)
+    for b in biases:
+        first = None
+        for values in lattice:
+            d, h = values["d"], values.get("h", 1)
+            point = (complete(d, h, values.get("batch", 1), values.get("seq", 1), b) if split
+                     else complete(d, h, values.get("n", 1), 1, b))
+            try:
+                rec = evaluate(point, strict=False, phase="smallest")
+            except _UserError as e:
+                return e, _lattice_text(names, degree, done)
+            done.setdefault(b, set()).add(_key(point))
+            if first is None and not close(rec["yours"], rec["derived"], False):
+                first = rec
+        if first is not None:
+            return _Mismatch(first), (f"{_lattice_text(names, degree, done)}, the first that "
+                                      "disagrees reported")
+    return None, _lattice_text(names, degree, done)
+
+
+def _lattice_text(names, degree, done):
+    count = sum(len(v) for v in done.values())
+    if not count:
+        return ""
+    return (f"first the {count} smallest shapes, the degree-{degree} recovery lattice in "
+            f"{', '.join(names)}")
 
 
 def _recovery_calls(m, k):

@@ -13,10 +13,15 @@ parameter); they are then checked at every other point like the rest.
 
 Each explanation transforms a count function, so two compose: where no single one fits,
 every pair is tried (MACs and a bias term, the sequence dimension dropped and a bias term,
-backward as 2x forward over a repriced forward), simplest first. `discriminating` picks
-the extra points where the fitting explanations (and the derivation) predict different
-values; the caller evaluates the function there and explains again, so an explanation
-that fitted only by a numeric coincidence at the drawn shapes drops out.
+backward as 2x forward over a repriced forward), simplest first; where no pair fits, every
+pair over the count in the other unit (MACs for FLOPs: pthflops' three mistakes).
+`discriminating` picks the extra points where the fitting explanations (and the
+derivation) predict different values; the caller evaluates the function there and
+explains again, so an explanation that fitted only by a numeric coincidence at the drawn
+shapes drops out. Fits that still give the same numbers as the first at every point and at
+TIE_SHAPES more of ours (`_mark_ties`) are all kept and say that the numbers cannot tell
+them apart (torchprofile's gating product at 1 per element and an activation at 1 per
+element, on a gated unit).
 
 Where the user's function computed in floating point, "equal" means within k units of
 roundoff (u = 2⁻⁵³, k = FLOAT_OPS roundings, each at most u relative, adding to first
@@ -96,6 +101,7 @@ class Fit:
     key: str
     title: str
     expected: object = field(default=None, repr=False, compare=False)  # point -> Fraction
+    ties: bool = False  # the same numbers as the first fit at every shape tried
 
     def __str__(self):
         return self.title
@@ -301,8 +307,10 @@ def _repriced(act, gate, bias):
     return make
 
 
-def _activation_added(act, gate):
-    """count=matmul, and your function adds elementwise work at 1 per element."""
+def _activation_added(act, gate, priced=False):
+    """count=matmul, and your function adds elementwise work: the activation `act` times at
+    1 per element (or, `priced`, once at `act` per element: the same numbers), and the
+    gating product `gate` times at 1 per element (0: not counted)."""
 
     def make(t, V):
         if t.quantity == "params" or t.count != "matmul" or t.pass_ != "forward":
@@ -312,18 +320,38 @@ def _activation_added(act, gate):
 
         def expected(p):
             a, g, _ = _elements(t, p)
-            return V(t, p) + act * a + (g if gate else 0)
+            return V(t, p) + act * a + gate * g
 
         parts = []
         if act:
             parts.append("the activation at 1 per element" if act == 1 else
+                         f"the activation at {act} per element (e.g. ReLU priced with its "
+                         "comparison, as pthflops prices it)" if priced else
                          f"the activation {act} times at 1 per element (e.g. a module hook "
                          "and a patched functional both firing)")
         if gate:
-            parts.append("the gating product at 1 per element")
+            parts.append("the gating product at 1 per element" if gate == 1 else
+                         f"the gating product at {gate} per element (a*b priced once per "
+                         "operand, as pthflops prices a mul)")
+        if not act:
+            parts.append("the activation not counted (as torchprofile and pthflops leave "
+                         "SiLU and GELU out)")
         return expected, "elementwise work added to the matmuls: " + " and ".join(parts)
 
     return make
+
+
+def _linear_2k_minus_1(t, V):
+    """torchscan: each output of a linear with k inputs costs k multiplies and k - 1 adds."""
+    if t.quantity != "flops" or t.pass_ != "forward":
+        return None
+
+    def expected(p):
+        return V(t, p) - Fraction(p["n"]) * _bias_params(t.variant, _with(p, bias=True))
+
+    return (expected, "each linear output priced at 2k - 1 FLOPs (k multiplies and k - 1 "
+            "adds, as torchscan counts a linear), not ours at 2k: yours = ours - 1 per "
+            "output element of every projection")
 
 
 def _token_dims(p):
@@ -453,9 +481,13 @@ NAMED = [
     ("backward_as_2x_forward", _backward_as_twice_forward),
     ("count", _other_count),
     *_repriced_family(),
-    ("activation_added", _activation_added(1, False)),
-    ("activation_and_gate_added", _activation_added(1, True)),
-    ("activation_added_twice", _activation_added(2, False)),
+    ("activation_added", _activation_added(1, 0)),
+    ("gate_added", _activation_added(0, 1)),
+    ("activation_and_gate_added", _activation_added(1, 1)),
+    ("activation_added_twice", _activation_added(2, 0)),
+    ("activation_two_per_element", _activation_added(2, 0, priced=True)),
+    ("gate_added_two_per_element", _activation_added(0, 2)),
+    ("linear_2k_minus_1", _linear_2k_minus_1),
     ("seq_dropped", _seq_dropped),
     ("per_sample", _per_sample),
     ("per_sample_double_activation", _per_sample_double_activation(True)),
@@ -510,14 +542,28 @@ def _fit_bias_term(t, V, c):
                       "counted as a multiply-accumulate)")
 
 
+def _fit_bias_per_call(t, V, c):
+    if t.quantity == "params":
+        return None  # the same as a bias term there
+
+    def expected(q):
+        if not q.get("bias"):
+            return V(t, q)
+        return V(t, q) + c * _bias_params(t.variant, q)
+
+    return expected, (f"a bias term once per call, not per token: yours = ours "
+                      f"{'+' if c > 0 else '-'} {abs(c)} per bias parameter, whatever the "
+                      "token count (as pthflops adds a linear's out_features once)")
+
+
 def _fit_factor(t, V, c):
     return (lambda q: c * V(t, q)), f"off by a constant factor: derived / yours = {1 / c}"
 
 
 FITTED = [("width_ignored", _fit_width), ("bias_term", _fit_bias_term),
-          ("constant_factor", _fit_factor)]
+          ("bias_per_call", _fit_bias_per_call), ("constant_factor", _fit_factor)]
 _VALID = {"width_ignored": lambda c: c > 0, "bias_term": lambda c: c != 0,
-          "constant_factor": lambda c: c not in (0, 1)}
+          "bias_per_call": lambda c: c != 0, "constant_factor": lambda c: c not in (0, 1)}
 
 
 def _solve_constant(build, points):
@@ -555,15 +601,16 @@ class _Candidate:
     rank: int  # lower is simpler
 
 
-def _candidates(target, first, singles_only):  # first: the first disagreeing points
-    """Every explanation (and, unless singles_only, every pair) as a candidate."""
+def _candidates(target, first, singles_only, base=_base):  # first: the first disagreeing points
+    """Every explanation (and, unless singles_only, every pair) as a candidate, each
+    transforming `base` (the derivation, or the derivation in another unit)."""
     out = []
 
     def fitted(key, fit, V, prefix_key="", prefix_title="", rank=0, wrap=None):
         def build(c):
             made = fit(target, V, c) if wrap is None else None
             if wrap is not None:
-                inner = _compose(lambda t, W: fit(t, W, c), _base)
+                inner = _compose(lambda t, W: fit(t, W, c), base)
                 made = wrap(target, inner)
             return made[0] if made is not None else (lambda p: V(target, p))
         c = _solve_constant(build, first) if first else None
@@ -572,7 +619,7 @@ def _candidates(target, first, singles_only):  # first: the first disagreeing po
         if wrap is None:
             made = fit(target, V, c)
         else:
-            made = wrap(target, _compose(lambda t, W: fit(t, W, c), _base))
+            made = wrap(target, _compose(lambda t, W: fit(t, W, c), base))
             inner_title = fit(target, _base, c)
             if made is None or inner_title is None:
                 return
@@ -581,11 +628,11 @@ def _candidates(target, first, singles_only):  # first: the first disagreeing po
             out.append(_Candidate(prefix_key + key, made[0], prefix_title + made[1], rank))
 
     for i, (key, make) in enumerate(NAMED):
-        made = make(target, _base)
+        made = make(target, base)
         if made is not None:
             out.append(_Candidate(key, made[0], made[1], i))
     for j, (key, fit) in enumerate(FITTED[:-1]):
-        fitted(key, fit, _base, rank=1000 + j)
+        fitted(key, fit, base, rank=1000 + j)
     if singles_only:
         return out
     for i, (outer, outer_make) in enumerate(COMBINABLE):
@@ -593,7 +640,7 @@ def _candidates(target, first, singles_only):  # first: the first disagreeing po
             if outer == inner:
                 continue
             inner_alone = inner_make(target, _base)
-            V = _compose(inner_make, _base)
+            V = _compose(inner_make, base)
             made = outer_make(target, V)
             if made is None:
                 continue
@@ -606,13 +653,13 @@ def _candidates(target, first, singles_only):  # first: the first disagreeing po
         for j, (key, fit) in enumerate(FITTED[:-1]):
             # fitted outside, so the constant is in your unit: e.g. MACs vs FLOPs, then a
             # bias term on top
-            inner_V = _compose(outer_make, _base)
+            inner_V = _compose(outer_make, base)
             alone = outer_make(target, _base)
             if alone is not None:
                 fitted(f"{key}+{outer}", fit, inner_V, rank=3000 + i + j,
                        prefix_title=f"{alone[1]}; and ")
             # fitted inside: e.g. a bias term, then the sequence dimension dropped
-            fitted(key, fit, _base, prefix_key=f"{outer}+", rank=3000 + i + j,
+            fitted(key, fit, base, prefix_key=f"{outer}+", rank=3000 + i + j,
                    wrap=outer_make)
     return out
 
@@ -665,17 +712,24 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
     first = mismatched[0]
     fits = []
     some = mismatched  # the constant is solved at the first one where it matters
-    for singles_only in (True, False):
-        for cand in sorted(_candidates(target, some, singles_only), key=lambda c: c.rank):
+    for singles_only, unit in _ROUNDS:
+        base, prefix = (_base, None) if not unit else _in_other_unit(target)
+        if base is None:
+            continue
+        for cand in sorted(_candidates(target, some, singles_only, base), key=lambda c: c.rank):
             if not singles_only and cand.rank < 2000:
                 continue  # the singles did not fit in the first round
+            if prefix is not None:
+                cand = _Candidate(f"{prefix[0]}+{cand.key}", cand.expected,
+                                  f"{prefix[1]}; and {cand.title}", cand.rank)
+            if any(_parts(f.key) == _parts(cand.key) for f in fits):
+                continue  # the same mistakes composed in another order
             if (rounded := fits_all(cand.expected)) is not None:
-                if any(f.key == cand.key for f in fits):
-                    continue
                 fits.append(Fit(cand.key, cand.title + (" (up to float round-off)"
                                                         if rounded else ""), cand.expected))
         if fits:
             break
+    _mark_ties(fits, points)
     c = first["yours"] / target.value(first) if target.value(first) else Fraction(0)
     if not fits and _VALID["constant_factor"](c):
         fit = _fit_factor(target, _base, c)
@@ -683,6 +737,79 @@ def explain(target: Target, points, float_ops=FLOAT_OPS) -> list[Fit]:
             fits.append(Fit("constant_factor", fit[1] + (" (up to float round-off)"
                                                          if rounded else ""), fit[0]))
     return fits
+
+
+def _parts(key):
+    return frozenset(key.split("+"))
+
+
+# (singles only, in the other unit): singles, then pairs, then pairs over the count in the
+# other unit (MACs for FLOPs, FLOPs for MACs): three mistakes, one of them the unit
+_ROUNDS = ((True, False), (False, False), (False, True))
+
+
+def _in_other_unit(target):
+    """(the derivation in the other unit, (key, title)), or (None, None) for params."""
+    made = _macs_flops(target, _base)
+    if made is None:
+        return None, None
+    return _compose(_macs_flops, _base), ("macs_vs_flops", made[1])
+
+
+TIE_SHAPES = 48  # shapes of ours (no call of your function) on which two fits are compared
+
+
+def _mark_ties(fits, points):
+    """Say so where fits give the same numbers at every point: the user's, and TIE_SHAPES
+    more of ours in the same form. Those the numbers cannot tell apart (e.g. the gating
+    product at 1 per element and the activation at 1 per element, where both act on the
+    n·h elements of a gated unit); the first is kept first, and every one is listed."""
+    if len(fits) < 2:
+        return
+    shapes = list(points) + _tie_shapes(points)
+
+    def same(f, g):
+        for q in shapes:
+            try:
+                if f.expected(q) != g.expected(q):
+                    return False
+            except (ZeroDivisionError, ValueError, KeyError):
+                return False
+        return True
+
+    lead = fits[0]
+    tied = [f for f in fits[1:] if same(lead, f)]
+    if not tied:
+        return
+    count = f"{len(shapes)} shapes ({len(points)} of yours, {len(shapes) - len(points)} more)"
+    lead.title += (f"; {len(tied)} other explanation{'s' if len(tied) > 1 else ''} below "
+                   f"give{'s' if len(tied) == 1 else ''} the same numbers at all {count}: the "
+                   "numbers cannot tell them apart")
+    for f in tied:
+        f.title += " (the same numbers as the first at every shape: the numbers cannot tell " \
+                   "them apart)"
+        f.ties = True
+    lead.ties = True
+
+
+def _tie_shapes(points):
+    """TIE_SHAPES seeded shapes in the form of `points` (a batch x seq split where they have
+    one; each bias flag they use)."""
+    import random
+
+    rng = random.Random(20240)
+    split = all(p.get("batch") is not None and p.get("seq") is not None for p in points)
+    biases = sorted({bool(p.get("bias", False)) for p in points})
+    out = []
+    for i in range(TIE_SHAPES):
+        d, h, t1, t2 = (rng.randint(1, rng.choice((7, 97, 4099))) for _ in range(4))
+        q = {"d": d, "h": h, "bias": biases[i % len(biases)]}
+        if split:
+            q.update(batch=t1, seq=t2, n=t1 * t2)
+        else:
+            q["n"] = t1
+        out.append(q)
+    return out
 
 
 def _round_off(target, exact_mismatch):

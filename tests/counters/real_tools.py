@@ -94,6 +94,18 @@ TOOLS = [
          "patched F.linear (2 per MAC), F.* activations and torch.mul at 1", "flops",
          (("count", "all"),)),
     Tool("torchtnt", "torchtnt.utils.flops", "flop", "aten mm/addmm/bmm, one per MAC", "flops"),
+    Tool("torchprofile", "torchprofile", "MACs",
+         "jit-traced aten ops: matmuls, and aten::mul at 1 per element; no activations",
+         "macs"),
+    Tool("torchscan", "torchscan", "FLOPs",
+         "module formulas: a linear at 2k - 1 per output (+1 with bias), ReLU at 1", "flops",
+         (("count", "all"),)),
+    Tool("pthflops", "pthflops", "FLOPs",
+         "fx-traced modules: a linear at 1 per MAC, the bias once per call, ReLU at 2, "
+         "a mul at 1 per operand", "flops"),
+    Tool("torch-operation-counter", "torch_operation_counter", "operations",
+         "every aten op, clones from its own module hooks and weight transposes included",
+         "flops", (("count", "all"),)),
 ]
 BY_NAME = {t.name: t for t in TOOLS}
 
@@ -131,6 +143,28 @@ def expected(tool: str, variant: str, bias: bool, rank: int) -> str:
                 return "missing_bias+backward_as_2x_forward"
             return "backward_as_2x_forward" + ("" if key == "exact" else f"+{key}")
         return key
+    if tool == "torchprofile":  # the gating product, or the activation: one of the two
+        return "activation_added" if gated else "exact"
+    if tool == "torchscan":
+        if variant != "relu":
+            return "error"  # no formula for GELU or SiLU: no total
+        # with the bias fixed on, ours less 1 per output element is also the bias adds left
+        # out: the two are listed, indistinguishable
+        return "missing_bias" if bias else "linear_2k_minus_1"
+    if tool == "pthflops":
+        # the order is the search's: a pair is outer+inner; three, the unit first
+        elementwise = {"relu": "activation_added_twice", "gelu": None,
+                       "swiglu": "activation_and_gate_added"}[variant]
+        if elementwise is None:
+            return "bias_per_call+macs_vs_flops" if bias else "macs_vs_flops"
+        return (f"macs_vs_flops+bias_per_call+{elementwise}" if bias
+                else f"{elementwise}+macs_vs_flops")
+    if tool == "torch-operation-counter":
+        # its own hooks' clones: no named mechanism, but a closed form; on a 2-D SwiGLU
+        # input with bias the clones happen to equal 4 per bias parameter per token
+        if variant == "swiglu" and bias and rank == 2:
+            return "macs_vs_flops+bias_term+count"
+        return "none"
     raise KeyError(tool)
 
 
@@ -222,7 +256,30 @@ def _count(tool, m, x):
         with FlopTensorDispatchMode(m) as f:
             m(x)
         return sum(f.flop_counts[""].values())
+    if tool == "torchprofile":
+        from torchprofile import profile_macs
+        return profile_macs(m, args=(x,))
+    if tool == "torchscan":
+        from torchscan import crawl_module
+        total = crawl_module(m, args=(x,))["totals"]["module_flops"]
+        if total["status"] != "complete":
+            raise Unsupported(f"torchscan: module_flops is {total['status']} (no formula for "
+                              "a module of the block)")
+        return total["value"]
+    if tool == "pthflops":
+        from pthflops import count_ops
+        return count_ops(m, x, print_readable=False, verbose=False)[0]
+    if tool == "torch-operation-counter":
+        import torch
+        from torch_operation_counter import OperationsCounterMode
+        with torch.no_grad(), OperationsCounterMode(m) as c:
+            m(x)
+        return c.total_operations
     raise KeyError(tool)
+
+
+class Unsupported(RuntimeError):
+    """The tool gives no total for this block (a module it has no formula for)."""
 
 
 ULTRALYTICS_THOP = "FFNVERIFY_ULTRALYTICS_THOP"  # a folder holding ultralytics-thop's `thop`
@@ -300,7 +357,10 @@ def ratio(tool, variant, rank, bias):
     seq = s["seq"] if rank == 3 else None
     n = s["batch"] * (seq or 1) if rank == 3 else s["batch"] * s["seq"]
     batch = s["batch"] if rank == 3 else n
-    yours = to_fraction(count(tool, variant, s["d"], s["h"], batch, seq, bias))
+    try:
+        yours = to_fraction(count(tool, variant, s["d"], s["h"], batch, seq, bias))
+    except Unsupported:
+        return None
     return yours / target.value({"d": s["d"], "h": s["h"], "n": n, "bias": bias})
 
 
@@ -318,7 +378,7 @@ def rows():
             for variant in VARIANTS:
                 for bias in (False, True):
                     result = cached_check(tool.name, variant, rank, bias)
-                    key = ("error: " + result.error if result.error else
+                    key = ("error" if result.error else
                            "exact" if result.ok else
                            result.explanation.key if result.explanation else "none fits")
                     cells.append((variant, bias, ratio(tool.name, variant, rank, bias), key))
@@ -337,7 +397,8 @@ def table(rows_) -> str:
         shape = "(batch, d)" if rank == 2 else "(batch, seq, d)"
         lines.append("| " + " | ".join(
             [tool.name, tool.unit, tool.counts, target, shape]
-            + [f"{_frac(r)} · {_short(k)}" for _, _, r, k in cells]) + " |")
+            + [f"{'-' if r is None else _frac(r)} · {_short(k)}" for _, _, r, k in cells])
+            + " |")
     note = (f"\nRatio = the tool's number / the derivation at d = {s['d']}, h = {s['h']}, "
             f"{s['batch'] * s['seq']} tokens (a ({s['batch'] * s['seq']}, d) input, or "
             f"({s['batch']}, {s['seq']}, d)), followed by the explanation check-counter "
@@ -352,7 +413,13 @@ _SHORT = {"exact": "exact", "macs_vs_flops": "MACs as FLOPs", "bias_term": "bias
           "activation_one_flop": "activation at 1", "gate_not_counted": "gate not counted",
           "backward_as_2x_forward": "backward = 2x forward",
           "per_sample_double_activation": "per-sample, activation twice",
-          "per_sample_functional_activation": "per-sample, activation undivided"}
+          "per_sample_functional_activation": "per-sample, activation undivided",
+          "activation_added": "activation at 1 (or gate at 1: indistinguishable)",
+          "activation_added_twice": "activation at 2",
+          "activation_and_gate_added": "activation and gate at 1",
+          "bias_per_call": "bias once per call",
+          "linear_2k_minus_1": "linear at 2k - 1",
+          "error": "no total (a module unsupported)"}
 
 
 def _short(key):
