@@ -3,10 +3,13 @@ mean something.
 
 - Under CI (CI=true/1/yes) a missing interpreter fails its env instead of skipping it, as
   `tox --skip-missing-interpreters false` would; a command line choice still wins.
-- At the end of the run a closing summary names every env that was skipped (with tox's
-  reason) and every group of tests that pytest skipped in each env (read from the
-  FFNVERIFY_SKIP_LOG file that tests/skip_policy.py writes), marking the groups an env is
-  for (FFNVERIFY_REQUIRE) as WARNING. Nothing skipped: one line says so.
+- At the end of the run a short closing summary: every env that was skipped (with tox's
+  reason), then every skip of what an env is for (FFNVERIFY_REQUIRE: WARNING, or FAILED
+  under CI) with its reason, then one line per env counting its other skips (tests that
+  belong to another env or need an opt-in), with the largest reasons by their first words.
+  The skips come from the FFNVERIFY_SKIP_LOG file that tests/skip_policy.py writes; the
+  full list per env stays in that file and in pytest's own summary. Nothing skipped: one
+  line says so.
 """
 
 import atexit
@@ -24,6 +27,7 @@ SKIP_LOG = "pytest-skips.jsonl"
 _RAN: set[str] = set()
 _SKIPS: dict[str, list[dict]] = {}  # env -> pytest's skip groups
 _SKIPPED_ENVS: dict[str, str] = {}  # env -> why tox skipped it
+_LOGS: dict[str, Path] = {}  # env -> its skip log (the full list)
 _LAST = threading.local()  # the last "skipped because" of this thread (one env per thread)
 
 
@@ -68,6 +72,7 @@ def tox_env_teardown(tox_env):
         return
     log = Path(tox_env.conf["env_tmp_dir"]) / SKIP_LOG
     if log.is_file():
+        _LOGS[name] = log
         groups: dict[str, dict] = {}
         for line in log.read_text(encoding="utf-8").splitlines():
             s = json.loads(line)
@@ -78,19 +83,47 @@ def tox_env_teardown(tox_env):
         _SKIPS[name] = [{"reason": r, **g} for r, g in groups.items()]
 
 
+TOP_REASONS = 3  # the other skips' largest reasons named on an env's line
+HEAD_CHARS = 40  # a reason is named by its words before the first ":" or "(", this long at most
+
+
+def reason_head(reason: str) -> str:
+    """A skip reason's first words: "no CUDA device: GPU tests run in ..." -> "no CUDA
+    device" (so 29 reasons "empirical: ..." count as one)."""
+    head = reason.split(":", 1)[0].split(" (", 1)[0].strip() or "no reason given"
+    if len(head) <= HEAD_CHARS:
+        return head
+    cut = head[:HEAD_CHARS - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"  # at a word's end
+
+
+def _others_line(env: str, groups: list[dict]) -> str:
+    """One env's skips of what it is not for: the count and the largest reasons."""
+    heads: dict[str, int] = {}
+    for g in groups:
+        heads[reason_head(g["reason"])] = heads.get(reason_head(g["reason"]), 0) + g["count"]
+    ranked = sorted(heads.items(), key=lambda kv: (-kv[1], kv[0]))
+    named = ", ".join(f"{n} {head}" for head, n in ranked[:TOP_REASONS])
+    rest = len(ranked) - TOP_REASONS
+    more = f", and {rest} more reason{'s' if rest > 1 else ''}" if rest > 0 else ""
+    total = sum(heads.values())
+    return f"  {env}: {total} skipped, none of them what this env is for: {named}{more}"
+
+
 def summary_lines() -> list[str]:
-    """The closing summary (also used by the tests)."""
-    lines = []
-    warn = False
+    """The closing summary (also used by the tests): what did not run that should have
+    comes first and in full; what belongs elsewhere is one counted line per env."""
+    lines = [f"  {env}: SKIPPED (env): {why}" for env, why in _SKIPPED_ENVS.items()]
     failed_ci = any(g["failed"] for groups in _SKIPS.values() for g in groups)
-    for env, why in _SKIPPED_ENVS.items():
-        lines.append(f"  {env}: SKIPPED (env): {why}")
-        warn = True
+    required = [(env, g) for env, groups in _SKIPS.items() for g in groups if g["required"]]
+    for env, g in sorted(required, key=lambda eg: (-eg[1]["count"], eg[1]["reason"])):
+        mark = "FAILED (CI)" if g["failed"] else "WARNING"
+        lines.append(f"  {env}: {mark} {g['count']} skipped: {g['reason']}")
+    warn = bool(lines)
     for env, groups in _SKIPS.items():
-        for g in sorted(groups, key=lambda g: (not g["required"], -g["count"], g["reason"])):
-            mark = ("FAILED (CI) " if g["failed"] else "WARNING ") if g["required"] else ""
-            warn |= bool(g["required"])
-            lines.append(f"  {env}: {mark}{g['count']} skipped: {g['reason']}")
+        others = [g for g in groups if not g["required"]]
+        if others:
+            lines.append(_others_line(env, others))
     if not lines:
         return ["ffnverify: nothing skipped (every env ran, no test skipped)"]
     head = "ffnverify: skipped in this run"
@@ -98,7 +131,16 @@ def summary_lines() -> list[str]:
         head += " (FAILED: under CI=true something that should run did not)"
     elif warn:
         head += " (WARNING: something that should run did not; under CI=true it fails)"
-    return [head + ":"] + lines
+    tail = [f"  (the full lists: each env's pytest summary above, and its {SKIP_LOG}, e.g. "
+            f"{_shown(next(iter(_LOGS.values())))})"] if _LOGS else []
+    return [head + ":"] + lines + tail
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _summary():

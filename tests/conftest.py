@@ -3,6 +3,8 @@ policy (skip_policy: under CI a skip of what an env is for fails; every skip is 
 tox's closing summary)."""
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -11,6 +13,12 @@ from skip_policy import (  # noqa: F401  (pytest hooks)
     pytest_runtest_makereport,
     pytest_terminal_summary,
 )
+
+# `docs_build` is a build-time folder of the repository, never installed: appended (not
+# prepended) to sys.path, so the installed ffnverify still wins over the source tree
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.append(ROOT)
 
 settings.register_profile(
     "ci", max_examples=50, deadline=None, derandomize=True,

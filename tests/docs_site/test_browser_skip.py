@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_without_chromium(tmp_path, **extra):
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "FFNVERIFY_REQUIRE")}
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "FFNVERIFY_REQUIRE", "FFNVERIFY_SKIP_LOG")}
     env |= {"FFNVERIFY_CHROMIUM": str(tmp_path / "no-such-chromium"),
             "FFNVERIFY_SCREENSHOTS": str(tmp_path / "shots"), **extra}
     return subprocess.run(
