@@ -17,7 +17,10 @@ a condition fails or cannot be certified, and say which conditions a proof assum
 - `subs(diff(f, z), z, p)` where the derivative has a kink at p (relu, abs, min, max
   inside f) is f'(p) only when f is continuous near p and both one-sided limits of f'
   at p exist and agree (then f is differentiable at p, by the mean value theorem);
-  otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` itself.
+  otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` as
+  written, and for no other spelling (max(z, 0), relu(z) + 0*z: no derivative at 0).
+- Every function's value passes through `functions.exact`: SymPy's floor, ceiling, Max,
+  Min, Abs, sign and Heaviside never evaluate a closed irrational argument by evalf.
 """
 
 import math
@@ -27,7 +30,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ffnverify.claims import parser as P
-from ffnverify.claims.functions import _KINKS, FUNCTIONS, ClaimError
+from ffnverify.claims.functions import _KINKS, FUNCTIONS, ClaimError, exact, relu_derivative
 from ffnverify.claims.show import bits, fmt
 from ffnverify.claims.signatures import REQUIRED, SIGNATURES
 
@@ -369,7 +372,9 @@ class Builder:
         if node.func == "approx":
             return self.approx(node, bound)
         try:
-            if sig.variadic:
+            if node.func == "diff" and _bare_relu(node, sig):
+                out = relu_derivative(bound["var"])
+            elif sig.variadic:
                 out = FUNCTIONS[node.func](*bound)
             else:
                 out = FUNCTIONS[node.func](*[bound[p] for p in sig.params])
@@ -379,6 +384,7 @@ class Builder:
         except (ValueError, TypeError, KeyError, NotImplementedError, ZeroDivisionError,
                 AttributeError) as e:
             raise ClaimError(f"{node.func}(): {_one_line(e)}", node.col) from None
+        out = exact(out)  # no SymPy floor / Max / Abs ... left to meet a closed value later
         if node.func == "subs":
             out = self._subs_conditions(node, bound, out, start)
         elif node.func == "limit":
@@ -517,6 +523,16 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
         return left if sign(left - right) == 0 else None
     except ClaimError:
         return None
+
+
+def _bare_relu(node, sig) -> bool:
+    """`diff(relu(z), z)` as written: the one derivative that takes relu'(0) = 0."""
+    given = dict(zip(sig.params, node.args))
+    given.update({key: value for key, value, _ in node.kwargs})
+    expr, var = given.get("expr"), given.get("var")
+    return (isinstance(expr, P.Call) and expr.func == "relu" and not expr.kwargs and
+            len(expr.args) == 1 and isinstance(expr.args[0], P.Name) and
+            isinstance(var, P.Name) and expr.args[0].id == var.id)
 
 
 def _one_line(e, limit=160) -> str:
