@@ -19,18 +19,29 @@ a condition fails or cannot be certified, and say which conditions a proof assum
   at p exist and agree (then f is differentiable at p, by the mean value theorem);
   otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` as
   written, and for no other spelling (max(z, 0), relu(z) + 0*z: no derivative at 0).
+- A limit keeps its expression's conditions, as what must hold on a punctured
+  neighbourhood of its point, or on the side `dir` names (near.py).
 - Every function's value passes through `functions.exact`: SymPy's floor, ceiling, Max,
   Min, Abs, sign and Heaviside never evaluate a closed irrational argument by evalf.
 """
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy as sp
 
 from ffnverify.claims import parser as P
-from ffnverify.claims.functions import _KINKS, FUNCTIONS, ClaimError, exact, relu_derivative
+from ffnverify.claims.functions import (
+    _KINKS,
+    FUNCTIONS,
+    Abs,
+    ClaimError,
+    Max,
+    Min,
+    exact,
+    relu_derivative,
+)
+from ffnverify.claims.near import near_conditions
 from ffnverify.claims.show import bits, fmt
 from ffnverify.claims.signatures import REQUIRED, SIGNATURES
 
@@ -334,12 +345,11 @@ class Builder:
         for i, op in enumerate(node.ops):
             tol = None
             if op == "≈":
-                unit = stated_unit(node.operands[i + 1])
-                if unit is None:
+                tol = stated_tolerance(node.operands[i + 1])
+                if tol is None:
                     raise ClaimError("≈ needs a number literal on its right (it sets the "
                                      "tolerance); use approx(a, b, rel=...) otherwise",
                                      node.operands[i + 1].col)
-                tol = sp.Rational(unit.numerator, unit.denominator) / 2
             rels.append(Rel(op, values[i], values[i + 1], node.operands[i].col, tol))
         return rels[0] if len(rels) == 1 else Logic("and", rels, node.col)
 
@@ -387,9 +397,13 @@ class Builder:
         out = exact(out)  # no SymPy floor / Max / Abs ... left to meet a closed value later
         if node.func == "subs":
             out = self._subs_conditions(node, bound, out, start)
-        elif node.func == "limit":
+        elif node.func == "limit":  # its expression must be defined near the point
             var = bound["var"]
+            inner = [c for c in self.conds[start:] if c.expr.has(var)]
             self.conds[start:] = [c for c in self.conds[start:] if not c.expr.has(var)]
+            for c in near_conditions(inner, var, bound["point"], bound["dir"]):
+                if c not in self.conds:
+                    self.conds.append(c)
         if isinstance(out, sp.Basic) and _undefined(out):
             raise ClaimError(f"{node.func}() is undefined here ({fmt(out)})", node.col)
         if node.func == "diff":
@@ -480,10 +494,10 @@ class Builder:
                 raise ClaimError(f"approx()'s {name} must be a non-negative number, not "
                                  f"{_kind(t)}", _argument_col(node, sig, name))
         if rel is not None:
-            terms.append(rel * sp.Abs(b))
+            terms.append(rel * Abs(b))
         if abs_ is not None:
             terms.append(abs_)
-        tol = terms[0] if len(terms) == 1 else sp.Max(*terms)
+        tol = terms[0] if len(terms) == 1 else Max(*terms)
         return Rel("≈", a, b, node.col, tol, label="approx")
 
 
@@ -551,19 +565,116 @@ def _argument_col(node, sig, param) -> int | None:
     return given[param].col if param in given else None
 
 
-def stated_unit(node) -> Fraction | None:
-    """The finest last-stated-digit unit among the literals of `node` outside calls."""
-    units = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, P.Num):
-            units.append(n.unit)
-        elif isinstance(n, P.Unary):
-            stack.append(n.operand)
-        elif isinstance(n, P.BinOp):
-            stack.extend((n.left, n.right))
-    return min(units) if units else None
+class _Stated:
+    """What the right side of ≈ states: err, the largest |deviation| of its value when
+    each literal moves within half a unit of its last stated digit; whole, whether it is
+    an integer literal (or integers combined by + - * ** %), exact inside a product,
+    quotient or power; literal, whether it holds a literal at all."""
+
+    def __init__(self, err, whole=False, literal=False):
+        self.err, self.whole, self.literal = err, whole, literal
+
+    def factor_err(self):
+        """The error it brings into a product, quotient or power (none for an integer)."""
+        return sp.Integer(0) if self.whole else self.err
+
+
+_ZERO = sp.Integer(0)
+
+
+def _whole_literal(n: P.Num) -> bool:
+    return n.form in ("", "pow10") and n.value.denominator == 1 and n.unit.denominator == 1
+
+
+class _Tolerance:
+    """The tolerance of `a ≈ b` from the syntax tree of b (SPEC §4.1, v3): each stated
+    literal's half-unit propagated through b's arithmetic, exactly (rationals, or
+    expressions in b's symbols). Integers inside a product, quotient or power are exact;
+    a ratio of integers a/b states a precision of 1/(2|b|), as the vulgar fractions do.
+    A sum of integers alone (100 + 28) is stated to its finest unit, as one integer is;
+    an integer added to a stated fraction is exact (1 - 33% is ±0.5%); otherwise the
+    errors of a sum add.
+    The bounds are the worst case over every literal's interval:
+    |(a+δa)(b+δb) - ab| <= |a|eb + |b|ea + ea·eb;
+    |(a+δa)/(b+δb) - a/b| <= (|a|eb + |b|ea) / (|b|(|b| - eb)) for eb < |b|;
+    |(a+δa)**n - a**n| <= (|a| + ea)**n - |a|**n (n > 0), (|a| - ea)**n - |a|**n (n < 0)."""
+
+    def __init__(self):
+        self.values = Builder()  # a builder of its own: the claim's conditions are not touched
+
+    def value(self, node):
+        return self.values.expr(node, "a value on the right of ≈")
+
+    def of(self, node) -> _Stated:
+        if isinstance(node, P.Num):
+            half = sp.Rational(node.unit.numerator, node.unit.denominator) / 2
+            return _Stated(half, _whole_literal(node), True)
+        if isinstance(node, P.Unary):
+            return self.of(node.operand)
+        if not isinstance(node, P.BinOp):
+            return _Stated(_ZERO)  # a name, a call: exact values
+        a, b = self.of(node.left), self.of(node.right)
+        literal, whole = a.literal or b.literal, a.whole and b.whole
+        if node.op in ("+", "-"):
+            if whole:  # integers alone (100 + 28): stated to the finest of their units
+                return _Stated(Min(a.err, b.err), True, literal)
+            return _Stated(a.factor_err() + b.factor_err(), False, literal)
+        if node.op == "/" and whole:
+            return _Stated(1 / (2 * Abs(self.value(node.right))), False, literal)
+        ea, eb = a.factor_err(), b.factor_err()
+        if node.op == "*":
+            err = _ZERO
+            if eb != 0:
+                err += Abs(self.value(node.left)) * eb
+            if ea != 0:
+                err += Abs(self.value(node.right)) * ea
+            return _Stated(err + ea * eb, whole, literal)
+        if node.op == "/":
+            return _Stated(self.quotient(node, ea, eb), False, literal)
+        if node.op == "**":
+            if eb != 0:
+                raise ClaimError("≈ cannot carry a stated precision through an exponent; "
+                                 "write approx(a, b, abs=...)", node.right.col)
+            return _Stated(self.power(node, ea), whole, literal)
+        if ea != 0 or eb != 0:  # the remainder
+            raise ClaimError("≈ cannot carry a stated precision through '%'; write "
+                             "approx(a, b, abs=...)", node.col)
+        return _Stated(_ZERO, whole, literal)
+
+    def quotient(self, node, ea, eb):
+        if ea == 0 and eb == 0:
+            return _ZERO
+        B = Abs(self.value(node.right))
+        if eb == 0:
+            return ea / B
+        if (B - eb).is_number and not (B - eb).is_positive:
+            raise ClaimError("≈: the divisor's stated precision reaches 0, so the right "
+                             "side states no precision; write approx(a, b, abs=...)",
+                             node.right.col)
+        return (Abs(self.value(node.left)) * eb + B * ea) / (B * (B - eb))
+
+    def power(self, node, ea):
+        if ea == 0:
+            return _ZERO
+        n = self.value(node.right)
+        if not n.is_Integer:
+            raise ClaimError("≈ carries a stated precision only through a whole-number "
+                             "power; write approx(a, b, abs=...)", node.right.col)
+        A = Abs(self.value(node.left))
+        if n == 0:
+            return _ZERO
+        if n < 0 and (A - ea).is_number and not (A - ea).is_positive:
+            raise ClaimError("≈: the base's stated precision reaches 0, so its negative "
+                             "power states no precision; write approx(a, b, abs=...)",
+                             node.left.col)
+        return (A + ea) ** n - A**n if n > 0 else (A - ea) ** n - A**n
+
+
+def stated_tolerance(node):
+    """The tolerance that the right side `node` of ≈ states (see _Tolerance), or None when
+    it holds no number literal outside function calls."""
+    stated = _Tolerance().of(node)
+    return stated.err if stated.literal else None
 
 
 def _kind(v):

@@ -40,43 +40,65 @@ class _Exact:
     (certify.resolve), or leaves it unknown. Rational arguments evaluate as usual.
     """
 
+    _sympy = sp.Function  # the SymPy class this one stands for
+
     def __new__(cls, *args, **options):
-        if any(_inexact_number_part(a) for a in args):
-            options["evaluate"] = False
-        return super().__new__(cls, *args, **options)
+        if options.get("evaluate", True) and not any(_inexact_number_part(a) for a in args):
+            # SymPy's own evaluation, sound here (rational and symbolic arguments), then
+            # back to the exact classes: its result may hold SymPy's (Abs(2*z) = 2*Abs(z))
+            return exact(cls._sympy(*args, **options))
+        options["evaluate"] = False
+        return cls._unevaluated(*args, **options)
+
+    @classmethod
+    def _unevaluated(cls, *args, **options):
+        return cls._sympy.__new__(cls, *args, **options)
 
 
 class floor(_Exact, sp.floor):  # noqa: N801 (printed as SymPy's floor)
     """floor, evaluated only where exact arithmetic decides it (see _Exact)."""
 
+    _sympy = sp.floor
+
 
 class ceiling(_Exact, sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
     """ceiling, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.ceiling
 
 
 class Max(_Exact, sp.Max):
     """Max, evaluated only where exact arithmetic decides it (see _Exact)."""
 
+    _sympy = sp.Max
+
 
 class Min(_Exact, sp.Min):
     """Min, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Min
 
 
 class Abs(_Exact, sp.Abs):
     """Abs, evaluated only where exact arithmetic decides it (see _Exact)."""
 
+    _sympy = sp.Abs
+
 
 class sign(_Exact, sp.sign):  # noqa: N801 (printed as SymPy's sign)
     """sign, evaluated only where exact arithmetic decides it (see _Exact)."""
 
+    _sympy = sp.sign
 
-class Heaviside(sp.Heaviside):
-    """Heaviside, evaluated only where exact arithmetic decides it (see _Exact; SymPy's
-    Heaviside.__new__ calls super(cls, cls), so it is bypassed, not extended)."""
 
-    def __new__(cls, arg, H0=sp.S.Half, **options):
-        if _inexact_number_part(arg):
-            options["evaluate"] = False
+class Heaviside(_Exact, sp.Heaviside):
+    """Heaviside, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Heaviside
+
+    @classmethod
+    def _unevaluated(cls, arg, H0=sp.S.Half, **options):
+        # SymPy's Heaviside.__new__ calls super(cls, cls): a subclass must go around it
         return super(sp.Heaviside, cls).__new__(cls, arg, H0, **options)
 
 
@@ -98,7 +120,8 @@ def exact(value):
     Every claim function's result passes through here (build.Builder._call)."""
     if not isinstance(value, sp.Basic) or not any(value.atoms(*_EXACT)):
         return value
-    return value.replace(lambda e: type(e) in _EXACT, lambda e: _EXACT[type(e)](*e.args))
+    return value.replace(lambda e: type(e) in _EXACT,
+                         lambda e: _EXACT[type(e)](*e.args, evaluate=False))
 
 
 def _through_symbol(fn):
