@@ -43,7 +43,7 @@ from ffnverify.claims.functions import (
 )
 from ffnverify.claims.near import near_conditions
 from ffnverify.claims.show import bits, fmt
-from ffnverify.claims.signatures import REQUIRED, SIGNATURES
+from ffnverify.claims.signatures import BOOLEAN_VALUED, REQUIRED, SIGNATURES
 
 REAL_NAMES = frozenset(
     "x y z t u v w a alpha beta gamma eps lam mu".split())
@@ -257,6 +257,8 @@ class Builder:
             return v
         if isinstance(v, bool):
             return Const(v, node.col)
+        if isinstance(node, P.Call) and node.func in BOOLEAN_VALUED and v in (0, 1):
+            return Const(v == 1, node.col)  # a yes/no field as a condition
         raise ClaimError(f"a claim must be a comparison (==, <, ≈, ...), not {_kind(v)}",
                          node.col)
 
