@@ -403,7 +403,11 @@ class Builder:
             var = bound["var"]
             inner = [c for c in self.conds[start:] if c.expr.has(var)]
             self.conds[start:] = [c for c in self.conds[start:] if not c.expr.has(var)]
-            for c in near_conditions(inner, var, bound["point"], bound["dir"]):
+            try:
+                near = near_conditions(inner, var, bound["point"], bound["dir"])
+            except ClaimError as e:
+                raise ClaimError(e.message, node.col) from None
+            for c in near:
                 if c not in self.conds:
                     self.conds.append(c)
         if isinstance(out, sp.Basic) and _undefined(out):
