@@ -170,8 +170,21 @@ def _not_real(value) -> bool:
         return False
     if value.has(sp.I):
         return True
-    return any(p.base.is_number and p.base.is_negative and p.exp.is_number and
-               not p.exp.is_integer for p in value.atoms(sp.Pow))
+    return any(p.base.is_number and p.exp.is_number and not p.exp.is_integer and
+               _negative(p.base) for p in value.atoms(sp.Pow))
+
+
+def _negative(number) -> bool:
+    """Certified < 0 (SymPy's is_negative asks evalf, which takes a tiny positive number
+    for a negative one)."""
+    if number.is_Rational:
+        return number < 0
+    from ffnverify.claims.certify import sign
+
+    try:
+        return sign(number, False) == -1
+    except ClaimError:
+        return False
 
 
 # ---- building values from the syntax tree ---------------------------------------------
@@ -627,6 +640,9 @@ class _Tolerance:
             return _Stated(a.factor_err() + b.factor_err(), False, literal)
         if node.op == "/" and whole:
             return _Stated(1 / (2 * Abs(self.value(node.right))), False, literal)
+        scientific = _scientific(node)
+        if scientific is not None:
+            return _Stated(scientific, False, True)
         ea, eb = a.factor_err(), b.factor_err()
         if node.op == "*":
             err = _ZERO
@@ -674,6 +690,27 @@ class _Tolerance:
                              "power states no precision; write approx(a, b, abs=...)",
                              node.left.col)
         return (A + ea) ** n - A**n if n > 0 else (A - ea) ** n - A**n
+
+
+def _bare_num(node):
+    while isinstance(node, P.Unary):
+        node = node.operand
+    return node if isinstance(node, P.Num) else None
+
+
+def _scientific(node):
+    """`10⁹ * 7`: a power of ten times a plain literal, in either order, states what
+    `7 × 10⁹` does (the parser folds only the mantissa-first order): half the mantissa's
+    unit, times the power. None for any other node."""
+    if not (isinstance(node, P.BinOp) and node.op == "*"):
+        return None
+    a, b = _bare_num(node.left), _bare_num(node.right)
+    for power, mantissa in ((a, b), (b, a)):
+        if power is not None and mantissa is not None and power.form == "pow10" and \
+                mantissa.form == "":
+            half = mantissa.unit * power.value / 2
+            return sp.Rational(half.numerator, half.denominator)
+    return None
 
 
 def stated_tolerance(node):

@@ -278,7 +278,9 @@ def check_real(e):
     """Raise ClaimError if `e` is certainly undefined or not a real number."""
     if undefined(e):
         raise ClaimError(f"the value is undefined ({_short(e)})")
-    if e.has(sp.I) or e.is_extended_real is False:
+    if e.has(sp.I) or (e.free_symbols and e.is_extended_real is False):
+        # for a closed e, SymPy's is_extended_real asks evalf (sqrt of a tiny positive
+        # number came out not real): enclose() certifies a negative root's argument instead
         raise ClaimError(f"the value is not a real number ({_short(e)})")
 
 

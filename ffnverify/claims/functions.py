@@ -102,6 +102,14 @@ class Heaviside(_Exact, sp.Heaviside):
         return super(sp.Heaviside, cls).__new__(cls, arg, H0, **options)
 
 
+def log(x):
+    """SymPy's log, built unevaluated for a closed irrational x: its evaluation asks evalf
+    whether x < 0, and took a tiny positive x for a negative one (then recursed on -x for
+    ever). Not a class of its own, so log identities still cancel (expand_log makes
+    SymPy's log); a closed value substituted later can only fail (an error), not lie."""
+    return sp.log(x, evaluate=False) if _inexact_number_part(x) else sp.log(x)
+
+
 _NOT_FINITE = (sp.oo, -sp.oo, sp.zoo, sp.nan)
 _EXACT = {sp.floor: floor, sp.ceiling: ceiling, sp.Max: Max, sp.Min: Min, sp.Abs: Abs,
           sp.sign: sign, sp.Heaviside: Heaviside}
@@ -257,16 +265,14 @@ def round_nearest(x, m=1):
 
 
 def trunc(x):
-    """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
+    """Rounding toward zero: floor for x >= 0, ceil for x <= 0. A closed x is sorted by
+    its certified sign (SymPy's is_nonnegative would ask evalf); otherwise
+    sign(x)·floor(|x|), through the exact classes."""
     x = _expr(x, "trunc's argument", "x")
-    if x.is_nonnegative:
-        return floor(x)
-    if x.is_nonpositive:
-        return ceiling(x)
     if x.is_number:
-        from ffnverify.claims.certify import sign
+        from ffnverify.claims.certify import sign as certified_sign
 
-        s = sign(x)
+        s = certified_sign(x)
         if s is not None:
             return floor(x) if s >= 0 else ceiling(x)
     return sign(x) * floor(Abs(x))
@@ -324,8 +330,20 @@ def diff(expr, var):
 
 
 def subs(expr, var, value):
-    return _expr(expr, "subs' expression", "expr").subs(_symbol(var, "subs' variable"),
-                                                 _expr(value, "subs' value", "value"))
+    """expr at var = value, rebuilt bottom-up so each log meets its new argument through
+    the guarded `log` above (SymPy's subs would rebuild it through sp.log)."""
+    expr = _expr(expr, "subs' expression", "expr")
+    var, value = _symbol(var, "subs' variable"), _expr(value, "subs' value", "value")
+    return _put(expr, var, value)
+
+
+def _put(e, var, value):
+    if e == var:
+        return value
+    if not e.args or not e.has(var):
+        return e
+    args = [_put(a, var, value) for a in e.args]
+    return log(*args) if isinstance(e, sp.log) and len(args) == 1 else e.func(*args)
 
 
 def _agree(a, b) -> bool:
@@ -422,7 +440,7 @@ FUNCTIONS = {
     "quick_gelu": _unary(_through_symbol(activations.quick_gelu), "quick_gelu's argument"),
     "tanh": _unary(sp.tanh, "tanh's argument"),
     "exp": _unary(sp.exp, "exp's argument"),
-    "log": _unary(sp.log, "log's argument"),
+    "log": _unary(log, "log's argument"),
     "swish": swish,
     "diff": diff,
     "subs": subs,
