@@ -132,12 +132,14 @@ def exact(value):
                          lambda e: _EXACT[type(e)](*e.args, evaluate=False))
 
 
+_U = sp.Dummy("u", real=True)  # one for all calls, so SymPy's cache still serves them
+
+
 def _through_symbol(fn):
     """fn(x), computed on a real symbol that x then replaces, through the exact classes:
     a closed argument never reaches SymPy's own Max (derivations' relu is Max(0, x))."""
     def call(x):
-        u = sp.Dummy("u", real=True)
-        return exact(fn(u)).xreplace({u: x})
+        return exact(fn(_U)).xreplace({_U: x})
 
     return call
 
