@@ -12,7 +12,7 @@ Why an answer can be trusted: for a side s and t > 0, g(t) = u(p + s*t) (u(±1/t
 - If g -> L as t -> 0+ with L certified > 0 (or +oo), then g > 0 for every small enough t:
   that is what the limit means (no continuity is needed). L < 0 likewise.
 - If L = 0, the leading term c*t**k of g decides when g / (c*t**k) -> 1, since then g
-  has the sign of c for small t.
+  has the sign of c (certified) for small t.
 - If L holds other free symbols (limit(sqrt(y + z), z, 0)), the strict condition L > 0
   (L != 0 for a divisor) is returned: a condition on those symbols, which the decider
   states like any other; where it holds, the first case applies.
@@ -58,13 +58,13 @@ def _sign_near(g, t):
         lead = g.as_leading_term(t)
         if lead == 0 or sp.limit(g / lead, t, 0, "+") != 1:
             return None
+        coeff, _ = lead.as_coeff_exponent(t)  # lead = coeff * t**k, t > 0
     except (ValueError, NotImplementedError, TypeError, ZeroDivisionError):
         return None
-    if lead.is_positive:
-        return 1
-    if lead.is_negative:
-        return -1
-    return None
+    if coeff.has(t) or coeff.free_symbols:
+        return None
+    s = _certified(sign, coeff)  # never SymPy's is_positive of a number (evalf)
+    return s if s in (1, -1) else None
 
 
 def _certified(sign, value):
