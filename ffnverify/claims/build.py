@@ -38,7 +38,9 @@ from ffnverify.claims.functions import (
     ClaimError,
     Max,
     Min,
+    Mod,
     exact,
+    plain,
     relu_derivative,
 )
 from ffnverify.claims.near import near_conditions
@@ -317,7 +319,7 @@ class Builder:
             c = Cond("!=", b, "remainder")
             if c not in self.conds and not b.is_positive:
                 self.conds.append(c)
-        out = sp.Mod(a, b)
+        out = Mod(a, b)  # exact: SymPy's Mod would take floor(a/b) from evalf
         if _undefined(out):
             raise ClaimError(f"undefined value ({fmt(out)})", node.col)
         self.note(out, node.col)
@@ -542,11 +544,11 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
                 return None
         except ClaimError:
             return None
-    plain = deriv.replace(lambda e: isinstance(e, sp.Heaviside),
-                          lambda e: sp.Heaviside(e.args[0]))
+    steps = plain(deriv).replace(lambda e: isinstance(e, sp.Heaviside),
+                                 lambda e: sp.Heaviside(e.args[0]))
     try:
-        left = sp.limit(plain, var, value, "-")
-        right = sp.limit(plain, var, value, "+")
+        left = sp.limit(steps, var, value, "-")
+        right = sp.limit(steps, var, value, "+")
     except (ValueError, NotImplementedError, TypeError):
         return None
     for side in (left, right):

@@ -231,6 +231,11 @@ def enclose(e, prec):
         if _hi(x) <= 0:
             return -x
         return iv.mpf([0, max(-_lo(x), _hi(x))])
+    if isinstance(e, sp.Mod):  # a - b*floor(a/b), SymPy's sign convention (that of b)
+        a, b = args
+        if not (_pos(b) or _neg(b)):
+            raise _Imprecise
+        return a - b * _floor(a / b)
     if isinstance(e, sp.floor):
         return _floor(args[0])
     if isinstance(e, sp.ceiling):
@@ -328,7 +333,7 @@ def _sign_cached(e, try_zero):
     return None
 
 
-_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign)
+_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Mod)
 
 
 def resolve(e):
@@ -358,6 +363,12 @@ def resolve(e):
                 x = enclose(e, PRECISIONS[-1])
             if _lo(x) == _hi(x):
                 return sp.Integer(int(_lo(x)))
+        elif isinstance(e, sp.Mod):  # a - b*q, with q = floor(a/b) when it is decided
+            a, b = e.args
+            with workprec(PRECISIONS[-1]):
+                q = _floor(enclose(a / b, PRECISIONS[-1]))
+            if _lo(q) == _hi(q):
+                return a - b * sp.Integer(int(_lo(q)))
         else:
             s = sign(e.args[0], False)
             if s is not None and s != 0:

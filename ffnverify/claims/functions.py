@@ -110,9 +110,16 @@ def log(x):
     return sp.log(x, evaluate=False) if _inexact_number_part(x) else sp.log(x)
 
 
+class Mod(_Exact, sp.Mod):
+    """The remainder a % b, evaluated only where exact arithmetic decides it (see _Exact):
+    SymPy's Mod took floor(a/b) of a closed irrational a/b from evalf, as ceiling did."""
+
+    _sympy = sp.Mod
+
+
 _NOT_FINITE = (sp.oo, -sp.oo, sp.zoo, sp.nan)
 _EXACT = {sp.floor: floor, sp.ceiling: ceiling, sp.Max: Max, sp.Min: Min, sp.Abs: Abs,
-          sp.sign: sign, sp.Heaviside: Heaviside}
+          sp.sign: sign, sp.Heaviside: Heaviside, sp.Mod: Mod}
 
 
 def _inexact_number_part(arg) -> bool:
@@ -133,6 +140,18 @@ def exact(value):
 
 
 _U = sp.Dummy("u", real=True)  # one for all calls, so SymPy's cache still serves them
+
+
+_PLAIN = {mine: theirs for theirs, mine in _EXACT.items()}
+
+
+def plain(value):
+    """The inverse of `exact`: SymPy's own classes, for sp.limit, whose series code does
+    not know the subclasses (Max's series expansion failed). A limit's result passes
+    through `exact` again."""
+    if not isinstance(value, sp.Basic) or not any(value.atoms(*_PLAIN)):
+        return value
+    return value.replace(lambda e: type(e) in _PLAIN, lambda e: _PLAIN[type(e)](*e.args))
 
 
 def _through_symbol(fn):
@@ -360,7 +379,7 @@ def _agree(a, b) -> bool:
 def limit(expr, var, point, dir=None):
     """The two-sided limit (both one-sided limits exist and agree), or the one-sided limit
     from above (dir="+") or below (dir="-"). At ±oo the limit is the one from inside."""
-    expr = _expr(expr, "limit's expression", "expr")
+    expr = plain(_expr(expr, "limit's expression", "expr"))
     var = _symbol(var, "limit's variable")
     point = _expr(point, "limit's point", "point")
     if dir not in (None, "+", "-"):

@@ -21,7 +21,7 @@ Anything else (a sign that cannot be certified, a limit SymPy cannot find) is an
 
 import sympy as sp
 
-from ffnverify.claims.functions import ClaimError
+from ffnverify.claims.functions import ClaimError, plain
 
 _SIDE = {"+": "from above", "-": "from below"}
 
@@ -86,7 +86,7 @@ def near_conditions(conds, var, point, dir):
         f"{var} = {point}"
     for c in conds:
         for side, at in _sides(point, dir):
-            s = _sign_near(c.expr.subs(var, at(t)), t)
+            s = _sign_near(plain(c.expr).subs(var, at(t)), t)
             shown = f"{c.show()} near {where}" + ("" if side.endswith("oo") else f" {side}")
             if isinstance(s, sp.Expr):
                 strict = Cond("!=" if c.op == "!=" else ">", s, c.why)

@@ -116,6 +116,7 @@ _ROUND_FNS = {  # the rounding of z -> its exact value at z = k(1 ± tiny), k a 
     "floor(2*z)": lambda k, m, up: 2 * k if up else 2 * k - 1,
     "ceil(z/{m})": lambda k, m, up: k // m + 1 if up else k // m,
     "round_up(-z, {m})": lambda k, m, up: -k if up else -k + m,
+    "z % {m}": lambda k, m, up: 0 if up else m,  # a tiny remainder above, m - tiny below
 }
 
 
@@ -291,6 +292,11 @@ def _round(x, up):
     return Fraction(int(a))
 
 
+def _mod(a, b):
+    """a - b*floor(a/b): the remainder with the sign of the divisor."""
+    return _sub(a, _mul(b, _round(_div(a, b), False)))
+
+
 def _minmax(a, b, pick_max):
     s = _sgn(_sub(a, b)) if not (isinstance(a, Fraction) and isinstance(b, Fraction)) \
         else (a > b) - (a < b)
@@ -353,7 +359,7 @@ def value(node, point):
         return v if node.op == "+" else (-v)
     if isinstance(node, P.BinOp):
         a, b = value(node.left, point), value(node.right, point)
-        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow}[node.op](a, b)
+        return {"+": _add, "-": _sub, "*": _mul, "/": _div, "**": _pow, "%": _mod}[node.op](a, b)
     if isinstance(node, P.Call):
         if node.func in CALCULUS:
             return CALCULUS[node.func](node, point)
