@@ -15,7 +15,8 @@ on the grid and MAX_CROSSINGS more per claim:
 - the points where the two sides cross: for each relation, along each symbol (the others
   at their first value), the real roots of lhs - rhs (± the tolerance of ≈) when that is
   a rational function, isolated exactly (SymPy's Poly.intervals), and the integers or
-  rationals on both sides of each root. Every point is still certified as above.
+  rationals on both sides of each root, with numerator and denominator up to 10^30.
+  Every point is still certified as above.
 """
 
 import itertools
@@ -29,6 +30,7 @@ from ffnverify.claims.functions import ClaimError
 MAX_POINTS = 120
 MAX_CROSSINGS = 24
 MAX_ROOT_DEGREE = 24
+MAX_CROSSING_VALUE = 10**30
 
 DIM_VALUES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1000,
               4096]
@@ -154,6 +156,8 @@ def crossings(f, symbols, lower, upper, limit=MAX_CROSSINGS):
                     continue
                 for a, b in roots:
                     for v in _near_root(s, sp.Rational(a), sp.Rational(b), lower, upper):
+                        if max(abs(v.p), v.q) > MAX_CROSSING_VALUE:
+                            continue  # beyond any size a claim is about (or a report shows)
                         yield {**base, s: v}
                         seen += 1
                         if seen >= limit:
