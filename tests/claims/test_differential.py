@@ -21,8 +21,9 @@ contradicted. Any disagreement fails the test.
 The default run draws DEFAULT_EXAMPLES claims (about 60 s on one core, most of it in the
 claim); `tox -e soundness` draws 3,000 (FFNVERIFY_SOUNDNESS_EXAMPLES; about 25 min on
 one core). Measured with the issue 28 families (2 cores shared by about eight jobs):
-600 claims (FFNVERIFY_SOUNDNESS_EXAMPLES=600), 0 disagreements, 42 over the 1.5 s budget,
-worst 1.51 s (the budget) and 2.5 MiB (Python allocations, tracemalloc) per claim. The
+600 claims (FFNVERIFY_SOUNDNESS_EXAMPLES=600), 0 disagreements, 41 over the 1.5 s budget,
+worst 1.52 s (the budget) and 1.5 MiB (Python allocations, tracemalloc) per claim (2.5 MiB
+in an earlier 600-claim run). The
 same generator against the engine before the fixes found 8 disagreements in 200 claims
 (per family, in 40 each: LIMITS 20, APPROX 7, KINKS 4; ROUNDING 1 in 60), all fixed.
 The figures (claims tried, verdicts, disagreements, worst time and worst memory per
