@@ -17,19 +17,35 @@ a condition fails or cannot be certified, and say which conditions a proof assum
 - `subs(diff(f, z), z, p)` where the derivative has a kink at p (relu, abs, min, max
   inside f) is f'(p) only when f is continuous near p and both one-sided limits of f'
   at p exist and agree (then f is differentiable at p, by the mean value theorem);
-  otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` itself.
+  otherwise it is undefined (an error). relu'(0) = 0 holds for `diff(relu(z), z)` as
+  written, and for no other spelling (max(z, 0), relu(z) + 0*z: no derivative at 0).
+- A limit keeps its expression's conditions, as what must hold on a punctured
+  neighbourhood of its point, or on the side `dir` names (near.py).
+- Every function's value passes through `functions.exact`: SymPy's floor, ceiling, Max,
+  Min, Abs, sign and Heaviside never evaluate a closed irrational argument by evalf.
 """
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy as sp
 
 from ffnverify.claims import parser as P
-from ffnverify.claims.functions import _KINKS, FUNCTIONS, ClaimError
+from ffnverify.claims.functions import (
+    _KINKS,
+    FUNCTIONS,
+    Abs,
+    ClaimError,
+    Max,
+    Min,
+    Mod,
+    exact,
+    plain,
+    relu_derivative,
+)
+from ffnverify.claims.near import near_conditions
 from ffnverify.claims.show import bits, fmt
-from ffnverify.claims.signatures import REQUIRED, SIGNATURES
+from ffnverify.claims.signatures import BOOLEAN_VALUED, REQUIRED, SIGNATURES
 
 REAL_NAMES = frozenset(
     "x y z t u v w a alpha beta gamma eps lam mu".split())
@@ -156,8 +172,21 @@ def _not_real(value) -> bool:
         return False
     if value.has(sp.I):
         return True
-    return any(p.base.is_number and p.base.is_negative and p.exp.is_number and
-               not p.exp.is_integer for p in value.atoms(sp.Pow))
+    return any(p.base.is_number and p.exp.is_number and not p.exp.is_integer and
+               _negative(p.base) for p in value.atoms(sp.Pow))
+
+
+def _negative(number) -> bool:
+    """Certified < 0 (SymPy's is_negative asks evalf, which takes a tiny positive number
+    for a negative one)."""
+    if number.is_Rational:
+        return number < 0
+    from ffnverify.claims.certify import sign
+
+    try:
+        return sign(number, False) == -1
+    except ClaimError:
+        return False
 
 
 # ---- building values from the syntax tree ---------------------------------------------
@@ -243,6 +272,8 @@ class Builder:
             return v
         if isinstance(v, bool):
             return Const(v, node.col)
+        if isinstance(node, P.Call) and node.func in BOOLEAN_VALUED and v in (0, 1):
+            return Const(v == 1, node.col)  # a yes/no field as a condition
         raise ClaimError(f"a claim must be a comparison (==, <, ≈, ...), not {_kind(v)}",
                          node.col)
 
@@ -288,7 +319,7 @@ class Builder:
             c = Cond("!=", b, "remainder")
             if c not in self.conds and not b.is_positive:
                 self.conds.append(c)
-        out = sp.Mod(a, b)
+        out = Mod(a, b)  # exact: SymPy's Mod would take floor(a/b) from evalf
         if _undefined(out):
             raise ClaimError(f"undefined value ({fmt(out)})", node.col)
         self.note(out, node.col)
@@ -331,12 +362,11 @@ class Builder:
         for i, op in enumerate(node.ops):
             tol = None
             if op == "≈":
-                unit = stated_unit(node.operands[i + 1])
-                if unit is None:
+                tol = stated_tolerance(node.operands[i + 1])
+                if tol is None:
                     raise ClaimError("≈ needs a number literal on its right (it sets the "
                                      "tolerance); use approx(a, b, rel=...) otherwise",
                                      node.operands[i + 1].col)
-                tol = sp.Rational(unit.numerator, unit.denominator) / 2
             rels.append(Rel(op, values[i], values[i + 1], node.operands[i].col, tol))
         return rels[0] if len(rels) == 1 else Logic("and", rels, node.col)
 
@@ -369,7 +399,9 @@ class Builder:
         if node.func == "approx":
             return self.approx(node, bound)
         try:
-            if sig.variadic:
+            if node.func == "diff" and _bare_relu(node, sig):
+                out = relu_derivative(bound["var"])
+            elif sig.variadic:
                 out = FUNCTIONS[node.func](*bound)
             else:
                 out = FUNCTIONS[node.func](*[bound[p] for p in sig.params])
@@ -379,11 +411,20 @@ class Builder:
         except (ValueError, TypeError, KeyError, NotImplementedError, ZeroDivisionError,
                 AttributeError) as e:
             raise ClaimError(f"{node.func}(): {_one_line(e)}", node.col) from None
+        out = exact(out)  # no SymPy floor / Max / Abs ... left to meet a closed value later
         if node.func == "subs":
             out = self._subs_conditions(node, bound, out, start)
-        elif node.func == "limit":
+        elif node.func == "limit":  # its expression must be defined near the point
             var = bound["var"]
+            inner = [c for c in self.conds[start:] if c.expr.has(var)]
             self.conds[start:] = [c for c in self.conds[start:] if not c.expr.has(var)]
+            try:
+                near = near_conditions(inner, var, bound["point"], bound["dir"])
+            except ClaimError as e:
+                raise ClaimError(e.message, node.col) from None
+            for c in near:
+                if c not in self.conds:
+                    self.conds.append(c)
         if isinstance(out, sp.Basic) and _undefined(out):
             raise ClaimError(f"{node.func}() is undefined here ({fmt(out)})", node.col)
         if node.func == "diff":
@@ -474,10 +515,10 @@ class Builder:
                 raise ClaimError(f"approx()'s {name} must be a non-negative number, not "
                                  f"{_kind(t)}", _argument_col(node, sig, name))
         if rel is not None:
-            terms.append(rel * sp.Abs(b))
+            terms.append(rel * Abs(b))
         if abs_ is not None:
             terms.append(abs_)
-        tol = terms[0] if len(terms) == 1 else sp.Max(*terms)
+        tol = terms[0] if len(terms) == 1 else Max(*terms)
         return Rel("≈", a, b, node.col, tol, label="approx")
 
 
@@ -503,11 +544,11 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
                 return None
         except ClaimError:
             return None
-    plain = deriv.replace(lambda e: isinstance(e, sp.Heaviside),
-                          lambda e: sp.Heaviside(e.args[0]))
+    steps = plain(deriv).replace(lambda e: isinstance(e, sp.Heaviside),
+                                 lambda e: sp.Heaviside(e.args[0]))
     try:
-        left = sp.limit(plain, var, value, "-")
-        right = sp.limit(plain, var, value, "+")
+        left = sp.limit(steps, var, value, "-")
+        right = sp.limit(steps, var, value, "+")
     except (ValueError, NotImplementedError, TypeError):
         return None
     for side in (left, right):
@@ -517,6 +558,16 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
         return left if sign(left - right) == 0 else None
     except ClaimError:
         return None
+
+
+def _bare_relu(node, sig) -> bool:
+    """`diff(relu(z), z)` as written: the one derivative that takes relu'(0) = 0."""
+    given = dict(zip(sig.params, node.args))
+    given.update({key: value for key, value, _ in node.kwargs})
+    expr, var = given.get("expr"), given.get("var")
+    return (isinstance(expr, P.Call) and expr.func == "relu" and not expr.kwargs and
+            len(expr.args) == 1 and isinstance(expr.args[0], P.Name) and
+            isinstance(var, P.Name) and expr.args[0].id == var.id)
 
 
 def _one_line(e, limit=160) -> str:
@@ -535,19 +586,140 @@ def _argument_col(node, sig, param) -> int | None:
     return given[param].col if param in given else None
 
 
-def stated_unit(node) -> Fraction | None:
-    """The finest last-stated-digit unit among the literals of `node` outside calls."""
-    units = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, P.Num):
-            units.append(n.unit)
-        elif isinstance(n, P.Unary):
-            stack.append(n.operand)
-        elif isinstance(n, P.BinOp):
-            stack.extend((n.left, n.right))
-    return min(units) if units else None
+class _Stated:
+    """What the right side of ≈ states: err, the largest |deviation| of its value when
+    each literal moves within half a unit of its last stated digit; whole, whether it is
+    an integer literal (or integers combined by + - * ** %), exact inside a product,
+    quotient or power; literal, whether it holds a literal at all."""
+
+    def __init__(self, err, whole=False, literal=False):
+        self.err, self.whole, self.literal = err, whole, literal
+
+    def factor_err(self):
+        """The error it brings into a product, quotient or power (none for an integer)."""
+        return sp.Integer(0) if self.whole else self.err
+
+
+_ZERO = sp.Integer(0)
+
+
+def _whole_literal(n: P.Num) -> bool:
+    return n.form in ("", "pow10") and n.value.denominator == 1 and n.unit.denominator == 1
+
+
+class _Tolerance:
+    """The tolerance of `a ≈ b` from the syntax tree of b (SPEC §4.1, v3): each stated
+    literal's half-unit propagated through b's arithmetic, exactly (rationals, or
+    expressions in b's symbols). Integers inside a product, quotient or power are exact;
+    a ratio of integers a/b states a precision of 1/(2|b|), as the vulgar fractions do.
+    A sum of integers alone (100 + 28) is stated to its finest unit, as one integer is;
+    an integer added to a stated fraction is exact (1 - 33% is ±0.5%); otherwise the
+    errors of a sum add.
+    The bounds are the worst case over every literal's interval:
+    |(a+δa)(b+δb) - ab| <= |a|eb + |b|ea + ea·eb;
+    |(a+δa)/(b+δb) - a/b| <= (|a|eb + |b|ea) / (|b|(|b| - eb)) for eb < |b|;
+    |(a+δa)**n - a**n| <= (|a| + ea)**n - |a|**n (n > 0), (|a| - ea)**n - |a|**n (n < 0)."""
+
+    def __init__(self):
+        self.values = Builder()  # a builder of its own: the claim's conditions are not touched
+
+    def value(self, node):
+        return self.values.expr(node, "a value on the right of ≈")
+
+    def of(self, node) -> _Stated:
+        if isinstance(node, P.Num):
+            half = sp.Rational(node.unit.numerator, node.unit.denominator) / 2
+            return _Stated(half, _whole_literal(node), True)
+        if isinstance(node, P.Unary):
+            return self.of(node.operand)
+        if not isinstance(node, P.BinOp):
+            return _Stated(_ZERO)  # a name, a call: exact values
+        a, b = self.of(node.left), self.of(node.right)
+        literal, whole = a.literal or b.literal, a.whole and b.whole
+        if node.op in ("+", "-"):
+            if whole:  # integers alone (100 + 28): stated to the finest of their units
+                return _Stated(Min(a.err, b.err), True, literal)
+            return _Stated(a.factor_err() + b.factor_err(), False, literal)
+        if node.op == "/" and whole:
+            return _Stated(1 / (2 * Abs(self.value(node.right))), False, literal)
+        scientific = _scientific(node)
+        if scientific is not None:
+            return _Stated(scientific, False, True)
+        ea, eb = a.factor_err(), b.factor_err()
+        if node.op == "*":
+            err = _ZERO
+            if eb != 0:
+                err += Abs(self.value(node.left)) * eb
+            if ea != 0:
+                err += Abs(self.value(node.right)) * ea
+            return _Stated(err + ea * eb, whole, literal)
+        if node.op == "/":
+            return _Stated(self.quotient(node, ea, eb), False, literal)
+        if node.op == "**":
+            if eb != 0:
+                raise ClaimError("≈ cannot carry a stated precision through an exponent; "
+                                 "write approx(a, b, abs=...)", node.right.col)
+            return _Stated(self.power(node, ea), whole, literal)
+        if ea != 0 or eb != 0:  # the remainder
+            raise ClaimError("≈ cannot carry a stated precision through '%'; write "
+                             "approx(a, b, abs=...)", node.col)
+        return _Stated(_ZERO, whole, literal)
+
+    def quotient(self, node, ea, eb):
+        if ea == 0 and eb == 0:
+            return _ZERO
+        B = Abs(self.value(node.right))
+        if eb == 0:
+            return ea / B
+        if (B - eb).is_number and not (B - eb).is_positive:
+            raise ClaimError("≈: the divisor's stated precision reaches 0, so the right "
+                             "side states no precision; write approx(a, b, abs=...)",
+                             node.right.col)
+        return (Abs(self.value(node.left)) * eb + B * ea) / (B * (B - eb))
+
+    def power(self, node, ea):
+        if ea == 0:
+            return _ZERO
+        n = self.value(node.right)
+        if not n.is_Integer:
+            raise ClaimError("≈ carries a stated precision only through a whole-number "
+                             "power; write approx(a, b, abs=...)", node.right.col)
+        A = Abs(self.value(node.left))
+        if n == 0:
+            return _ZERO
+        if n < 0 and (A - ea).is_number and not (A - ea).is_positive:
+            raise ClaimError("≈: the base's stated precision reaches 0, so its negative "
+                             "power states no precision; write approx(a, b, abs=...)",
+                             node.left.col)
+        return (A + ea) ** n - A**n if n > 0 else (A - ea) ** n - A**n
+
+
+def _bare_num(node):
+    while isinstance(node, P.Unary):
+        node = node.operand
+    return node if isinstance(node, P.Num) else None
+
+
+def _scientific(node):
+    """`10⁹ * 7`: a power of ten times a plain literal, in either order, states what
+    `7 × 10⁹` does (the parser folds only the mantissa-first order): half the mantissa's
+    unit, times the power. None for any other node."""
+    if not (isinstance(node, P.BinOp) and node.op == "*"):
+        return None
+    a, b = _bare_num(node.left), _bare_num(node.right)
+    for power, mantissa in ((a, b), (b, a)):
+        if power is not None and mantissa is not None and power.form == "pow10" and \
+                mantissa.form == "":
+            half = mantissa.unit * power.value / 2
+            return sp.Rational(half.numerator, half.denominator)
+    return None
+
+
+def stated_tolerance(node):
+    """The tolerance that the right side `node` of ≈ states (see _Tolerance), or None when
+    it holds no number literal outside function calls."""
+    stated = _Tolerance().of(node)
+    return stated.err if stated.literal else None
 
 
 def _kind(v):

@@ -9,8 +9,10 @@ Soundness contract:
   rounding (exp, log, sqrt, +, -, *, /, integer powers are rigorous in mpmath's interval
   context), and the few functions mpmath has no rigorous interval version of (tanh, erf)
   are bounded here from monotonicity and series with explicit remainder bounds. The
-  precision is raised from 64 to 16,384 bits until the interval excludes zero; an
-  interval that never does means `None` unless exact algebra proves zero.
+  precision is raised from 64 to 16,384 bits until the interval excludes zero, also when
+  a root, log or step meets an argument that straddles 0 (sqrt of a tiny positive value
+  is decided at the precision that separates it from 0); an interval that never does
+  means `None` unless exact algebra proves zero.
 - `truth(f)` returns True / False for a formula without free symbols only when every
   sign it rests on is certified as above; `None` (unknown) otherwise. Unknown parts
   propagate by three-valued (Kleene) logic: `not unknown` is unknown, `x and unknown` is
@@ -38,6 +40,11 @@ class _Unbounded(Exception):
 
 class _NotReal(Exception):
     pass
+
+
+class _Imprecise(_Unbounded):
+    """The interval straddles a point where a function is undefined or has a kink (a root
+    or log of an argument near 0, a step near its jump): a higher precision may decide."""
 
 
 def _lo(x):
@@ -120,7 +127,7 @@ def _step(u, at_zero):
     if _neg(u):
         return iv.mpf(0)
     if at_zero is None:
-        raise _Unbounded
+        raise _Imprecise
     return _hull(iv.mpf(0), iv.mpf(1), at_zero)
 
 
@@ -143,7 +150,7 @@ def _power(base, e, prec):
     if e.is_Integer:
         n = int(e)
         if n < 0 and not (_pos(base) or _neg(base)):
-            raise _Unbounded  # the base may be zero
+            raise _Imprecise  # the base may be zero
         if abs(n) > 10**6 or abs(n) * _scale(base) > MAX_EXP_ARG:
             raise _Unbounded
         return base**n
@@ -151,22 +158,22 @@ def _power(base, e, prec):
         if _neg(base):
             raise _NotReal  # SymPy's principal root of a negative number is not real
         if not _lo(base) >= 0:
-            raise _Unbounded
+            raise _Imprecise
         p, q = int(e.p), int(e.q)
         if q == 2:
             root = iv.sqrt(base)
         elif _pos(base):
             root = iv.exp(iv.log(base) / q)
         else:
-            raise _Unbounded
+            raise _Imprecise
         if abs(p) * _scale(root) > MAX_EXP_ARG:
             raise _Unbounded
         if p < 0 and not _pos(root):
-            raise _Unbounded
+            raise _Imprecise
         return root**p
     ex = enclose(e, prec)
     if not _pos(base):
-        raise _Unbounded
+        raise _Imprecise
     arg = ex * iv.log(base)
     if _hi(arg) > MAX_EXP_ARG:
         raise _Unbounded
@@ -212,7 +219,7 @@ def enclose(e, prec):
             return iv.log(args[0])
         if _hi(args[0]) <= 0:
             raise _NotReal
-        raise _Unbounded
+        raise _Imprecise
     if isinstance(e, sp.tanh):
         return _tanh(args[0])
     if isinstance(e, sp.erf):
@@ -224,6 +231,11 @@ def enclose(e, prec):
         if _hi(x) <= 0:
             return -x
         return iv.mpf([0, max(-_lo(x), _hi(x))])
+    if isinstance(e, sp.Mod):  # a - b*floor(a/b), SymPy's sign convention (that of b)
+        a, b = args
+        if not (_pos(b) or _neg(b)):
+            raise _Imprecise
+        return a - b * _floor(a / b)
     if isinstance(e, sp.floor):
         return _floor(args[0])
     if isinstance(e, sp.ceiling):
@@ -271,7 +283,9 @@ def check_real(e):
     """Raise ClaimError if `e` is certainly undefined or not a real number."""
     if undefined(e):
         raise ClaimError(f"the value is undefined ({_short(e)})")
-    if e.has(sp.I) or e.is_extended_real is False:
+    if e.has(sp.I) or (e.free_symbols and e.is_extended_real is False):
+        # for a closed e, SymPy's is_extended_real asks evalf (sqrt of a tiny positive
+        # number came out not real): enclose() certifies a negative root's argument instead
         raise ClaimError(f"the value is not a real number ({_short(e)})")
 
 
@@ -300,6 +314,8 @@ def _sign_cached(e, try_zero):
         try:
             with workprec(prec):
                 x = enclose(e, prec)
+        except _Imprecise:
+            continue  # a root, log or step whose argument is near 0: more bits
         except _Unbounded:
             break
         except _NotReal:
@@ -317,7 +333,7 @@ def _sign_cached(e, try_zero):
     return None
 
 
-_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign)
+_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Mod)
 
 
 def resolve(e):
@@ -347,6 +363,12 @@ def resolve(e):
                 x = enclose(e, PRECISIONS[-1])
             if _lo(x) == _hi(x):
                 return sp.Integer(int(_lo(x)))
+        elif isinstance(e, sp.Mod):  # a - b*q, with q = floor(a/b) when it is decided
+            a, b = e.args
+            with workprec(PRECISIONS[-1]):
+                q = _floor(enclose(a / b, PRECISIONS[-1]))
+            if _lo(q) == _hi(q):
+                return a - b * sp.Integer(int(_lo(q)))
         else:
             s = sign(e.args[0], False)
             if s is not None and s != 0:

@@ -14,8 +14,9 @@ Why a verdict can be trusted:
   `error` for a claim that is undefined (1/0, log(-1), a two-sided limit that does not
   exist) or not in the language.
 
-- `a ≈ b`: |a − b| <= half a unit in the last stated digit of the literals on the right
-  (outside function calls); `approx(a, b, rel=…, abs=…)` states the tolerance.
+- `a ≈ b`: |a − b| <= the tolerance the right side states: each literal's half-unit in
+  its last stated digit, propagated through the right side's arithmetic (outside function
+  calls; build.stated_tolerance); `approx(a, b, rel=…, abs=…)` states the tolerance.
 - `assume` conditions restrict the symbols: simple bounds (`d >= 2`) shift the proof,
   and every condition filters the counterexample search.
 

@@ -26,35 +26,141 @@ class ClaimError(Exception):
         self.param = param  # the argument at fault, so the error can point at it
 
 
-class _ExactRounding:
-    """SymPy's floor / ceiling, evaluated only where exact arithmetic decides them.
+class _Exact:
+    """A SymPy piecewise function, evaluated only where exact arithmetic decides it.
 
-    SymPy evaluates the number part of a floor / ceiling argument by evalf at a fixed
-    precision and takes a value closer to an integer than that precision for the integer
-    (ceil((1 + e**-2000)**2 - (1 + 2*e**-2000)) came out 0, not 1): a wrong TRUE
-    downstream. Here an argument with an irrational number part is built unevaluated (also
-    when a point is substituted later: SymPy rebuilds the function through its class), and
-    certify decides it with intervals, or leaves it unknown.
+    SymPy decides floor, ceiling, Max, Min, Abs, sign and Heaviside of a closed irrational
+    argument by evalf at a fixed precision, and takes a value closer to an integer (or to
+    zero, or to another argument) than that precision for the integer (or zero):
+    ceil((1 + e**-2000)**2 - (1 + 2*e**-2000)) came out 0, not 1, and
+    Max(0, log(1 + e**-100) - e**-100 + e**-200/2) came out 0, though the argument is
+    positive: wrong verdicts downstream. Here a call whose argument has an irrational
+    number part is built unevaluated (also when a point is substituted later: SymPy
+    rebuilds the function through its class), and certify decides it with intervals
+    (certify.resolve), or leaves it unknown. Rational arguments evaluate as usual.
     """
 
-    def __new__(cls, arg, **options):
-        if _inexact_number_part(arg):
-            options["evaluate"] = False
-        return super().__new__(cls, arg, **options)
+    _sympy = sp.Function  # the SymPy class this one stands for
+
+    def __new__(cls, *args, **options):
+        if options.get("evaluate", True) and not any(_inexact_number_part(a) for a in args):
+            # SymPy's own evaluation, sound here (rational and symbolic arguments), then
+            # back to the exact classes: its result may hold SymPy's (Abs(2*z) = 2*Abs(z))
+            return exact(cls._sympy(*args, **options))
+        options["evaluate"] = False
+        return cls._unevaluated(*args, **options)
+
+    @classmethod
+    def _unevaluated(cls, *args, **options):
+        return cls._sympy.__new__(cls, *args, **options)
 
 
-class floor(_ExactRounding, sp.floor):  # noqa: N801 (printed as SymPy's floor)
-    """floor, evaluated only where exact arithmetic decides it (see _ExactRounding)."""
+class floor(_Exact, sp.floor):  # noqa: N801 (printed as SymPy's floor)
+    """floor, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.floor
 
 
-class ceiling(_ExactRounding, sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
-    """ceiling, evaluated only where exact arithmetic decides it (see _ExactRounding)."""
+class ceiling(_Exact, sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
+    """ceiling, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.ceiling
+
+
+class Max(_Exact, sp.Max):
+    """Max, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Max
+
+
+class Min(_Exact, sp.Min):
+    """Min, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Min
+
+
+class Abs(_Exact, sp.Abs):
+    """Abs, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Abs
+
+
+class sign(_Exact, sp.sign):  # noqa: N801 (printed as SymPy's sign)
+    """sign, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.sign
+
+
+class Heaviside(_Exact, sp.Heaviside):
+    """Heaviside, evaluated only where exact arithmetic decides it (see _Exact)."""
+
+    _sympy = sp.Heaviside
+
+    @classmethod
+    def _unevaluated(cls, arg, H0=sp.S.Half, **options):
+        # SymPy's Heaviside.__new__ calls super(cls, cls): a subclass must go around it
+        return super(sp.Heaviside, cls).__new__(cls, arg, H0, **options)
+
+
+def log(x):
+    """SymPy's log, built unevaluated for a closed irrational x: its evaluation asks evalf
+    whether x < 0, and took a tiny positive x for a negative one (then recursed on -x for
+    ever). Not a class of its own, so log identities still cancel (expand_log makes
+    SymPy's log); a closed value substituted later can only fail (an error), not lie."""
+    return sp.log(x, evaluate=False) if _inexact_number_part(x) else sp.log(x)
+
+
+class Mod(_Exact, sp.Mod):
+    """The remainder a % b, evaluated only where exact arithmetic decides it (see _Exact):
+    SymPy's Mod took floor(a/b) of a closed irrational a/b from evalf, as ceiling did."""
+
+    _sympy = sp.Mod
+
+
+_NOT_FINITE = (sp.oo, -sp.oo, sp.zoo, sp.nan)
+_EXACT = {sp.floor: floor, sp.ceiling: ceiling, sp.Max: Max, sp.Min: Min, sp.Abs: Abs,
+          sp.sign: sign, sp.Heaviside: Heaviside, sp.Mod: Mod}
 
 
 def _inexact_number_part(arg) -> bool:
     """A term of the argument that is a number but not a rational one (exp(-4000), pi)."""
     return isinstance(arg, sp.Basic) and any(
-        t.is_number and not t.is_Rational for t in sp.Add.make_args(arg))
+        t.is_number and not t.is_Rational and t not in _NOT_FINITE
+        for t in sp.Add.make_args(arg))
+
+
+def exact(value):
+    """`value` with every SymPy floor / ceiling / Max / Min / Abs / sign / Heaviside
+    replaced by the exact class above, so no later substitution evaluates it by evalf.
+    Every claim function's result passes through here (build.Builder._call)."""
+    if not isinstance(value, sp.Basic) or not any(value.atoms(*_EXACT)):
+        return value
+    return value.replace(lambda e: type(e) in _EXACT,
+                         lambda e: _EXACT[type(e)](*e.args, evaluate=False))
+
+
+_U = sp.Dummy("u", real=True)  # one for all calls, so SymPy's cache still serves them
+
+
+_PLAIN = {mine: theirs for theirs, mine in _EXACT.items()}
+
+
+def plain(value):
+    """The inverse of `exact`: SymPy's own classes, for sp.limit, whose series code does
+    not know the subclasses (Max's series expansion failed). A limit's result passes
+    through `exact` again."""
+    if not isinstance(value, sp.Basic) or not any(value.atoms(*_PLAIN)):
+        return value
+    return value.replace(lambda e: type(e) in _PLAIN, lambda e: _PLAIN[type(e)](*e.args))
+
+
+def _through_symbol(fn):
+    """fn(x), computed on a real symbol that x then replaces, through the exact classes:
+    a closed argument never reaches SymPy's own Max (derivations' relu is Max(0, x))."""
+    def call(x):
+        return exact(fn(_U)).xreplace({_U: x})
+
+    return call
 
 
 def _variant(name):
@@ -164,10 +270,10 @@ def match_width(from_variant, from_h, to_variant, d, bias=False):
 
 
 def round_up(x, m):
+    """derivations' round_up, through the exact ceiling (for a symbolic x too: a point
+    substituted later must not meet SymPy's own ceiling)."""
     x, m = _expr(x, "x"), _positive_integer(m, "round_up's multiple", "m")
-    if _inexact_number_part(x):  # derivations' SymPy ceiling would evaluate it by evalf
-        return ceiling(x / m) * m
-    return widths.round_up(x, m)
+    return _through_symbol(lambda u: widths.round_up(u, m))(x)
 
 
 def round_nearest(x, m=1):
@@ -180,19 +286,17 @@ def round_nearest(x, m=1):
 
 
 def trunc(x):
-    """Rounding toward zero: floor for x >= 0, ceil for x <= 0."""
+    """Rounding toward zero: floor for x >= 0, ceil for x <= 0. A closed x is sorted by
+    its certified sign (SymPy's is_nonnegative would ask evalf); otherwise
+    sign(x)·floor(|x|), through the exact classes."""
     x = _expr(x, "trunc's argument", "x")
-    if x.is_nonnegative:
-        return floor(x)
-    if x.is_nonpositive:
-        return ceiling(x)
     if x.is_number:
-        from ffnverify.claims.certify import sign
+        from ffnverify.claims.certify import sign as certified_sign
 
-        s = sign(x)
+        s = certified_sign(x)
         if s is not None:
             return floor(x) if s >= 0 else ceiling(x)
-    return sp.sign(x) * floor(sp.Abs(x))
+    return sign(x) * floor(Abs(x))
 
 
 def _unary(fn, what):
@@ -217,19 +321,24 @@ _STEPS = (sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Piecewise, sp.DiracDel
 _KINKS = (sp.Max, sp.Min, sp.Abs)
 
 
+def relu_derivative(var):
+    """relu'(z) with relu'(0) = 0, as the frameworks define it: the documented convention,
+    for `diff(relu(z), z)` exactly as written (build.py decides that from the syntax), not
+    for max(z, 0), relu(z) + 0*z or any other spelling, whose derivative at 0 does not
+    exist."""
+    return Heaviside(var, 0)
+
+
 def diff(expr, var):
     """d expr / d var, defined only where it exists.
 
-    - `diff(relu(z), z)` is Heaviside(z) with the value 0 at 0: relu'(0) = 0, as the
-      frameworks define it (the documented convention, for relu itself only).
-    - Elsewhere a kink (relu, abs, min, max inside expr) gives a step that is *undefined*
-      at the kink (Heaviside(u, nan)); `subs` can still find the derivative there when the
-      expression is smooth at that point (see build.py).
+    - A kink (relu, abs, min, max inside expr) gives a step that is *undefined* at the
+      kink (Heaviside(u, nan)); `subs` can still find the derivative there when the
+      expression is smooth at that point (see build.py). relu'(0) = 0 is the one
+      exception: `relu_derivative`, for `diff(relu(z), z)` itself.
     - floor, ceil and steps are not differentiated (their derivative is not a function).
     """
     expr, var = _expr(expr, "diff's expression", "expr"), _symbol(var, "diff's variable")
-    if expr == activations.relu(var):
-        return sp.Heaviside(var, 0)
     if expr.has(*_STEPS):
         raise ClaimError("cannot differentiate floor, ceil or a step function (not "
                          "differentiable where it jumps)")
@@ -237,13 +346,25 @@ def diff(expr, var):
     if not expr.has(*_KINKS):
         return out
     return out.replace(lambda e: isinstance(e, sp.sign),
-                       lambda e: 2 * sp.Heaviside(e.args[0], sp.nan) - 1).replace(
-        lambda e: isinstance(e, sp.Heaviside), lambda e: sp.Heaviside(e.args[0], sp.nan))
+                       lambda e: 2 * Heaviside(e.args[0], sp.nan) - 1).replace(
+        lambda e: isinstance(e, sp.Heaviside), lambda e: Heaviside(e.args[0], sp.nan))
 
 
 def subs(expr, var, value):
-    return _expr(expr, "subs' expression", "expr").subs(_symbol(var, "subs' variable"),
-                                                 _expr(value, "subs' value", "value"))
+    """expr at var = value, rebuilt bottom-up so each log meets its new argument through
+    the guarded `log` above (SymPy's subs would rebuild it through sp.log)."""
+    expr = _expr(expr, "subs' expression", "expr")
+    var, value = _symbol(var, "subs' variable"), _expr(value, "subs' value", "value")
+    return _put(expr, var, value)
+
+
+def _put(e, var, value):
+    if e == var:
+        return value
+    if not e.args or not e.has(var):
+        return e
+    args = [_put(a, var, value) for a in e.args]
+    return log(*args) if isinstance(e, sp.log) and len(args) == 1 else e.func(*args)
 
 
 def _agree(a, b) -> bool:
@@ -258,7 +379,7 @@ def _agree(a, b) -> bool:
 def limit(expr, var, point, dir=None):
     """The two-sided limit (both one-sided limits exist and agree), or the one-sided limit
     from above (dir="+") or below (dir="-"). At ±oo the limit is the one from inside."""
-    expr = _expr(expr, "limit's expression", "expr")
+    expr = plain(_expr(expr, "limit's expression", "expr"))
     var = _symbol(var, "limit's variable")
     point = _expr(point, "limit's point", "point")
     if dir not in (None, "+", "-"):
@@ -327,20 +448,20 @@ FUNCTIONS = {
     "trunc": trunc,
     "floor": _unary(floor, "floor's argument"),
     "ceil": _unary(ceiling, "ceil's argument"),
-    "abs": _unary(sp.Abs, "abs' argument"),
+    "abs": _unary(Abs, "abs' argument"),
     "sqrt": _unary(sp.sqrt, "sqrt's argument"),
-    "min": _minmax(sp.Min),
-    "max": _minmax(sp.Max),
-    "relu": _unary(activations.relu, "relu's argument"),
-    "silu": _unary(activations.silu, "silu's argument"),
-    "sigmoid": _unary(activations.sigmoid, "sigmoid's argument"),
-    "gelu": _unary(activations.gelu, "gelu's argument"),
-    "gelu_tanh": _unary(activations.gelu_tanh, "gelu_tanh's argument"),
-    "relu2": _unary(activations.relu2, "relu2's argument"),
-    "quick_gelu": _unary(activations.quick_gelu, "quick_gelu's argument"),
+    "min": _minmax(Min),
+    "max": _minmax(Max),
+    "relu": _unary(_through_symbol(activations.relu), "relu's argument"),
+    "silu": _unary(_through_symbol(activations.silu), "silu's argument"),
+    "sigmoid": _unary(_through_symbol(activations.sigmoid), "sigmoid's argument"),
+    "gelu": _unary(_through_symbol(activations.gelu), "gelu's argument"),
+    "gelu_tanh": _unary(_through_symbol(activations.gelu_tanh), "gelu_tanh's argument"),
+    "relu2": _unary(_through_symbol(activations.relu2), "relu2's argument"),
+    "quick_gelu": _unary(_through_symbol(activations.quick_gelu), "quick_gelu's argument"),
     "tanh": _unary(sp.tanh, "tanh's argument"),
     "exp": _unary(sp.exp, "exp's argument"),
-    "log": _unary(sp.log, "log's argument"),
+    "log": _unary(log, "log's argument"),
     "swish": swish,
     "diff": diff,
     "subs": subs,

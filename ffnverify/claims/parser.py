@@ -33,7 +33,8 @@ unary minus on its left, as in Python):
 CMP is one of `== != < <= > >= ≈ ~=`. WORD is a bare name such as `llama-2-7b`, read only
 where the function takes a name (signatures.takes_word). Unicode `≤ ≥ ≠ × · −` are
 accepted for `<= >= != * * -`. A `%` straight after a number with no operand following
-is part of the number (a percentage); between two operands it is the remainder.
+is part of the number (a percentage); between two operands it is the remainder. One
+rule tells them apart, `percent_reading` (a sign after '%' must be spaced like the '%').
 """
 
 import re
@@ -139,7 +140,11 @@ _DIGITS = "0123456789"  # ASCII only: '٣' is not a number here; '²' is a power
 _SPACES = " \t\u00a0\u202f\u2009"  # also no-break, narrow no-break and thin spaces
 _SPACE = re.compile(f"[{_SPACES}]*")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*(?=[ \t]*[,)])")
+_SEGMENT = r"[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*"
+# a bare name (llama-2-7b) or a Hugging Face repository id (meta-llama/Llama-2-7b-hf,
+# 01-ai/Yi-6B: owner/name, either may start with a digit), ending at ',' or ')'
+_WORD = re.compile(rf"(?:{_SEGMENT}/{_SEGMENT}|[A-Za-z_][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*)"
+                   r"(?=[ \t]*[,)])")
 _STRING = re.compile(r"\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'")
 _OPS = ["**", "==", "!=", "<=", ">=", "~=", "<", ">", "+", "-", "*", "/", "(", ")", ",", "="]
 _ALIASES = {"≈": "≈", "≤": "<=", "≥": ">=", "≠": "!=", "×": "*", "·": "*", "−": "-", "~=": "≈",
@@ -282,13 +287,9 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
                 j + 1)
     if scale != 1:
         value, unit = value * scale, unit * scale
-    # a percentage: '%' after a number with no operand following (else: the remainder);
-    # `7 % -3`, with a space before the '%', is the remainder by -3 (`33%-1` is 33% - 1)
+    # a percentage or the remainder: one rule, percent_reading
     j = _SPACE.match(text, i).end()
-    after = _SPACE.match(text, j + 1).end()
-    if j < n and text[j] == "%" and not _starts_operand(text, after) and not (
-            j > i and after < n and text[after] in "-+−" and
-            _starts_operand(text, after + 1)):
+    if j < n and text[j] == "%" and percent_reading(text, j, j > i, True) == "percent":
         if form in ("suffix", "bytes"):
             raise ClaimSyntaxError(
                 f"a percentage takes no scale suffix or byte unit ({text[start:j + 1]!r}); "
@@ -300,6 +301,42 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
         if ch in _DIGITS or ch in "._" or (ch.isalnum() and ch not in SUPERSCRIPTS):
             raise ClaimSyntaxError(f"unexpected {ch!r} after the number {text[start:i]!r}", i + 1)
     return Token("NUM", text[start:i], col, (value, unit, form), i)
+
+
+_SIGNS = "-+−"
+PERCENT_RULE = ("'%' is the remainder when an operand follows it, a sign written straight "
+                "before that operand and the '%' spaced alike on both sides (d % 3, 7%3, "
+                "7 % -3, 7%-3); after a number with no operand following it is a percentage "
+                "(33%, 33 %, 33% - 1)")
+
+
+def percent_reading(text: str, j: int, spaced_before: bool, after_number: bool) -> str:
+    """The one rule for the '%' at text[j]: "percent" or "remainder" (PERCENT_RULE), or a
+    ClaimSyntaxError for a sign after it that the rule leaves ambiguous: `7 % - 3`,
+    `7 %-3`, `33% -1`, `33 % - 1` (is it 7 % (-3), or 7% - 3?)."""
+    k = _SPACE.match(text, j + 1).end()
+    spaced_after = k > j + 1
+    if _starts_operand(text, k):
+        return "remainder"
+    if k < len(text) and text[k] in _SIGNS:
+        glued = _starts_operand(text, k + 1)
+        if glued and spaced_after == spaced_before:
+            return "remainder"  # 7 % -3, 7%-3, d % -3
+        if not glued and after_number and not spaced_before:
+            return "percent"  # 33% - 1, 33%- 1
+        lead = text[:j].rstrip(_SPACES)
+        tail = text[k + 1:].lstrip(_SPACES)
+        word = re.match(r"[0-9.]+|\w*[A-Za-z_]", lead[::-1])
+        a = word.group()[::-1] if word else "a"
+        b = re.match(r"[0-9.]+|[A-Za-z_]\w*", tail)
+        b = b.group() if b else "b"
+        sign = text[k]
+        hint = f"write {a} % {sign}{b} for the remainder by {sign}{b}"
+        if after_number:
+            hint += f", or {a}% {sign} {b} for {a} percent {sign} {b}"
+        raise ClaimSyntaxError(f"'%' followed by a sign is ambiguous here: {hint} "
+                               f"({PERCENT_RULE})", j + 1)
+    return "percent" if after_number else "remainder"
 
 
 def _grouped(text, start, i, first):
@@ -530,6 +567,10 @@ class Parser:
         node = self.parse_unary()
         while self.is_op("*", "/", "%"):
             tok = self.advance()
+            if tok.text == "%":  # after a name or ')': the remainder, or an ambiguous sign
+                i = tok.col - 1
+                percent_reading(self.lexer.text, i, i > 0 and self.lexer.text[i - 1] in
+                                _SPACES, False)
             if tok.text == "%" and (self.tok.kind == "NAME" and self.tok.text in KEYWORDS or
                                     not (self.tok.kind in ("NUM", "NAME", "STR")
                                          or self.is_op("(", "-", "+"))):

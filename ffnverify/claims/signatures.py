@@ -96,6 +96,11 @@ SIGNATURES.update({
 })
 
 
+# functions whose value is a yes/no field, 1 or 0: usable as a condition on its own
+# (`tied(gemma-7b) and not tied(llama-2-7b)`) as well as a number (`tied(m) == 1`)
+BOOLEAN_VALUED = frozenset({"tied"})
+
+
 def takes_word(func: str, index: int | None, keyword: str | None) -> bool:
     """Whether argument `index` (or keyword argument `keyword`) of `func` is a name."""
     sig = SIGNATURES.get(func)

@@ -710,18 +710,25 @@ def test_search_finds_real_counterexamples_only():
     assert r.point == {d: 7} and r.tried == 1 and r.defined == 1
     r = refute.search(rel(">", d * z, -3), [], None, [d, z], {}, {})
     assert r.point is not None and holds_at(rel(">", d * z, -3), r.point) is False
-    r = refute.search(rel("<", d, 10**6), [], None, [d], {}, {})
-    assert r.point is None and r.tried == len(refute.DIM_VALUES) == r.defined
+    r = refute.search(rel("<", d, 10**6), [], None, [d], {}, {})  # a large magnitude
+    assert r.point == {d: 10**6}
+    r = refute.search(rel("<", d, 10**15 + 17), [], None, [d], {}, {})  # where they cross
+    assert r.point == {d: 10**15 + 17}
+    r = refute.search(rel(">", d, 0), [], None, [d], {}, {})
+    assert r.point is None and r.tried >= len(refute.DIM_VALUES) + len(refute.LARGE_DIMS)
+    assert r.tried == r.defined
     # undefined points are skipped, not counterexamples
     f = rel(">", 1 / (d - 2), 0)
     r = refute.search(f, [Cond("!=", d - 2, "division")], None, [d], {}, {})
     assert r.point == {d: 1} and r.defined == 1
     r = refute.search(rel(">", 1 / (d - 1), 0), [Cond("!=", d - 1, "division")], None,
                       [d], {}, {})
-    assert r.point is None and r.tried == len(refute.DIM_VALUES) and r.defined == r.tried - 1
+    assert r.point is None and r.tried == len(refute.DIM_VALUES) + len(refute.LARGE_DIMS)
+    assert r.defined == r.tried - 1
     assert r.witness == {d: 2}
     r = refute.search(rel(">", sp.log(z), -100), [Cond(">", z, "log")], None, [z], {}, {})
-    assert r.point is None and r.defined == sum(bool(v > 0) for v in refute.REAL_VALUES)
+    assert r.point is None and r.defined == sum(bool(v > 0) for v in refute.REAL_VALUES +
+                                                refute.LARGE_REALS)
     assert r.witness == {z: 1}
     # a claim that raises at a point (log of a negative) is skipped there
     r = refute.search(rel(">", sp.log(z), -100), [], None, [z], {}, {})

@@ -23,7 +23,7 @@ import sympy as sp
 from ffnverify.claims import certify
 from ffnverify.claims import evaluate as E
 from ffnverify.claims import parser as P
-from ffnverify.claims.build import MAX_BITS, stated_unit
+from ffnverify.claims.build import MAX_BITS, stated_tolerance
 from ffnverify.claims.evaluate import evaluate_claim
 
 LIMIT = f"(limit {int(MAX_BITS * 0.30103):,})"  # MAX_BITS in decimal digits
@@ -89,12 +89,14 @@ def test_a_value_that_is_not_real_is_refused_with_the_value_shown():
         assert r["col"] == claim.index("**") + 1, r
 
 
-def test_the_stated_unit_terminates_and_is_the_finest_literal_digit():
-    # the finest last-stated digit among the literals, by Fraction arithmetic on the text
+def test_the_stated_tolerance_terminates_and_propagates_the_literals_half_units():
+    # each literal's half-unit through the arithmetic, by Fraction arithmetic on the text:
+    # 1.25 (±0.005) + 3.5 (±0.05) * 2 (exact) - 0.125 (±0.0005)
     with within(2):
-        for text, unit in [("1.25 + 3.5*2 - 0.125", Fraction(1, 1000)), ("-(2.5)", Fraction(1, 10)),
-                           ("7", Fraction(1)), ("1.5 + 2**0.25", Fraction(1, 100))]:
-            assert stated_unit(P.parse(text)) == unit, text
+        for text, tol in [("1.25 + 3.5*2 - 0.125", Fraction(5, 1000) + 2 * Fraction(5, 100) +
+                           Fraction(5, 10000)), ("-(2.5)", Fraction(1, 20)),
+                          ("7", Fraction(1, 2)), ("7/2", Fraction(1, 4))]:
+            assert stated_tolerance(P.parse(text)) == tol, text
 
 
 # ---- certify: enclosures and selections against mpmath at high precision --------------

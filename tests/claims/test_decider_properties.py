@@ -589,9 +589,9 @@ def test_a_side_that_is_infinite_only_for_some_values_is_not_proved(claim):
 
 
 @pytest.mark.parametrize("claim, assume", [
-    ("d + 1 == d", "d**2 > 10**8"),  # no searched d (up to 4096) satisfies the assumption
-    ("sigmoid(z) + sigmoid(-z) == 0", "z**2 > 10**6"),  # nor any searched z (up to 10)
-    ("sigmoid(z) + sigmoid(-z) == 2", "z**2 > 10**6"),
+    ("d + 1 == d", "d**2 > 10**40"),  # no searched d (up to 10**15) satisfies it
+    ("sigmoid(z) + sigmoid(-z) == 0", "z**2 > 10**20"),  # nor any searched z (up to 10**9)
+    ("sigmoid(z) + sigmoid(-z) == 2", "z**2 > 10**20"),
 ])
 def test_no_proof_where_the_search_has_no_point(claim, assume):
     # the difference is 1 (or -1) wherever the claim is defined: false, though no

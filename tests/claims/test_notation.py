@@ -97,8 +97,10 @@ def test_each_form_is_one_exact_literal_with_its_stated_unit(text, exact, unit):
     ("7.5 % 2", Fraction(3, 2)),
     ("10 % 4 * 3", 6),
     ("2 * 7 % 4", 2),
-    ("33%-1", Fraction(-67, 100)),
+    ("33%-1", 0),  # the '%' spaced alike on both sides (not at all): 33 % -1
+    ("7%-3", -2),
     ("33% - 1", Fraction(-67, 100)),
+    ("33%- 1", Fraction(-67, 100)),
     ("50% * 4", 2),
     ("2K²", 4_000_000),
     ("−5", -5),
