@@ -28,7 +28,7 @@ _ENGINES: dict[float, Engine] = {}
 
 def pytest_addoption(parser):
     parser.addini("ffnverify_claim_timeout", default=str(DEFAULT_TIMEOUT),
-                  help="seconds per claim before its verdict is `unknown` "
+                  help="CPU seconds per claim (the worker's CPU time, not wall-clock time) before its verdict is `unknown` "
                        f"(default {DEFAULT_TIMEOUT}, as `ffnverify audit --timeout`)")
 
 
