@@ -3,11 +3,13 @@
 A `Part` carries two readings of the same figures, so that a verdict can be charitable
 (statcheck's rule: flag only what no rounding of the reported figures can rescue):
 
-- `strict`: the claim with every figure exact as written (`= 67.1M` is `== 67100000`);
-- `lenient`: the most charitable reading a careful reader could intend — each figure at
-  its stated precision (`67.1M` is [67.05M, 67.15M]), a hedge at its looser tolerance,
-  `32K` as 32,000 or 32,768, GB as GB or GiB, a bound word by its meaning, a range as
-  its interval. Equal to `strict` where the figures admit no other reading.
+- `strict`: the claim with every figure as written, at its stated precision (SPEC §5.2:
+  `= 67.1M` is [67.05M, 67.15M], `10922.67` is ±0.005; a plain integer, `= 10922`, is
+  exact) — `precision.strict`;
+- `lenient`: the most charitable reading a careful reader could intend beyond that — a
+  hedge at its looser tolerance, trailing zeros read as rounding, `32K` as 32,000 or
+  32,768, GB as GB or GiB, a bound word by its meaning, a range as its interval
+  (`precision.lenient`). Equal to `strict` where the figures admit no other reading.
 
 The scan decides both with the claims engine. Both TRUE: the statement is TRUE; both
 FALSE: FALSE; they differ: the statement is at most `suggested`, and the report names the
