@@ -42,7 +42,7 @@ from ffnverify.scan.detect import (
     other_names,
     size_of,
 )
-from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
+from ffnverify.scan.numbers import SCALES, Tok, literal, normalise, number_words, tokens
 from ffnverify.scan.parts import Part
 
 VARIANTS = {"swiglu": "swiglu", "geglu": "geglu", "reglu": "reglu", "glu": "glu",
@@ -311,9 +311,10 @@ def _terminates(x: Fraction) -> bool:
 def arithmetic(toks) -> tuple[list, bool]:
     """Parts for every comparison of numbers written out in the unit; and whether one
     leans on a `~` number on its left (then it is only a reading). The strict reading
-    takes the result as written (`= 67.1M` is `== 67100000`; a result no finite decimal
-    states exactly, `8/3 × 2048 = 5461.33`, is read at its precision); the lenient one
-    takes it at its stated precision (`precision.lenient`)."""
+    takes the result as written, at its stated precision where it states one (`= 67.1M`
+    is [67.05M, 67.15M]; a result no finite decimal states exactly, `8/3 × 2048 =
+    5461.33`, at its last digit; a plain integer exactly); the lenient one adds the
+    charitable readings of `precision.lenient`."""
     parts, unsure = [], False
     at = {id(t): i for i, t in enumerate(toks)}
     for run in _runs(toks):
@@ -348,7 +349,10 @@ def arithmetic(toks) -> tuple[list, bool]:
                 exact = _value(sides[k])
                 if exact is not None and not _terminates(exact):
                     approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
-            if approx and single:
+            if op == "=" and single and rhs_side[0].scale in SCALES and not approx:
+                # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (SPEC §5.2)
+                strict = precision.strict(left, rhs_side[0])
+            elif approx and single:
                 strict = _approx(left, rhs_side[0])
             elif approx:
                 strict = f"{left} ≈ {right}"
@@ -722,9 +726,12 @@ def count_formulas(toks, text) -> list:
 
 
 _ROUNDING = re.compile(
-    r"(?P<x>\d[\d,]*\d|\d)\s+(?:is|=|equals|comes from)\s+(?:just\s+|exactly\s+)?"
-    r"(?P<e>[\d\s/·×*().+-]+?)\s*,?\s*rounded up to (?:a|the next|the nearest) multiple of\s+"
-    r"(?P<m>\d+)", re.I)
+    # X is not itself the end of a computation ("8/3 × 4096 = 10922.67 rounded up ...")
+    r"(?<![×*/·+\-^]\s)(?<![×*/·+\-^\d.,])"
+    r"(?P<x>\d[\d,]*\d|\d)\s*,?\s+(?:which\s+)?(?:is|=|equals|comes from)\s+"
+    r"(?:just\s+|exactly\s+)?"
+    r"(?P<e>[\d\s/·×*().+-]+?)(?:\s*=\s*\d[\d,]*(?:\.\d+)?)?"  # E's value, shown
+    r"\s*,?\s*rounded up to (?:a|the next|the nearest) multiple of\s+(?P<m>\d+)", re.I)
 
 
 def rounding(toks, text) -> list:
