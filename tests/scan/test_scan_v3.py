@@ -43,7 +43,7 @@ def case(engine, text, status, verdict):
 
 @pytest.mark.parametrize("text,status,verdict", [
     ("8,192 × 8,192 = 67,108,864", "checked", "true"),
-    ("8,192 × 8,192 = 67.1M", "suggested", "true"),  # true only at its stated precision
+    ("8,192 × 8,192 = 67.1M", "checked", "true"),  # a scaled figure states its precision
     ("8,192 × 8,192 = 67.2M", "checked", "false"),  # false at every precision
     ("8,192 × 8,192 = 67,100,000", "suggested", "true"),  # trailing zeros: rounding
     ("8,192 × 8,192 = 67,200,000", "checked", "false"),
@@ -312,7 +312,7 @@ def test_arithmetic_in_inline_code_is_read_and_code_blocks_stay_out(scan_text):
 # ---- the reading is shown ---------------------------------------------------------------
 
 def test_a_suggested_verdict_names_its_reading_and_what_would_make_it_true(engine):
-    record = case(engine, "8,192 × 8,192 = 67.1M", "suggested", "true")
+    record = case(engine, "8,192 × 8,192 = 67,100,000", "suggested", "true")
     assert "holds only as approx(8192 * 8192, 67100000, abs=50000)" in record["detail"]
     assert record["claim"] == "approx(8192 * 8192, 67100000, abs=50000)"
     record = case(engine, "The layers of Llama 2 7B number 40", "suggested", "false")
