@@ -1238,14 +1238,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
+    about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
-        parts += quantities.read_quantities(toks, clean, subjects)
-    elif subject and not near and not other_names(clean):  # the model named before it:
-        parts += [replace(p, sure=False, reading=f"{p.reading} (said of {subject}, named "
-                          "before it)") for p in quantities.read_quantities(
-                              toks, clean, ((0, 0, subject),))]  # a reading to confirm
+        parts += quantities.read_quantities(toks, clean, subjects, about=about)
+    elif subject and not near and not other_names(clean):  # the model named before it
+        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about)
     else:
-        parts += quantities.read_quantities(toks, clean, ())
+        parts += quantities.read_quantities(toks, clean, (), about=about)
     parts = list({p.strict: p for p in parts}.values())
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)

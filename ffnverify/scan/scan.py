@@ -86,16 +86,20 @@ def statements_of(text: str, fmt: str, shown: str):
     doc = readers.read(text, fmt)
     found = []
     section = ""  # the model the last heading naming one names: the section's subject
+    lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
     for block in doc.blocks:
+        named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
-            named = models(normalise(block.text))
             if len({n[2] for n in named}) == 1:
                 section = named[0][2]
             elif named:
                 section = ""
+            lead = ""
             continue  # a title names a topic; the statements are in the text below it
+        if block.kind != "row":
+            lead = named[0][2] if len({n[2] for n in named}) == 1 else ""
         for unit in units.split(block, shown, doc.where):
-            unit.section = section
+            unit.section = (lead or section) if block.kind == "row" else section
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \

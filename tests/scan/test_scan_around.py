@@ -1,0 +1,36 @@
+"""What the text around a unit tells the scan (SPEC §5.2, binding): the model named in the
+paragraph just before a table, and the table's header words ("Context | KV cache"), make
+a row's figures readable — always as a reading to confirm (`suggested`), never `checked`,
+true and false alike."""
+
+
+def _rows(scan_text, doc):
+    return {r["text"]: r for r in scan_text(doc)["statements"]}
+
+
+KV_TABLE = ("Llama-3-{size} (L={layers}, H=8 KV heads, d=128)\n\n"
+            "| Context | KV cache |\n|---|---|\n| 4K tokens | {a} |\n| 128K tokens | {b} |\n")
+
+
+def test_a_kv_table_under_a_paragraph_naming_the_model_is_read_as_suggested(scan_text):
+    got = _rows(scan_text, KV_TABLE.format(size="8B", layers=32, a="0.5 GB", b="16 GB"))
+    for row in ("4K tokens | 0.5 GB", "128K tokens | 16 GB"):  # 2·32·8·128·2 bytes/token
+        assert (got[row]["status"], got[row]["verdict"]) == ("suggested", "true"), got[row]
+        assert "kv_cache_bytes(llama-3-8b" in got[row]["claim"]
+
+
+def test_a_wrong_kv_table_row_is_suggested_false(scan_text):
+    # Llama 3 70B: 80 layers → 2·80·8·128·2 = 327,680 bytes a token; 4K tokens ≈ 1.3 GB
+    got = _rows(scan_text, KV_TABLE.format(size="70B", layers=80, a="5 GB", b="160 GB"))
+    for row in ("4K tokens | 5 GB", "128K tokens | 160 GB"):
+        assert (got[row]["status"], got[row]["verdict"]) == ("suggested", "false"), got[row]
+
+
+def test_the_lead_model_is_forgotten_after_a_heading_or_a_paragraph_naming_none(scan_text):
+    doc = ("Llama-3-8B (L=32, H=8 KV heads, d=128)\n\n## Other\n\n"
+           "| Context | KV cache |\n|---|---|\n| 4K tokens | 5 GB |\n\n"
+           "Llama-3-8B is small.\n\nSome models are larger.\n\n"
+           "| Context | KV cache |\n|---|---|\n| 4K tokens | 7 GB |\n")
+    for r in scan_text(doc)["statements"]:
+        if "|" in r["text"]:
+            assert r["status"] == "unchecked", r  # no model around it: nothing read
