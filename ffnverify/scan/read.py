@@ -72,12 +72,15 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
-     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b", "d_model"),
+     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
+     r"\bn_embd\b|\bemb(?:ed)?_dim\b", "d_model"),
     (r"active experts|experts per token|experts active", "active_experts"),
     (r"\bexperts\b", "experts"),
-    (r"(?:attention |query )?\bheads\b|(?<=-)head\b", "heads"),
+    (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_heads?\b|\bnum_(?:attention_)?heads\b",
+     "heads"),
     (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
-    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b", "layers"),
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_layer\b",
+     "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
      r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
@@ -91,7 +94,7 @@ _NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transform
                          r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
                          r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
-_NOUN_BEFORE = re.compile(r"^\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
+_NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
                           r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
                           r"(?:just |exactly |only |roughly |about |around |approximately |"
                           r"nearly |almost |over |under |at least |at most |up to |"

@@ -87,6 +87,7 @@ def statements_of(text: str, fmt: str, shown: str):
     found = []
     section = ""  # the model the last heading naming one names: the section's subject
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
+    parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     for block in doc.blocks:
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
@@ -96,10 +97,14 @@ def statements_of(text: str, fmt: str, shown: str):
                 section = ""
             lead = ""
             continue  # a title names a topic; the statements are in the text below it
+        one = named[0][2] if len({n[2] for n in named}) == 1 else ""
+        around = (lead if block.kind == "row" else _parent_item(block, parents)) or section
         if block.kind != "row":
-            lead = named[0][2] if len({n[2] for n in named}) == 1 else ""
+            lead = one
+        if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
+            parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
-            unit.section = (lead or section) if block.kind == "row" else section
+            unit.section = around
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -108,6 +113,14 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+def _parent_item(block, parents) -> str:
+    """The model the nearest list item enclosing `block` names (one model, or "")."""
+    for k in range(len(block.group) - 2, 0, -1):
+        if block.group[:k] in parents:
+            return parents[block.group[:k]]
+    return ""
 
 
 def _squash(s: str) -> str:

@@ -34,3 +34,27 @@ def test_the_lead_model_is_forgotten_after_a_heading_or_a_paragraph_naming_none(
     for r in scan_text(doc)["statements"]:
         if "|" in r["text"]:
             assert r["status"] == "unchecked", r  # no model around it: nothing read
+
+
+def test_sub_items_speak_of_the_model_their_parent_item_names(scan_text):
+    doc = ("- Configurations:\n\n    - **GPT2-small**:\n        - \"emb_dim\" = 768\n"
+           "        - \"n_layers\" = 12\n\n    - **GPT2-medium:**\n"
+           "        - \"n_heads\" = 12\n\n- Other:\n    - \"n_layers\" = 7\n")
+    got = [(r["text"], r["status"], r["verdict"]) for r in scan_text(doc)["statements"]]
+    assert ('"emb_dim" = 768', "suggested", "true") in got
+    assert ('"n_layers" = 12', "suggested", "true") in got
+    assert ('"n_heads" = 12', "suggested", "false") in got  # GPT-2 medium has 16 heads
+    assert ('"n_layers" = 7', "unchecked", None) in got  # its parent names no model
+
+
+def test_config_keys_name_their_fields(engine):
+    from ffnverify.scan.read import Context, reading
+
+    for text, claim in [('"n_layers" = 12', "layers(gpt2-small) == 12"),
+                        ("n_heads: 12", "heads(gpt2-small) == 12"),
+                        ("n_embd = 768", "d_model(gpt2-small) == 768"),
+                        ('"emb_dim" = 768', "d_model(gpt2-small) == 768")]:
+        r = reading(text, Context(), subject="gpt2-small")
+        assert [(p.strict, p.sure) for p in r.parts] == [(claim, False)], text
+    r = reading('"n_heads" = 13', Context(), subject="gpt2-small")
+    assert engine.evaluate(r.parts[0].lenient)["verdict"] == "false"
