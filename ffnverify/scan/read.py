@@ -955,6 +955,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         i = index[id(cand)]
         if func in BINARY_FIELDS and _INPUT.search(text[max(0, cand.start - 8):cand.start]):
             continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        rng = _range_of(toks, i)
+        if rng and any(x.scale in ("%", "bytes") for x in rng):
+            continue  # "13–14 GB": a range of bytes is no count of a field
         model, clear = _owner(owners, text, cand.start)
         if model is None:
             continue

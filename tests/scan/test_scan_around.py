@@ -58,3 +58,29 @@ def test_config_keys_name_their_fields(engine):
         assert [(p.strict, p.sure) for p in r.parts] == [(claim, False)], text
     r = reading('"n_heads" = 13', Context(), subject="gpt2-small")
     assert engine.evaluate(r.parts[0].lenient)["verdict"] == "false"
+
+
+def test_a_range_of_bytes_is_read_as_its_interval(engine):
+    from ffnverify.scan.read import Context, reading
+
+    # Llama 2 7B, 4096 tokens, fp16: 2·32·32·128·2·4096 = 2,147,483,648 bytes (2.1 GB)
+    for text, verdict in [("At 4096 tokens in fp16, Llama 2 7B's KV cache takes 1.5–2.5 GB.",
+                           "true"),
+                          ("At 4096 tokens in fp16, Llama 2 7B's KV cache takes between "
+                           "3 GB and 4 GB.", "false"),
+                          ("At 4096 tokens in fp16, Llama 2 7B's KV cache takes 2.5–3 GB.",
+                           "false")]:
+        r = reading(text, Context())
+        assert len(r.parts) == 1 and not r.unread, (text, r)
+        p = r.parts[0]
+        assert "<=" in p.strict, p  # the interval, not its high end alone
+        got = {engine.evaluate(p.strict)["verdict"], engine.evaluate(p.lenient)["verdict"]}
+        assert got == {verdict}, (text, p)
+
+
+def test_a_range_of_bytes_never_binds_as_a_parameter_count():
+    from ffnverify.scan.read import Context, reading
+
+    r = reading("Llama 2 7B in fp16 weights take 13–14 GB.", Context())
+    assert not any("params_total" in p.strict for p in r.parts), r.parts
+    assert any("weight_bytes(llama-2-7b" in p.strict and "<=" in p.strict for p in r.parts)
