@@ -671,25 +671,6 @@ def fractions_of(text) -> list:
     return parts
 
 
-_DTYPE_BYTES = {"bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2, "fp32": 4,
-                "float32": 4, "int8": 1, "fp8": 1}
-
-
-def weight_bytes(toks, text) -> list:
-    """"6.74 billion parameters in bf16 (2 bytes per parameter) take about 13.5 GB"."""
-    counts = [t for t in toks if t.kind == "NUM" and t.scale in ("B", "billion", "M", "million",
-                                                                 "bn", "K", "T", "trillion")]
-    sizes = [t for t in toks if t.kind == "NUM" and t.scale == "bytes"]
-    if len(counts) != 1 or len(sizes) != 1 or not PARAMS.search(text):
-        return []
-    m = re.search(r"(\d)\s*bytes? (?:per|a|each) (?:parameter|param|weight)", text, re.I)
-    per = int(m.group(1)) if m else next((b for k, b in _DTYPE_BYTES.items()
-                                          if re.search(rf"\b{k}\b", text, re.I)), None)
-    if per is None:
-        return []
-    return [_approx(f"{_num(counts[0])} * {per}", sizes[0])]
-
-
 def llama_width(text) -> list:
     """"d = 4096 and the Llama width h = 11008": Meta's rule at that d."""
     if not re.search(r"llama|meta'?s? (?:rule|width)|width rule", text, re.I):
@@ -1239,8 +1220,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
     guessed, why, other = comparisons(toks, clean, context)
     notes += why
-    for claim in (equalities(toks, clean, context) + weight_bytes(toks, clean)
-                  + llama_width(clean) + count_formulas(toks, clean) + guessed
+    for claim in (equalities(toks, clean, context) + llama_width(clean)
+                  + count_formulas(toks, clean) + guessed
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))

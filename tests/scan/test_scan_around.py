@@ -84,3 +84,14 @@ def test_a_range_of_bytes_never_binds_as_a_parameter_count():
     r = reading("Llama 2 7B in fp16 weights take 13–14 GB.", Context())
     assert not any("params_total" in p.strict for p in r.parts), r.parts
     assert any("weight_bytes(llama-2-7b" in p.strict and "<=" in p.strict for p in r.parts)
+
+
+def test_weights_memory_is_read_once_by_the_memory_reader(engine):
+    from ffnverify.scan.read import Context, reading
+
+    for text, verdict in [("6.74 billion parameters in bf16 take about 13.5 GB", "true"),
+                          ("6.74 billion parameters in bf16 take about 27 GB", "false")]:
+        r = reading(text, Context())
+        weights = [p for p in r.parts if "6740000000" in p.strict]
+        assert len(weights) == 1 and weights[0].sure, r.parts  # one reader, one part
+        assert engine.evaluate(weights[0].lenient)["verdict"] == verdict
