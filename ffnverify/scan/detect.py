@@ -234,14 +234,23 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     return out
 
 
+def _spelled_counts(text: str) -> bool:
+    """Whether a number written in words counts something the vocabulary names ("eighty
+    layers", "twice as many layers as", "a quarter of its experts")."""
+    from ffnverify.scan.spelled import spelled
+
+    return any(VOCABULARY.search(text, sp.end, sp.end + 40) for sp in spelled(text))
+
+
 def is_statement(text: str, heading: bool = False) -> bool:
     """Whether the unit is a numeric statement (see the module docstring)."""
-    if not any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text) and not number_words(text):
+    digits = any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text)
+    if not digits and not number_words(text) and not _spelled_counts(text):
         return False
     nums = meaningful_numbers(text, heading=heading)
     if not nums:
         return bool(number_words(text)) and bool(
-            re.search(r"param|flop|compute|weight", text, re.I))
+            re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
     if VOCABULARY.search(text):
         return True
     from ffnverify.scan.read import arithmetic

@@ -95,3 +95,17 @@ def test_weights_memory_is_read_once_by_the_memory_reader(engine):
         weights = [p for p in r.parts if "6740000000" in p.strict]
         assert len(weights) == 1 and weights[0].sure, r.parts  # one reader, one part
         assert engine.evaluate(weights[0].lenient)["verdict"] == verdict
+
+
+def test_a_statement_whose_only_number_is_spelled_out_is_found(scan_text):
+    from ffnverify.scan.detect import is_statement
+
+    for text in ("Llama 2 70B has eighty layers.", "BERT-large has twice as many layers "
+                 "as BERT-base.", "Mixtral 8x7B routes each token to a quarter of its experts."):
+        assert is_statement(text), text
+    for text in ("We tried two ideas.", "This is one of the best things.", "Twice a day."):
+        assert not is_statement(text), text
+    got = {r["text"]: r for r in scan_text("Llama 2 70B has eighty layers.\n\n"
+                                           "Llama 2 7B has eighty layers.\n")["statements"]}
+    assert got["Llama 2 70B has eighty layers."]["verdict"] == "true"
+    assert got["Llama 2 7B has eighty layers."]["verdict"] == "false"  # it has 32
