@@ -100,7 +100,7 @@ def statements_of(text: str, fmt: str, shown: str):
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
         around = (lead if block.kind == "row" else _parent_item(block, parents)) or section
         if block.kind != "row":
-            lead = one
+            lead = one if _leads(block, named) else ""
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
@@ -113,6 +113,17 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+_COMPARING = re.compile(r"\bcompar|\bunlike\b|\bversus\b|\bvs\b|\bthan\b|\blike\b", re.I)
+
+
+def _leads(block, named) -> bool:
+    """Whether a block introduces the table after it as one model's: a paragraph (not a
+    list item) that opens with the one model it names and compares it with nothing
+    ("Llama-3-8B (L=32, H=8 KV heads, d=128)")."""
+    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
+        and named[0][0] <= 4 and not _COMPARING.search(block.text)
 
 
 def _parent_item(block, parents) -> str:

@@ -109,3 +109,15 @@ def test_a_statement_whose_only_number_is_spelled_out_is_found(scan_text):
                                            "Llama 2 7B has eighty layers.\n")["statements"]}
     assert got["Llama 2 70B has eighty layers."]["verdict"] == "true"
     assert got["Llama 2 7B has eighty layers."]["verdict"] == "false"  # it has 32
+
+
+def test_a_model_named_for_comparison_or_in_a_list_item_does_not_lead_a_table(scan_text):
+    table = "\n\n| Quantity | Value |\n|---|---|\n| layers | 24 |\n"
+    for lead in ("* Gemma 2B, for comparison, has 18 layers.",
+                 "Gemma 2B has fewer layers than ours.",
+                 "We compare with Gemma 2B here."):
+        rows = [r for r in scan_text(lead + table)["statements"] if "|" in r["text"]]
+        assert [(r["status"], r["verdict"]) for r in rows] == [("unchecked", None)], lead
+    rows = [r for r in scan_text("Gemma 2B (our reference)" + table)["statements"]
+            if "|" in r["text"]]
+    assert [(r["status"], r["verdict"]) for r in rows] == [("suggested", "false")]  # 18
