@@ -31,7 +31,8 @@ from ffnverify.scan.parts import Part
 
 KV = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b|"
                 r"\bcache[sd]?\b", re.I)
-PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\bevery token\b|\ba single token\b|"
+PER_TOKEN = re.compile(r"\bper[- ](?:generated )?token\b|\b(?:each|every)(?: additional| extra| new|"
+                       r" generated)? token\b|\ba single token\b|"
                        r"\bone token\b|/\s?token\b|\ba token\b", re.I)
 _CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
                              r"(?: of)?\s*$|\bat\s*$", re.I)

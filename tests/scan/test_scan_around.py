@@ -121,3 +121,16 @@ def test_a_model_named_for_comparison_or_in_a_list_item_does_not_lead_a_table(sc
     rows = [r for r in scan_text("Gemma 2B (our reference)" + table)["statements"]
             if "|" in r["text"]]
     assert [(r["status"], r["verdict"]) for r in rows] == [("suggested", "false")]  # 18
+
+
+def test_each_additional_token_is_per_token(engine):
+    from ffnverify.scan.read import Context, reading
+
+    # Llama 2 70B in fp16: 2·80·8·128·2 = 327,680 bytes a token (320 KiB)
+    for text, verdict in [("Each additional token costs about 320 KB of KV cache for "
+                           "Llama 2 70B in fp16.", "true"),
+                          ("Each generated token costs about 65 KB of KV cache for "
+                           "Llama 2 70B in fp16.", "false")]:
+        r = reading(text, Context())
+        assert [p.strict.split(",")[1].strip() for p in r.parts] == ["1"], r.parts
+        assert engine.evaluate(r.parts[0].lenient)["verdict"] == verdict, text
