@@ -1078,6 +1078,35 @@ def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, lis
     return parts, missing, name_figs
 
 
+_SHAPE_HEADER = re.compile(r"^\s*(?:(?:weight|param(?:eter)?|tensor|squeezed)\s+)?shape\s*$", re.I)
+_COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter)?s?|weights|"
+                           r"elements)(?: count| #)?\s*$|^\s*(?:#\s*)?params?\s*#?\s*$|"
+                           r"^\s*numel\s*$", re.I)
+_SHAPE_CELL = re.compile(r"^\s*[\(\[]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\)\]]\s*$")
+
+
+def shape_counts(header, cells, text, toks) -> list:
+    """A parameter table's row (`Name | Shape | Number of parameters`): the product of
+    the shape is the count. The header binds the columns, but a shape may be some other
+    tensor's: a reading to confirm."""
+    shapes = [j for j, h in enumerate(header) if _SHAPE_HEADER.match(h)]
+    counts = [j for j, h in enumerate(header) if _COUNT_HEADER.match(h)]
+    if len(shapes) < 1 or len(counts) != 1 or counts[0] >= len(cells):
+        return []
+    count = cells[counts[0]].replace(",", "").strip()
+    m = _SHAPE_CELL.match(cells[shapes[0]]) if shapes[0] < len(cells) else None
+    if not m or not count.isdigit():
+        return []
+    dims = [d.strip() for d in m.group(1).split(",")]
+    offsets = _cell_offsets(text, cells)
+    figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM" and any(
+        offsets[j] <= t.start < offsets[j] + len(cells[j]) for j in (*shapes, counts[0])
+        if j < len(cells)))
+    claim = f"{' * '.join(dims)} == {count}"
+    return [Part(claim, claim, False, figs, f"the shape {cells[shapes[0]].strip()} multiplied "
+                 f"out against the column {header[counts[0]]!r}")]
+
+
 # ---- the reading -----------------------------------------------------------------------
 
 def learn(text: str, context: Context):
@@ -1197,7 +1226,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     near = near_misses(clean)
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject)
-        parts += got
+        parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)

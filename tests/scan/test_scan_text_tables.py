@@ -49,3 +49,25 @@ def test_prose_and_program_text_are_not_tables():
 def test_an_empty_markdown_cell_is_shown():
     rows = _rows("| a | b | c |\n|---|---|---|\n| Total | | 100% |\n", "markdown")
     assert rows[-1][2] == "Total | | 100%"
+
+
+PARAMS_TABLE = ("| Name | Shape | Number of parameters |\n|---|---|---|\n"
+                "| wte.weight | (50257, 768) | 38597376 |\n| c_attn.bias | (2304,) | 2304 |\n"
+                "| c_fc.weight | (768, 3072) | 2359297 |\n"
+                "| out | (1, 768) | n/a |\n")
+
+
+def test_a_shape_column_multiplies_out_to_the_parameter_column(scan_text):
+    got = {r["text"]: r for r in scan_text(PARAMS_TABLE)["statements"]}
+    right = got["wte.weight | (50257, 768) | 38597376"]
+    assert (right["status"], right["verdict"], right["claim"]) == (
+        "suggested", "true", "50257 * 768 == 38597376")  # a shape may be another tensor's
+    assert got["c_attn.bias | (2304,) | 2304"]["verdict"] == "true"
+    wrong = got["c_fc.weight | (768, 3072) | 2359297"]  # 768 × 3072 = 2,359,296
+    assert (wrong["status"], wrong["verdict"]) == ("suggested", "false")
+
+
+def test_an_output_shape_is_no_weight_shape(scan_text):
+    doc = "| Layer | Output Shape | Param # |\n|---|---|---|\n| Linear | (1, 3072) | 2362368 |\n"
+    row = next(r for r in scan_text(doc)["statements"] if "Linear" in r["text"])
+    assert row["status"] == "unchecked", row  # torchsummary's output shape is activations
