@@ -367,6 +367,51 @@ def arithmetic(toks) -> tuple[list, bool]:
     return parts, unsure
 
 
+# a result said in words after arithmetic with no `=`: "512 × 64, which is 32,768",
+# "4096 × 4096 (i.e. 16,777,216)", "512 × 64 for the base model, which is 32,768"
+_RESULT_LINK = re.compile(r"^\s*(?:is|are|gives|yields|equals|makes)\s*(?:about |roughly |"
+                          r"approximately |~|≈)?\s*$|"
+                          r"^\s*[,(]?\s*(?:(?:for|in|of|per) (?:the |a |an |each )?[A-Za-z_-]+"
+                          r"(?: [A-Za-z_-]+){0,2}\s*,?\s*)?(?:which is|that is|that's|i\.e\.,?|"
+                          r"giving|gives|yielding|yields|equals|for a total of)\s*"
+                          r"(?:about |roughly |approximately |~)?\s*$", re.I)
+
+
+def worded_results(toks, text) -> list:
+    """Parts for arithmetic whose result follows in words, not after `=` (see
+    `_RESULT_LINK`): read as `expression == result` at the result's precision, a reading to
+    confirm (the words, not an `=`, tie the two)."""
+    parts = []
+    at = {id(t): i for i, t in enumerate(toks)}
+    for run in _runs(toks):
+        cuts = [k for k, t in enumerate(run) if t.kind == "OP" and t.text in _COMPARE]
+        if cuts:  # "d_model × d_k = 512 × 64, which is 32,768": the part after the last
+            if _expression(run[:cuts[-1]]) is not None:  # `=` when no numbers are before
+                continue  # it (else `arithmetic` reads it)
+            run = run[cuts[-1] + 1:]
+        if not any(_is_op(t, "+", "-", "×", "/", "^") for t in run):
+            continue
+        expr = _expression(run)
+        if expr is None or not re.search(r"\d\s*[-+*/]+\s*\(?\s*\d", expr):
+            continue  # "4× (giving 16,384)": a ratio, not arithmetic
+        last = at[id(run[-1])]
+        nxt = next((k for k in range(last + 1, len(toks)) if toks[k].kind == "NUM"), None)
+        if expr is None or nxt is None or toks[nxt].ratio or toks[nxt].scale == "bytes" \
+                or any(t.scale == "bytes" for t in run):
+            continue
+        if not _RESULT_LINK.match(text[run[-1].end:toks[nxt].start]):
+            continue
+        if nxt + 1 < len(toks) and _is_op(toks[nxt + 1], "+", "-", "×", "/", "^", "="):
+            continue  # the next figure starts an expression of its own
+        t = toks[nxt]
+        figs = tuple(at[id(x)] for x in run if x.kind == "NUM") + (nxt,)
+        exact = precision.exact_count(t)
+        strict = f"{expr} == {_num(t)}" if exact else precision.strict(expr, t)
+        parts.append(Part(strict, strict if exact else precision.lenient(expr, t), False, figs,
+                          f"arithmetic whose result is said in words: {expr} = {t.text}"))
+    return parts
+
+
 def _hedged(t: Tok) -> Tok:
     return t if t.tilde or t.about else replace(t, tilde=True)
 
@@ -1230,7 +1275,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith
+    parts += arith + worded_results(toks, clean)
     parts += expansions(toks)
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)

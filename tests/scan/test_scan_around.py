@@ -134,3 +134,24 @@ def test_each_additional_token_is_per_token(engine):
         r = reading(text, Context())
         assert [p.strict.split(",")[1].strip() for p in r.parts] == ["1"], r.parts
         assert engine.evaluate(r.parts[0].lenient)["verdict"] == verdict, text
+
+
+def test_arithmetic_whose_result_is_said_in_words_is_a_reading_to_confirm(engine):
+    from ffnverify.scan.read import Context, reading
+
+    cases = [("The matrix is 512 × 64 for the base model, which is 32,768 parameters.", "true"),
+             ("That is 4096 × 4096, i.e. 16,777,216 weights.", "true"),
+             ("2 × 4096 is about 8.2K tokens.", "true"),
+             ("The matrix is 512 × 64, which is 32,769 parameters.", "false"),
+             ("3 × 4096 gives 12,000 weights.", "false")]
+    for text, verdict in cases:
+        r = reading(text, Context())
+        assert r is not None and len(r.parts) == 1 and not r.parts[0].sure, (text, r)
+        got = {engine.evaluate(r.parts[0].strict)["verdict"],
+               engine.evaluate(r.parts[0].lenient)["verdict"]}
+        assert got == {verdict}, (text, r.parts[0])
+    for text in ("The ratio is typically 4× (giving 16,384).",  # a ratio, not arithmetic
+                 "8 × 7B experts share attention, so the total is 47B.",  # no result link
+                 "3 × 4 = 12, which is 12 cells."):  # already `=`: read once, as written
+        r = reading(text, Context())
+        assert not r or not any("words" in p.reading for p in r.parts), (text, r)
