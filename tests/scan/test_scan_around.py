@@ -143,13 +143,15 @@ def test_arithmetic_whose_result_is_said_in_words_is_a_reading_to_confirm(engine
              ("That is 4096 × 4096, i.e. 16,777,216 weights.", "true"),
              ("2 × 4096 is about 8.2K tokens.", "true"),
              ("The matrix is 512 × 64, which is 32,769 parameters.", "false"),
-             ("3 × 4096 gives 12,000 weights.", "false")]
+             ("3 × 4096 gives 12,289 weights.", "false"),
+             ("3 × 4096 gives 12,000 weights.", "suggested")]
     for text, verdict in cases:
         r = reading(text, Context())
         assert r is not None and len(r.parts) == 1 and not r.parts[0].sure, (text, r)
         got = {engine.evaluate(r.parts[0].strict)["verdict"],
                engine.evaluate(r.parts[0].lenient)["verdict"]}
-        assert got == {verdict}, (text, r.parts[0])
+        assert got == ({"true", "false"} if verdict == "suggested" else {verdict}), \
+            (text, r.parts[0])  # 12,000: true only as a rounding of 12,288
     for text in ("The ratio is typically 4× (giving 16,384).",  # a ratio, not arithmetic
                  "8 × 7B experts share attention, so the total is 47B.",  # no result link
                  "3 × 4 = 12, which is 12 cells."):  # already `=`: read once, as written
