@@ -76,15 +76,15 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      r"\bn_embd\b|\bemb(?:ed)?_dim\b", "d_model"),
     (r"active experts|experts per token|experts active", "active_experts"),
     (r"\bexperts\b", "experts"),
-    (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_heads?\b|\bnum_(?:attention_)?heads\b",
+    (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
      "heads"),
     (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
-    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_layer\b",
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
      "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
      r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
-    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b", "params_total"),
+    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?params\b", "params_total"),
 ]
 _FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
 BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
@@ -1039,7 +1039,16 @@ def _names_size(t: Tok, model: str) -> bool:
     """Whether figure t is the size written in the model's name (`70B` for llama-2-70b)."""
     size = size_of(model)
     return size is not None and t.scale in ("B", "M", "billion", "million", "bn") \
-        and t.value == size
+        and t.value == size and t.unit >= _name_unit(model)  # "175.0B": a measurement
+
+
+def _name_unit(model: str) -> Fraction:
+    """The last place of the size in the model's name (`gpt-3-175b`: 10⁹; `qwen3-0.6b`:
+    10⁸)."""
+    m = re.search(r"(\d+)(?:\.(\d+))?([bm])$", model)
+    if not m:
+        return Fraction(0)
+    return Fraction(10**9 if m.group(3) == "b" else 10**6, 10**len(m.group(2) or ""))
 
 
 def _field_of(cell: str):

@@ -88,6 +88,7 @@ def statements_of(text: str, fmt: str, shown: str):
     section = ""  # the model the last heading naming one names: the section's subject
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
+    intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     for block in doc.blocks:
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
@@ -95,12 +96,15 @@ def statements_of(text: str, fmt: str, shown: str):
                 section = named[0][2]
             elif named:
                 section = ""
-            lead = ""
+            lead = intro = ""
             continue  # a title names a topic; the statements are in the text below it
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
-        around = (lead if block.kind == "row" else _parent_item(block, parents)) or section
+        around = (lead if block.kind == "row" else intro or _parent_item(block, parents)) \
+            or section
+        intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
         if block.kind != "row":
             lead = one if _leads(block, named) else ""
+            intro = lead if block.text.rstrip().endswith(":") else ""
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):

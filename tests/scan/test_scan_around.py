@@ -157,3 +157,16 @@ def test_arithmetic_whose_result_is_said_in_words_is_a_reading_to_confirm(engine
                  "3 × 4 = 12, which is 12 cells."):  # already `=`: read once, as written
         r = reading(text, Context())
         assert not r or not any("words" in p.reading for p in r.parts), (text, r)
+
+
+def test_a_paragraph_ending_with_a_colon_introduces_the_next_one(scan_text):
+    doc = ("The GPT-3 175B model has reached a unique size:\n\n"
+           "nparams = 175B, nlayers = 96, dmodel = 12288, nheads = 96\n\n"
+           "Layers: 95\n")
+    got = {r["text"]: r for r in scan_text(doc, "a.txt")["statements"]}
+    first = got["nparams = 175B, nlayers = 96, dmodel = 12288, nheads = 96"]
+    assert (first["status"], first["verdict"]) == ("suggested", "true"), first  # 175B: a name
+    assert got["Layers: 95"]["status"] == "unchecked"  # only the next block is introduced
+    doc = "The GPT-3 175B model has reached a unique size:\n\nnparams = 175.0B, nlayers = 96\n"
+    row = scan_text(doc, "b.txt")["statements"][-1]
+    assert (row["status"], row["verdict"]) == ("suggested", "false"), row  # 174.6B
