@@ -71,3 +71,11 @@ def test_an_output_shape_is_no_weight_shape(scan_text):
     doc = "| Layer | Output Shape | Param # |\n|---|---|---|\n| Linear | (1, 3072) | 2362368 |\n"
     row = next(r for r in scan_text(doc)["statements"] if "Linear" in r["text"])
     assert row["status"] == "unchecked", row  # torchsummary's output shape is activations
+
+
+def test_a_run_in_label_opening_a_list_item_stays_with_its_sentence(scan_text):
+    got = [r["text"] for r in scan_text("- **Data.** Roughly 500B tokens of text.\n"
+                                        "- Yes. The model has 32 layers and 4096 wide.\n"
+                                        "- It has 12 layers. It has 12 heads.\n")["statements"]]
+    assert "Data. Roughly 500B tokens of text." in got
+    assert "It has 12 layers." in got and "It has 12 heads." in got  # sentences still cut
