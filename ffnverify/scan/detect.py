@@ -234,14 +234,38 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     return out
 
 
+def _spelled_counts(text: str) -> bool:
+    """Whether a number written in words counts something a model has ("eighty layers",
+    "twice as many layers as", "a quarter of its experts")."""
+    from ffnverify.scan.spelled import spelled
+
+    for sp in spelled(text):
+        gap = _COUNTED_GAP.match(text, sp.end)
+        if _COUNTED.match(text, gap.end()):
+            return True
+    return False
+
+
+# between a number in words and the noun it counts: "twice as many layers", "a quarter of
+# its experts", "eight key-value heads"
+_COUNTED_GAP = re.compile(r"(?:\s+(?:as|many|much|of|its|the|their|more|fewer|times|"
+                          r"key-value|kv|query|attention|hidden|active|total|transformer|"
+                          r"decoder|encoder)\b){0,4}\s*", re.I)
+_COUNTED = re.compile(r"(?:layers?|blocks?|heads?|experts?|param(?:eter)?s?|weights?|"
+                      r"dimensions?|dims?|tokens?|bytes?|flops?|matri(?:x|ces)|"
+                      r"multiplications?|projections?|gpus?|bits?|neurons?|embeddings?)\b",
+                      re.I)
+
+
 def is_statement(text: str, heading: bool = False) -> bool:
     """Whether the unit is a numeric statement (see the module docstring)."""
-    if not any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text) and not number_words(text):
+    digits = any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text)
+    if not digits and not number_words(text) and not _spelled_counts(text):
         return False
     nums = meaningful_numbers(text, heading=heading)
     if not nums:
         return bool(number_words(text)) and bool(
-            re.search(r"param|flop|compute|weight", text, re.I))
+            re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
     if VOCABULARY.search(text):
         return True
     from ffnverify.scan.read import arithmetic

@@ -154,21 +154,47 @@ def _met(terms: list[Term], value: Fraction, tol: Fraction, op: str) -> str:
     return f"({lo} <= {literal(value + tol)} and {literal(value - tol)} <= {hi})"
 
 
+def range_ends(toks, i) -> tuple[int, int] | None:
+    """(low, high) indices when figure i is an end of a range: `1.5–2.5 GB`, `between 30
+    and 35 GB`, `from 1 to 2 GB` (SPEC §5.2: a range is read as its interval)."""
+    def num(k):
+        return 0 <= k < len(toks) and toks[k].kind == "NUM"
+
+    def word(k, *ws):
+        return 0 <= k < len(toks) and toks[k].kind == "WORD" and toks[k].text.lower() in ws
+
+    for lo in (i, i - 2):
+        hi = lo + 2
+        if num(lo) and num(hi) and (toks[lo + 1].kind == "RANGE" or (
+                word(lo + 1, "and", "to") and word(lo - 1, "between", "from"))):
+            return lo, hi
+    return None
+
+
 def compare(choices: list[list[Term]], result: Tok, op: str = "",
-            binary: bool = False) -> tuple[str, str]:
+            binary: bool = False, low: Tok | None = None) -> tuple[str, str]:
     """(strict, lenient) for `product == result`, where `choices` lists each factor's
-    readings (the first of each is the strict one)."""
+    readings (the first of each is the strict one). `low`: the result is the high end of
+    a range from `low` (`1.5–2.5 GB`): the product must fall in the interval."""
     first = [c[0] for c in choices]
     lhs = expression(first)
     tol = strict_tol(result)
-    if op:
+    lo_value, lo_unit = precision.low_end(low, result) if low is not None else (None, None)
+    if low is not None:
+        strict = f"{literal(lo_value)} <= {lhs} <= {literal(result.value)}"
+    elif op:
         strict = f"{lhs} {op} {literal(result.value)}"
     else:
         strict = _near(lhs, result.value, tol)
     lenient = []
     for combo in _cartesian(*choices):
         for value, tol in alternatives(result, binary, result=True):
-            lenient.append(_met(list(combo), value, tol, op))
+            if low is not None:  # the interval, at this reading of the unit (GB or GiB),
+                # each end at its own precision: 2.5–3 GB is [2.45 GB, 3.5 GB]
+                factor = value / result.value if result.value else 1
+                bottom = (lo_value - lo_unit / 2) * factor
+                value, tol = (bottom + value + tol) / 2, (value + tol - bottom) / 2
+            lenient.append(_met(list(combo), value, tol, "" if low is not None else op))
             if len(lenient) >= MAX_ALTERNATIVES:
                 break
         if len(lenient) >= MAX_ALTERNATIVES:

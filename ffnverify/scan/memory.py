@@ -25,13 +25,14 @@ from ffnverify.scan.binding import (
     side,
     words_after,
 )
-from ffnverify.scan.figure import Term, bound, call, compare, const, terms_of
+from ffnverify.scan.figure import Term, bound, call, compare, const, range_ends, terms_of
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
 KV = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b|"
                 r"\bcache[sd]?\b", re.I)
-PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\bevery token\b|\ba single token\b|"
+PER_TOKEN = re.compile(r"\bper[- ](?:generated )?token\b|\b(?:each|every)(?: additional| extra| new|"
+                       r" generated)? token\b|\ba single token\b|"
                        r"\bone token\b|/\s?token\b|\ba token\b", re.I)
 _CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
                              r"(?: of)?\s*$|\bat\s*$", re.I)
@@ -164,7 +165,10 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
     parts = []
     for r in results:
         res = toks[r]
-        others = [s for s in starts if s != res.start]
+        rng = range_ends(toks, r)
+        if rng and rng[0] == r:
+            continue  # a range's low end: read with its high end, as the interval
+        others = [s for s in starts if s != res.start and not (rng and s == toks[rng[0]].start)]
         ctx = nearest(res.start, contexts + per_token, others, side(starts, contexts + per_token))
         if ctx is None:
             continue
@@ -186,7 +190,10 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
             for b in batch_values:
                 extra = f", batch={literal(b)}" if b != 1 else ""
                 calls.append(call(f"kv_cache_bytes({name}, {literal(c)}{extra}, dtype={dtype})"))
-        strict, lenient = compare([calls], res, bound(text, res))
+        low = toks[rng[0]] if rng else None
+        if rng:
+            figures.append(rng[0])
+        strict, lenient = compare([calls], res, bound(text, res), low=low)
         said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
@@ -223,7 +230,11 @@ def weights(toks, text, names, about: str = "") -> list[Part]:
     parts = []
     for r in results:
         res = toks[r]
-        others = [s for s in starts if s != res.start]
+        rng = range_ends(toks, r)
+        if rng and rng[0] == r:
+            continue  # a range's low end: read with its high end, as the interval
+        low = toks[rng[0]] if rng else None
+        others = [s for s in starts if s != res.start and not (rng and s == low.start)]
         bpp = nearest(res.start, per_param, others, side(starts, per_param))
         fmt = None if bpp else nearest(res.start, formats, others, side(starts, formats))
         if bpp is None and fmt is None:
@@ -242,7 +253,8 @@ def weights(toks, text, names, about: str = "") -> list[Part]:
             per_text = fmt[2]
         if count:
             figures.append(count[1])
-            strict, lenient = compare([terms_of(toks[count[1]]), per], res, bound(text, res))
+            strict, lenient = compare([terms_of(toks[count[1]]), per], res, bound(text, res),
+                                      low=low)
             reading = f"{toks[count[1]].text} parameters × {per_text}"
             sure = True
         elif names and _WEIGHTS.search(text) and not _NOT_WEIGHTS.search(text):
@@ -255,10 +267,11 @@ def weights(toks, text, names, about: str = "") -> list[Part]:
                 rough = terms_of(size)[0]
                 choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
                                     f"{rough.hi} * {per[0].text}"))
-            strict, lenient = compare([choices], res, bound(text, res))
+            strict, lenient = compare([choices], res, bound(text, res), low=low)
             reading = f"weights of {name} at {per_text}" + (
                 f" (leniently also its nominal size {size.text})" if size is not None else "")
         else:
             continue
+        figures += [rng[0]] if rng else []
         parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
     return parts

@@ -103,12 +103,18 @@ def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
     return texts[0] if len(texts) == 1 else "(" + " or ".join(texts) + ")"
 
 
+def low_end(lo: Tok, hi: Tok) -> tuple[Fraction, Fraction]:
+    """(value, unit) of a range's low end, which takes the high end's scale when it has
+    none of its own (`7–9B`: 7B; `1.5–2.5 GB`: 1.5 GB)."""
+    if not lo.scale and hi.scale and hi.scale != "%":
+        factor = hi.value / _mantissa(hi) if _mantissa(hi) else 1
+        return lo.value * factor, lo.unit * factor
+    return lo.value, lo.unit
+
+
 def interval(lhs: str, lo: Tok, hi: Tok, scale_from_hi: bool = True) -> tuple[str, str]:
     """A range `lo–hi` (`7–9B`: the scale of 9B applies to 7): (strict, lenient)."""
-    lo_v, lo_u = lo.value, lo.unit
-    if scale_from_hi and not lo.scale and hi.scale and hi.scale != "%":
-        factor = hi.value / _mantissa(hi) if _mantissa(hi) else 1
-        lo_v, lo_u = lo.value * factor, lo.unit * factor
+    lo_v, lo_u = low_end(lo, hi) if scale_from_hi else (lo.value, lo.unit)
     s = f"{literal(lo_v)} <= {lhs} <= {literal(hi.value)}"
     lenient_text = f"{literal(lo_v - lo_u / 2)} <= {lhs} <= {literal(hi.value + hi.unit / 2)}"
     return s, lenient_text

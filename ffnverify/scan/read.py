@@ -72,16 +72,19 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
-     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b", "d_model"),
+     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
+     r"\bn_embd\b|\bemb(?:ed)?_dim\b", "d_model"),
     (r"active experts|experts per token|experts active", "active_experts"),
     (r"\bexperts\b", "experts"),
-    (r"(?:attention |query )?\bheads\b|(?<=-)head\b", "heads"),
+    (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
+     "heads"),
     (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
-    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b", "layers"),
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
+     "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
      r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
-    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b", "params_total"),
+    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?params\b", "params_total"),
 ]
 _FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
 BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
@@ -91,7 +94,7 @@ _NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transform
                          r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
                          r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
-_NOUN_BEFORE = re.compile(r"^\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
+_NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
                           r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
                           r"(?:just |exactly |only |roughly |about |around |approximately |"
                           r"nearly |almost |over |under |at least |at most |up to |"
@@ -366,6 +369,51 @@ def arithmetic(toks) -> tuple[list, bool]:
             parts.append(Part(strict, loose, not leans, figs,
                               f"arithmetic as written: {strict}"))
     return parts, unsure
+
+
+# a result said in words after arithmetic with no `=`: "512 × 64, which is 32,768",
+# "4096 × 4096 (i.e. 16,777,216)", "512 × 64 for the base model, which is 32,768"
+_RESULT_LINK = re.compile(r"^\s*(?:is|are|gives|yields|equals|makes)\s*(?:about |roughly |"
+                          r"approximately |~|≈)?\s*$|"
+                          r"^\s*[,(]?\s*(?:(?:for|in|of|per) (?:the |a |an |each )?[A-Za-z_-]+"
+                          r"(?: [A-Za-z_-]+){0,2}\s*,?\s*)?(?:which is|that is|that's|i\.e\.,?|"
+                          r"giving|gives|yielding|yields|equals|for a total of)\s*"
+                          r"(?:about |roughly |approximately |~)?\s*$", re.I)
+
+
+def worded_results(toks, text) -> list:
+    """Parts for arithmetic whose result follows in words, not after `=` (see
+    `_RESULT_LINK`): read as `expression == result` at the result's precision, a reading to
+    confirm (the words, not an `=`, tie the two)."""
+    parts = []
+    at = {id(t): i for i, t in enumerate(toks)}
+    for run in _runs(toks):
+        cuts = [k for k, t in enumerate(run) if t.kind == "OP" and t.text in _COMPARE]
+        if cuts:  # "d_model × d_k = 512 × 64, which is 32,768": the part after the last
+            if _expression(run[:cuts[-1]]) is not None:  # `=` when no numbers are before
+                continue  # it (else `arithmetic` reads it)
+            run = run[cuts[-1] + 1:]
+        if not any(_is_op(t, "+", "-", "×", "/", "^") for t in run):
+            continue
+        expr = _expression(run)
+        if expr is None or not re.search(r"\d\s*[-+*/]+\s*\(?\s*\d", expr):
+            continue  # "4× (giving 16,384)": a ratio, not arithmetic
+        last = at[id(run[-1])]
+        nxt = next((k for k in range(last + 1, len(toks)) if toks[k].kind == "NUM"), None)
+        if expr is None or nxt is None or toks[nxt].ratio or toks[nxt].scale == "bytes" \
+                or any(t.scale == "bytes" for t in run):
+            continue
+        if not _RESULT_LINK.match(text[run[-1].end:toks[nxt].start]):
+            continue
+        if nxt + 1 < len(toks) and _is_op(toks[nxt + 1], "+", "-", "×", "/", "^", "="):
+            continue  # the next figure starts an expression of its own
+        t = toks[nxt]
+        figs = tuple(at[id(x)] for x in run if x.kind == "NUM") + (nxt,)
+        exact = precision.exact_count(t)
+        strict = f"{expr} == {_num(t)}" if exact else precision.strict(expr, t)
+        parts.append(Part(strict, strict if exact else precision.lenient(expr, t), False, figs,
+                          f"arithmetic whose result is said in words: {expr} = {t.text}"))
+    return parts
 
 
 def _hedged(t: Tok) -> Tok:
@@ -672,25 +720,6 @@ def fractions_of(text) -> list:
     return parts
 
 
-_DTYPE_BYTES = {"bf16": 2, "bfloat16": 2, "fp16": 2, "float16": 2, "half": 2, "fp32": 4,
-                "float32": 4, "int8": 1, "fp8": 1}
-
-
-def weight_bytes(toks, text) -> list:
-    """"6.74 billion parameters in bf16 (2 bytes per parameter) take about 13.5 GB"."""
-    counts = [t for t in toks if t.kind == "NUM" and t.scale in ("B", "billion", "M", "million",
-                                                                 "bn", "K", "T", "trillion")]
-    sizes = [t for t in toks if t.kind == "NUM" and t.scale == "bytes"]
-    if len(counts) != 1 or len(sizes) != 1 or not PARAMS.search(text):
-        return []
-    m = re.search(r"(\d)\s*bytes? (?:per|a|each) (?:parameter|param|weight)", text, re.I)
-    per = int(m.group(1)) if m else next((b for k, b in _DTYPE_BYTES.items()
-                                          if re.search(rf"\b{k}\b", text, re.I)), None)
-    if per is None:
-        return []
-    return [_approx(f"{_num(counts[0])} * {per}", sizes[0])]
-
-
 def llama_width(text) -> list:
     """"d = 4096 and the Llama width h = 11008": Meta's rule at that d."""
     if not re.search(r"llama|meta'?s? (?:rule|width)|width rule", text, re.I):
@@ -959,6 +988,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         i = index[id(cand)]
         if func in BINARY_FIELDS and _INPUT.search(text[max(0, cand.start - 8):cand.start]):
             continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        rng = _range_of(toks, i)
+        if rng and any(x.scale in ("%", "bytes") for x in rng):
+            continue  # "13–14 GB": a range of bytes is no count of a field
         model, clear = _owner(owners, text, cand.start)
         if model is None:
             continue
@@ -1014,7 +1046,16 @@ def _names_size(t: Tok, model: str) -> bool:
     """Whether figure t is the size written in the model's name (`70B` for llama-2-70b)."""
     size = size_of(model)
     return size is not None and t.scale in ("B", "M", "billion", "million", "bn") \
-        and t.value == size
+        and t.value == size and t.unit >= _name_unit(model)  # "175.0B": a measurement
+
+
+def _name_unit(model: str) -> Fraction:
+    """The last place of the size in the model's name (`gpt-3-175b`: 10⁹; `qwen3-0.6b`:
+    10⁸)."""
+    m = re.search(r"(\d+)(?:\.(\d+))?([bm])$", model)
+    if not m:
+        return Fraction(0)
+    return Fraction(10**9 if m.group(3) == "b" else 10**6, 10**len(m.group(2) or ""))
 
 
 def _field_of(cell: str):
@@ -1096,6 +1137,35 @@ def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, lis
                           f"{func} of {model} from the column {head!r}" if sure else
                           f"{func} of {model}, the model the section's heading names"))
     return parts, missing, name_figs
+
+
+_SHAPE_HEADER = re.compile(r"^\s*(?:(?:weight|param(?:eter)?|tensor|squeezed)\s+)?shape\s*$", re.I)
+_COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter)?s?|weights|"
+                           r"elements)(?: count| #)?\s*$|^\s*(?:#\s*)?params?\s*#?\s*$|"
+                           r"^\s*numel\s*$", re.I)
+_SHAPE_CELL = re.compile(r"^\s*[\(\[]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\)\]]\s*$")
+
+
+def shape_counts(header, cells, text, toks) -> list:
+    """A parameter table's row (`Name | Shape | Number of parameters`): the product of
+    the shape is the count. The header binds the columns, but a shape may be some other
+    tensor's: a reading to confirm."""
+    shapes = [j for j, h in enumerate(header) if _SHAPE_HEADER.match(h)]
+    counts = [j for j, h in enumerate(header) if _COUNT_HEADER.match(h)]
+    if len(shapes) < 1 or len(counts) != 1 or counts[0] >= len(cells):
+        return []
+    count = cells[counts[0]].replace(",", "").strip()
+    m = _SHAPE_CELL.match(cells[shapes[0]]) if shapes[0] < len(cells) else None
+    if not m or not count.isdigit():
+        return []
+    dims = [d.strip() for d in m.group(1).split(",")]
+    offsets = _cell_offsets(text, cells)
+    figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM" and any(
+        offsets[j] <= t.start < offsets[j] + len(cells[j]) for j in (*shapes, counts[0])
+        if j < len(cells)))
+    claim = f"{' * '.join(dims)} == {count}"
+    return [Part(claim, claim, False, figs, f"the shape {cells[shapes[0]].strip()} multiplied "
+                 f"out against the column {header[counts[0]]!r}")]
 
 
 # ---- the reading -----------------------------------------------------------------------
@@ -1217,11 +1287,11 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     near = near_misses(clean)
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject)
-        parts += got
+        parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith
+    parts += arith + worded_results(toks, clean)
     parts += expansions(toks)
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
@@ -1240,19 +1310,18 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
     guessed, why, other = comparisons(toks, clean, context)
     notes += why
-    for claim in (equalities(toks, clean, context) + weight_bytes(toks, clean)
-                  + llama_width(clean) + count_formulas(toks, clean) + guessed
+    for claim in (equalities(toks, clean, context) + llama_width(clean)
+                  + count_formulas(toks, clean) + guessed
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not _MODIFIER.match(clean, n[1]))
+    about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
-        parts += quantities.read_quantities(toks, clean, subjects)
-    elif subject and not near and not other_names(clean):  # the model named before it:
-        parts += [replace(p, sure=False, reading=f"{p.reading} (said of {subject}, named "
-                          "before it)") for p in quantities.read_quantities(
-                              toks, clean, ((0, 0, subject),))]  # a reading to confirm
+        parts += quantities.read_quantities(toks, clean, subjects, about=about)
+    elif subject and not near and not other_names(clean):  # the model named before it
+        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about)
     else:
-        parts += quantities.read_quantities(toks, clean, ())
+        parts += quantities.read_quantities(toks, clean, (), about=about)
     parts = list({p.strict: p for p in parts}.values())
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)

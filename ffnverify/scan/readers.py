@@ -177,6 +177,8 @@ def read_markdown(text: str) -> Doc:
                 for j, cell in enumerate(row["cells"]):
                     if j and cell.length:
                         block.add(" | ", cell.offset(0), contiguous=False)
+                    elif j and block.length:  # an empty cell is shown as one: "a | | b"
+                        block.add(" |", block.offset(block.length - 1), contiguous=False)
                     _copy(cell, block)
                 if block.length:
                     blocks.append(block)
@@ -232,16 +234,102 @@ def looks_like_code(line: str) -> bool:
     return bool(_CODE_LINE.search(line.strip()))
 
 
+_WORD = re.compile(r"\S+")
+_RULE = re.compile(r"^[\s|:+=-]+$")  # a table's rule line: "---|---", "=====  ====="
+_NUMBER_WORD = re.compile(r"^[~≈<>]?[\d.,]+[%×x]?$")
+
+
+def _pipe_cells(line: str) -> list[str] | None:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return cells if len(cells) >= 2 else None
+
+
+def _aligned_cells(header: str, line: str) -> list[str] | None:
+    """The cells of `line` under the columns `header`'s words start (plain text aligned
+    with spaces): each word goes to the column whose header word it overlaps (else the
+    nearest one to its left); words left of the first column are the row's label. None
+    when a column gets no word or two."""
+    heads = [(m.start(), m.end()) for m in _WORD.finditer(header)]
+    cols = [[] for _ in heads]
+    label = []
+    for m in _WORD.finditer(line):
+        over = [k for k, (a, b) in enumerate(heads) if m.start() < b and a < m.end()]
+        left = [k for k, (a, _) in enumerate(heads) if a <= m.start()]
+        if len(over) > 1:
+            return None
+        if over or left:
+            cols[(over or left)[-1]].append(m.group())
+        else:
+            label.append(m.group())
+    if any(len(c) != 1 for c in cols):
+        return None
+    return ([" ".join(label)] if label else []) + [c[0] for c in cols]
+
+
+def _text_table(lines: list[str]) -> tuple | None:
+    """(header cells, [row cells]) when `lines` (one paragraph of plain text) are a table:
+    a header line of words, then at least two lines of figures in its columns, divided
+    by `|` or aligned with spaces (a rule line between is skipped). None otherwise."""
+    body = [x for x in lines[1:] if not _RULE.match(x)]
+    if len(body) < 2 or any(ch.isdigit() for ch in lines[0]):
+        return None
+    if all("|" in x for x in lines if not _RULE.match(x)):
+        header, rows = _pipe_cells(lines[0]), [_pipe_cells(x) for x in body]
+        if header is None or any(r is None or len(r) != len(header) for r in rows):
+            return None
+    else:
+        header = _WORD.findall(lines[0])
+        rows = [_aligned_cells(lines[0], x) for x in body]
+        if len(header) < 2 or any(r is None for r in rows):
+            return None
+        width = max(map(len, rows))
+        header = [""] * (width - len(header)) + header
+    figures = [sum(bool(_NUMBER_WORD.match(c.split()[0] if c else "")) for c in r)
+               for r in rows]
+    return (tuple(header), [tuple(r) for r in rows]) if min(figures) >= 2 else None
+
+
+def _paragraphs(src: Source):
+    """(first line number, lines) of each run of non-blank lines."""
+    run, first = [], 0
+    for number in range(1, len(src.starts) + 2):
+        line = src.line_text(number) if number <= len(src.starts) else ""
+        if line.strip():
+            if not run:
+                first = number
+            run.append(line)
+        elif run:
+            yield first, run
+            run = []
+
+
+def _table_rows(src: Source) -> dict:
+    """line number -> (header, cells) for every row of a plain-text table."""
+    out = {}
+    for first, lines in _paragraphs(src):
+        got = _text_table(lines)
+        if got is None:
+            continue
+        header, rows = got
+        numbers = [first + k for k, x in enumerate(lines) if k and not _RULE.match(x)]
+        out.update({n: (header, cells) for n, cells in zip(numbers, rows)})
+        out.update({first + k: None for k, x in enumerate(lines)
+                    if not k or _RULE.match(x)})  # its header and rules state nothing
+    return out
+
+
 def read_text(text: str) -> Doc:
     """Paragraphs are separated by blank lines; inside one, a line break ends a unit
     unless the text visibly wraps (the line ends without punctuation and the next line
-    goes on in lower case)."""
+    goes on in lower case). A paragraph that is a table (a header line of words over
+    lines of figures, in columns divided by `|` or aligned with spaces) is rows."""
     src = Source(text)
     blocks = []
     group = itertools.count(1)
     gid = next(group)
     current = None
     previous = ""
+    tables = _table_rows(src)
     for number in range(1, len(src.starts) + 1):
         line = src.line_text(number)
         stripped = line.strip()
@@ -251,6 +339,14 @@ def read_text(text: str) -> Doc:
             continue
         lead = len(line) - len(line.lstrip())
         off = src.starts[number - 1] + lead
+        if number in tables:
+            current, previous = None, ""
+            if tables[number] is not None:
+                header, cells = tables[number]
+                row = Block("row", (gid,), header=header, cells=cells)
+                row.add(stripped, off)
+                blocks.append(row)
+            continue
         if looks_like_code(line):
             current, previous = None, ""
             continue

@@ -86,16 +86,29 @@ def statements_of(text: str, fmt: str, shown: str):
     doc = readers.read(text, fmt)
     found = []
     section = ""  # the model the last heading naming one names: the section's subject
+    lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
+    parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
+    intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     for block in doc.blocks:
+        named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
-            named = models(normalise(block.text))
             if len({n[2] for n in named}) == 1:
                 section = named[0][2]
             elif named:
                 section = ""
+            lead = intro = ""
             continue  # a title names a topic; the statements are in the text below it
+        one = named[0][2] if len({n[2] for n in named}) == 1 else ""
+        around = (lead if block.kind == "row" else intro or _parent_item(block, parents)) \
+            or section
+        intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
+        if block.kind != "row":
+            lead = one if _leads(block, named) else ""
+            intro = lead if block.text.rstrip().endswith(":") else ""
+        if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
+            parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
-            unit.section = section
+            unit.section = around
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -104,6 +117,25 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+_COMPARING = re.compile(r"\bcompar|\bunlike\b|\bversus\b|\bvs\b|\bthan\b|\blike\b", re.I)
+
+
+def _leads(block, named) -> bool:
+    """Whether a block introduces the table after it as one model's: a paragraph (not a
+    list item) that opens with the one model it names and compares it with nothing
+    ("Llama-3-8B (L=32, H=8 KV heads, d=128)")."""
+    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
+        and named[0][0] <= 4 and not _COMPARING.search(block.text)
+
+
+def _parent_item(block, parents) -> str:
+    """The model the nearest list item enclosing `block` names (one model, or "")."""
+    for k in range(len(block.group) - 2, 0, -1):
+        if block.group[:k] in parents:
+            return parents[block.group[:k]]
+    return ""
 
 
 def _squash(s: str) -> str:

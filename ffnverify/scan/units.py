@@ -31,6 +31,7 @@ _SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-
 _BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
 _RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
 _BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")
+_LABEL = re.compile(r"^\W*[A-Z][A-Za-z-]*(?: [A-Za-z-]+)?\.\W*\s*$")  # "Data.", "Key idea."
 # inline code that is only numbers and arithmetic (`4096 * 11008 * 3`, `8/3 * 4096 =
 # 10922`), or a comparison in one-letter symbols (`2*d*h = 2*4096*11008`), is arithmetic
 # written in prose, and is read; any other inline code (a call, a command) is code
@@ -109,7 +110,10 @@ def split(block: Block, file: str, where) -> list[Unit]:
     if block.kind in ("row", "heading", "math"):
         pieces = [(0, len(text))]
     else:
-        bounds = [0, *_cuts(text), len(text)]
+        cuts = _cuts(text)
+        if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
+            cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
+        bounds = [0, *cuts, len(text)]
         pieces = list(zip(bounds, bounds[1:]))
     kind = {"para": "sentence", "line": "sentence"}.get(block.kind, block.kind)
     units = []
