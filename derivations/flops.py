@@ -1,6 +1,6 @@
 """FLOP counts, derived from the symbolic matmul shapes of each pass.
 
-Conventions (SPEC §3):
+Conventions (docs/architecture.md §3):
 - a matmul (m×k)@(k×p) costs 2·m·k·p FLOPs (one multiply-add = 2 FLOPs = 1 MAC), as
   torch.utils.flop_counter.FlopCounterMode counts it;
 - backward of C = A@B needs dB = Aᵀ@dC and dA = dC@Bᵀ, each as costly as the forward

@@ -1,6 +1,6 @@
 """Parameter counts, derived from the symbolic weight shapes.
 
-Convention (SPEC §2): activations are computed as x @ W, so a projection from width a to
+Convention (docs/architecture.md §2): activations are computed as x @ W, so a projection from width a to
 width b has a weight of shape (a, b) and, with bias, a bias of shape (b,). Gated
 variants have three projections (gate, up, down), the others two (up, down).
 """

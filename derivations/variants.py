@@ -1,4 +1,4 @@
-"""The one table of FFN variants (SPEC §2).
+"""The one table of FFN variants (docs/architecture.md §2).
 
 Each row says what a variant *is*: its activation and whether it is gated. Everything
 symbolic in `derivations` (parameters, FLOPs, memory, gradients), the tests and the docs

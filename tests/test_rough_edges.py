@@ -46,7 +46,7 @@ def test_a_claim_error_keeps_its_count_and_says_its_position_once(tmp_path, caps
 def test_the_summary_counts_input_errors_apart():
     records = [{"verdict": "error", "expr": "", "ok": False},
                {"verdict": "true", "expr": "1 == 1", "ok": True}]
-    s = summary(records)  # SPEC §5's JSON summary: the unreadable file is a record
+    s = summary(records)  # docs/architecture.md §5's JSON summary: the unreadable file is a record
     assert (s["total"], s["error"], s["failed"]) == (2, 1, 1)
     assert [is_input_error(r) for r in records] == [True, False]
     line = report.summary_line(s, 1)

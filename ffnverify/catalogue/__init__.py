@@ -1,6 +1,6 @@
 """The catalogue of real architectures, and the one function that checks a row.
 
-`MODELS` maps a name (SPEC §4: `llama-2-7b`, `gemma-7b`, ...) to its `Model` row. The row's
+`MODELS` maps a name (docs/architecture.md §4: `llama-2-7b`, `gemma-7b`, ...) to its `Model` row. The row's
 d_ff is reproduced from its width rule and its whole-model total from
 `derivations.transformer`; `check(model)` compares both with what the row states
 (MATCH / MISMATCH). The claims engine uses `d_model`, `d_ff`, `layers`, `params_total` and, through

@@ -1,4 +1,4 @@
-"""The claims engine (SPEC §4–5): a whitelist parser for the claim language (parser),
+"""The claims engine (docs/architecture.md §4–5): a whitelist parser for the claim language (parser),
 the claim functions (functions), deciding a claim (evaluate: build the SymPy values and
 domain conditions, certify signs by interval arithmetic, prove, refute; show renders
 values), the time and size budget (budget), claim files (files), reports (report) and `ffnverify audit` (audit_cmd).

@@ -1,6 +1,6 @@
-"""Claims in, records out: one SPEC §5 record per claim, and the summary.
+"""Claims in, records out: one docs/architecture.md §5 record per claim, and the summary.
 
-A record is the JSON object of SPEC §5 (id, file, line, col, expr, verdict, expect, ok,
+A record is the JSON object of docs/architecture.md §5 (id, file, line, col, expr, verdict, expect, ok,
 value, detail). Shared by `ffnverify audit` and the pytest plugin.
 """
 
@@ -18,7 +18,7 @@ def requests(claims: list[Claim]):
 
 
 def record(claim: Claim, result: dict | None) -> dict:
-    """The SPEC §5 record for `claim` given the evaluator's result (None: not evaluated)."""
+    """The docs/architecture.md §5 record for `claim` given the evaluator's result (None: not evaluated)."""
     line, col = claim.line, claim.col
     if claim.problem:
         verdict, value, detail = "error", "", claim.problem
@@ -58,18 +58,18 @@ def summary(records: list[dict]) -> dict:
 
 def is_input_error(r: dict) -> bool:
     """A record that stands for a file the audit could not read (no such file, not UTF-8,
-    a FIFO...), not for a claim: SPEC §5 counts it in "total" and "error", and the text
+    a FIFO...), not for a claim: docs/architecture.md §5 counts it in "total" and "error", and the text
     summary says it apart, so no one reads a missing file as a claim."""
     return r["verdict"] == "error" and not r["expr"]
 
 
 def exit_code(records: list[dict]) -> int:
-    """SPEC §5: 2 if any claim is an error, else 1 if any verdict misses its expectation."""
+    """docs/architecture.md §5: 2 if any claim is an error, else 1 if any verdict misses its expectation."""
     if any(r["verdict"] == "error" for r in records):
         return 2
     return 0 if all(r["ok"] for r in records) else 1
 
 
 def result_dict(records: list[dict]) -> dict:
-    """The SPEC §5 JSON document."""
+    """The docs/architecture.md §5 JSON document."""
     return {"version": 1, "claims": records, "summary": summary(records)}

@@ -1,6 +1,6 @@
 """`ffnverify audit PATH... [--format text|json|sarif|github|html] [-o FILE] [-q]`.
 
-Audits the claims in .md and .toml files or folders (SPEC §5). Exit 0: every verdict
+Audits the claims in .md and .toml files or folders (docs/architecture.md §5). Exit 0: every verdict
 matches its expectation; 1: some verdict does not; 2: an input error (a claim with verdict
 `error`, an unreadable file, bad usage) or no claims at all (unless --allow-empty: a
 mistyped folder must not pass CI). Text output is coloured on a terminal; `--quiet`

@@ -608,7 +608,7 @@ def _whole_literal(n: P.Num) -> bool:
 
 
 class _Tolerance:
-    """The tolerance of `a ≈ b` from the syntax tree of b (SPEC §4.1, v3): each stated
+    """The tolerance of `a ≈ b` from the syntax tree of b (docs/architecture.md §4.1, v3): each stated
     literal's half-unit propagated through b's arithmetic, exactly (rationals, or
     expressions in b's symbols). Integers inside a product, quotient or power are exact;
     a ratio of integers a/b states a precision of 1/(2|b|), as the vulgar fractions do.

@@ -1,4 +1,4 @@
-"""The claim functions of SPEC §4, on exact SymPy values.
+"""The claim functions of docs/architecture.md §4, on exact SymPy values.
 
 Each takes already evaluated, already bound arguments (see `signatures`) and returns a
 SymPy expression. Counting functions delegate to `derivations` (the symbolic source of

@@ -1,4 +1,4 @@
-"""The claim language (SPEC §4, §4.2), parsed by a whitelist grammar of its own.
+"""The claim language (docs/architecture.md §4, §4.2), parsed by a whitelist grammar of its own.
 
 Nothing here evaluates anything: text becomes a tree of the node classes below, or a
 `ClaimSyntaxError` with the 1-based column of the offending character and a message that

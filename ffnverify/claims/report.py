@@ -1,6 +1,6 @@
-"""Audit reports: text, JSON (SPEC §5), SARIF 2.1.0 and GitHub workflow annotations.
+"""Audit reports: text, JSON (docs/architecture.md §5), SARIF 2.1.0 and GitHub workflow annotations.
 
-Every renderer takes the SPEC §5 document (`audit.result_dict`) and returns a string.
+Every renderer takes the docs/architecture.md §5 document (`audit.result_dict`) and returns a string.
 SARIF: one rule per verdict kind that can fail a claim (stable ids `ffnverify/false`,
 `ffnverify/true`, `ffnverify/unknown`, `ffnverify/error`, `ffnverify/skipped` — named after
 the verdict that missed its expectation), a partialFingerprint from the file, the claim

@@ -1,4 +1,4 @@
-"""The audit result (SPEC §5 JSON dict) as one self-contained HTML page.
+"""The audit result (docs/architecture.md §5 JSON dict) as one self-contained HTML page.
 
 `render(result)` returns a page with a summary and a table of the claims (verdict,
 expectation, source position file:line:col, expr, exact value, detail), filterable by
@@ -172,7 +172,7 @@ def page(title: str, head: str, what: str, buttons: list[str], columns: list[str
 
 
 def render(result: dict, title: str = "ffnverify audit report") -> str:
-    """A self-contained HTML page for an audit result shaped as SPEC §5's JSON."""
+    """A self-contained HTML page for an audit result shaped as docs/architecture.md §5's JSON."""
     claims = list(result.get("claims") or [])
     summary = _summary(claims, result.get("summary"))
     present = [v for v in VERDICTS if summary.get(v)] + sorted(

@@ -1,4 +1,4 @@
-"""Which words a figure is bound to (SPEC §5.2, binding): the words straight after it and
+"""Which words a figure is bound to (docs/architecture.md §5.2, binding): the words straight after it and
 before it within its clause, the dtype a sentence names and where, the catalogue model a
 position speaks of, and the nearest candidate that no other result separates from a
 figure. Token-level helpers shared by the quantity readers; nothing here decides a claim.

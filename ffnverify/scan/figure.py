@@ -156,7 +156,7 @@ def _met(terms: list[Term], value: Fraction, tol: Fraction, op: str) -> str:
 
 def range_ends(toks, i) -> tuple[int, int] | None:
     """(low, high) indices when figure i is an end of a range: `1.5–2.5 GB`, `between 30
-    and 35 GB`, `from 1 to 2 GB` (SPEC §5.2: a range is read as its interval)."""
+    and 35 GB`, `from 1 to 2 GB` (docs/architecture.md §5.2: a range is read as its interval)."""
     def num(k):
         return 0 <= k < len(toks) and toks[k].kind == "NUM"
 

@@ -3,7 +3,7 @@
 A `Part` carries two readings of the same figures, so that a verdict can be charitable
 (statcheck's rule: flag only what no rounding of the reported figures can rescue):
 
-- `strict`: the claim with every figure as written, at its stated precision (SPEC §5.2:
+- `strict`: the claim with every figure as written, at its stated precision (docs/architecture.md §5.2:
   `= 67.1M` is [67.05M, 67.15M], `10922.67` is ±0.005; a plain integer, `= 10922`, is
   exact) — `precision.strict`;
 - `lenient`: the most charitable reading a careful reader could intend beyond that — a

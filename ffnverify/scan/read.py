@@ -1,4 +1,4 @@
-"""Reading a statement as claims of the claim language (SPEC §5.2).
+"""Reading a statement as claims of the claim language (docs/architecture.md §5.2).
 
 `reading(text, context, header, cells, subject)` returns a `Reading` — the `parts.Part`
 records the unit states (each with a strict and a lenient reading, whether its binding is
@@ -353,7 +353,7 @@ def arithmetic(toks) -> tuple[list, bool]:
                 if exact is not None and not _terminates(exact):
                     approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
             if op == "=" and single and rhs_side[0].scale in SCALES and not approx:
-                # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (SPEC §5.2)
+                # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (docs/architecture.md §5.2)
                 strict = precision.strict(left, rhs_side[0])
             elif approx and single:
                 strict = _approx(left, rhs_side[0])

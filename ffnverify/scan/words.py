@@ -80,7 +80,7 @@ CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|as
 QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
 
-# scope: which quantity a parameter figure counts (SPEC §4.3)
+# scope: which quantity a parameter figure counts (docs/architecture.md §4.3)
 PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
                        r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
 PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)

@@ -4,7 +4,7 @@
 function on shapes drawn by Hypothesis (d, h, n and, where the function takes it, the bias
 flag), converts each result exactly (a float becomes the rational it stores) and compares it
 exactly with `derivations.params.params` / `derivations.flops.flops` / `macs` under the
-SPEC §3 conventions. On a disagreement the result carries the first (shrunk)
+docs/architecture.md §3 conventions. On a disagreement the result carries the first (shrunk)
 counterexample, the user's formula recovered in closed form next to ours
 (`closed_form.recover`), and the named explanations that fit (`explain.explain`),
 confirmed on extra points where they differ.

@@ -50,14 +50,14 @@ UNIT_ROUNDOFF = Fraction(1, 2**53)
 FLOAT_OPS = 16
 EXACT_FLOAT_LIMIT = 2**53  # every integer up to here is a float; beyond, floats skip integers
 
-# ungated <-> gated with the same activation (SPEC §2 names)
+# ungated <-> gated with the same activation (docs/architecture.md §2 names)
 _GATED_OF = {"relu": "reglu", "gelu": "geglu", "gelu_tanh": "geglu_tanh", "silu": "swiglu"}
 _UNGATED_OF = {g: u for u, g in _GATED_OF.items()}
 
 
 @dataclass(frozen=True)
 class Target:
-    """What the user's function is supposed to count (SPEC §3 conventions)."""
+    """What the user's function is supposed to count (docs/architecture.md §3 conventions)."""
 
     quantity: str
     variant: str

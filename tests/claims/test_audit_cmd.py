@@ -1,4 +1,4 @@
-"""`ffnverify audit`: exit codes, the four formats (JSON exactly as SPEC §5), the HTML
+"""`ffnverify audit`: exit codes, the four formats (JSON exactly as docs/architecture.md §5), the HTML
 hook, garbage input, and the bundled docs/examples passing."""
 
 import json

@@ -200,7 +200,7 @@ def test_approx_with_a_symbolic_side_keeps_abs_b():
 
 
 def test_the_stated_tolerance_propagates_each_literals_half_unit_outside_calls():
-    # oracle: the half-units of the literals' text, by hand (SPEC §4.1 v3); a literal
+    # oracle: the half-units of the literals' text, by hand (docs/architecture.md §4.1 v3); a literal
     # inside a call states no tolerance, an integer in a product is exact
     cases = {"1.25 + 0.5": Fraction(55, 1000), "0.5 + 1.25": Fraction(55, 1000),
              "-2.0": Fraction(1, 20), "3": Fraction(1, 2), "2.00*3": Fraction(15, 1000),

@@ -464,7 +464,7 @@ def _bare(n):
 
 
 def stated(node, point):
-    """(value, tolerance, whole): what the right side of ≈ states (SPEC §4.1 v3), here by
+    """(value, tolerance, whole): what the right side of ≈ states (docs/architecture.md §4.1 v3), here by
     interval corners: each literal ranges over ± half its unit, integers inside a product,
     quotient or power are exact, a ratio of integers a/b is ± 1/(2|b|), a sum of integers
     alone is stated to the finest of them and an integer beside a stated fraction is exact;

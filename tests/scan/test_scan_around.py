@@ -1,4 +1,4 @@
-"""What the text around a unit tells the scan (SPEC §5.2, binding): the model named in the
+"""What the text around a unit tells the scan (docs/architecture.md §5.2, binding): the model named in the
 paragraph just before a table, and the table's header words ("Context | KV cache"), make
 a row's figures readable — always as a reading to confirm (`suggested`), never `checked`,
 true and false alike."""

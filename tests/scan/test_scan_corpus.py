@@ -71,7 +71,7 @@ def test_seeds_000_and_001(engine):
         r = _statement(result, text)
         assert (r["status"], r["claim"], r["verdict"]) == ("checked", claim, verdict)
     # false under every reading, but the sentence's other figures (11 008, 256) are not
-    # read: at most suggested (SPEC §5.2, wholeness), and they are listed
+    # read: at most suggested (docs/architecture.md §5.2, wholeness), and they are listed
     r = _statement(result, "= 10922")
     assert (r["status"], r["claim"], r["verdict"]) == ("suggested", "8 / 3 * 4096 == 10922",
                                                        "false")

@@ -1,4 +1,4 @@
-"""A scaled result after `=` states a rounded figure (SPEC §5.2: `= 67.1M` is [67.05M,
+"""A scaled result after `=` states a rounded figure (docs/architecture.md §5.2: `= 67.1M` is [67.05M,
 67.15M]), and `X, which is E = V rounded up to a multiple of M` binds X, never the last
 operand of E. True statements come out TRUE, their mutants FALSE."""
 

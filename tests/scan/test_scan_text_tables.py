@@ -1,4 +1,4 @@
-"""Tables in plain text are prose tables (SPEC §5.1: a table row is a statement): a header
+"""Tables in plain text are prose tables (docs/architecture.md §5.1: a table row is a statement): a header
 line of words over lines of figures, in columns aligned with spaces or divided by `|`.
 Program text and ordinary paragraphs are not tables. An empty Markdown cell is shown."""
 

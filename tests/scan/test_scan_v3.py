@@ -1,4 +1,4 @@
-"""SPEC §5.2 (v3): how the scan reads — charitable verdicts, binding, polarity, scope,
+"""docs/architecture.md §5.2 (v3): how the scan reads — charitable verdicts, binding, polarity, scope,
 identity, wholeness, coverage, tables, inline arithmetic, and the reading shown.
 
 Each rule has sentences that are true, sentences that are false (mutants it must still

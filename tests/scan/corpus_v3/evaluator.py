@@ -35,7 +35,7 @@ below), `>=`, `<=`, `>`, `<`, `range` (`stated = "32-40"`), `!=` (a negation: tr
 the `==` reading is false). `stated` is the figure as written: `"67.1M"`, `"6.7B"`,
 `"11,008"`, `"2 GiB"`, `"13.5 GB"`, `"32K"`, `"3.15e23"`, `"33%"`, `"4x"`.
 
-How a stated figure is read (SPEC §5.2, charitably):
+How a stated figure is read (docs/architecture.md §5.2, charitably):
 - at its stated precision: `67.1M` is [67.05M, 67.15M]; an integer without a suffix is
   exact; `7B` is [6.5B, 7.5B];
 - hedged (`op = "≈"`): the half-width is the larger of one unit in the last place and
