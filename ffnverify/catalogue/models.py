@@ -53,6 +53,7 @@ class Model:
     token_types: int = 0  # BERT's segment embeddings
     embedding_norm: bool = False  # BERT: LayerNorm after the embedding sum
     pooler: bool = False  # BERT: d x d pooler with bias
+    encoder_only: bool = False  # BERT: `layers` is the encoder's stack, and there is no decoder
     final_norm: bool = True
     context: int | None = 0
     hf_ids: tuple = ()
@@ -320,7 +321,7 @@ ROWS = [
           source="arXiv:1706.03762 Table 3 (big: N 6, d_model 1024, d_ff 4096, h 16), as "
           "transformer-base otherwise",
           note="Table 3 gives 213 x 10^6; this count is 214,245,376 (214.2M)."),
-    Model(name="bert-base", context=512,
+    Model(name="bert-base", context=512, encoder_only=True,
           hf_ids=("google-bert/bert-base-uncased", "bert-base-uncased"),
           d_model=768, d_ff=3072, variant="gelu", bias=True, layers=12, vocab=30522,
           heads=12, kv_heads=12, head_dim=64, tied=True, norm="layer", norm_weight=True,
@@ -336,7 +337,7 @@ ROWS = [
           note="Encoder-only: `layers` is its one stack. Counted as released without the "
           "pre-training heads (BertModel: embeddings, encoder, pooler); the head is tied, so "
           "lm_head is 0. The paper's '110M' does not reproduce at its last digit (109.5M)."),
-    Model(name="bert-large", context=512,
+    Model(name="bert-large", context=512, encoder_only=True,
           hf_ids=("google-bert/bert-large-uncased", "bert-large-uncased"),
           d_model=1024, d_ff=4096, variant="gelu", bias=True, layers=24, vocab=30522,
           heads=16, kv_heads=16, head_dim=64, tied=True, norm="layer", norm_weight=True,

@@ -52,6 +52,13 @@ def _field(attr):
     return get
 
 
+def encoder_layers(model):
+    """The encoder's layers: an encoder-decoder's `encoder_layers`, an encoder-only model's
+    one stack (BERT's `layers`), 0 for a decoder-only model."""
+    m = _model(model)
+    return _int_field(model, "layers" if m.encoder_only else "encoder_layers")
+
+
 def tied(model):
     """1 when the LM head is the token embedding, 0 otherwise."""
     return sp.Integer(1 if _model(model).tied else 0)
@@ -165,7 +172,7 @@ FUNCTIONS = {
     "context": _field("context"),
     "experts": _field("experts"),
     "active_experts": _field("active_experts"),
-    "encoder_layers": _field("encoder_layers"),
+    "encoder_layers": encoder_layers,
     "tied": tied,
     "d_ff": d_ff,
     "params_total": params_total,

@@ -124,6 +124,19 @@ def _skip_words(toks, k):
     return k
 
 
+_BYTE_WORDS = {"b", "byte", "bytes"}
+
+
+def _unit_changes(toks, j, k, r) -> bool:
+    """Words between two stated results (j..k) name a unit that the next result does not
+    repeat: the restated figure is in another unit (seconds, then days)."""
+    words = {toks[i].lower for i in range(j, k)}
+    if not words or words <= _BYTE_WORDS:
+        return False
+    after = {toks[i].lower for i in range(r + 1, _skip_words(toks, r + 1))}
+    return not words <= after
+
+
 def _as_hedged(t, hedge):
     return dataclasses.replace(t, about=True) if hedge and not t.about else t
 
@@ -178,7 +191,10 @@ def _steps(toks, expr, j, figs):
     operand, operator, result, hedged, figures) each."""
     steps, prev = [], None
     while True:
-        res = _result(toks, _skip_words(toks, j))
+        k = _skip_words(toks, j)
+        res = _result(toks, k)
+        if res is not None and prev is not None and _unit_changes(toks, j, k, res[0]):
+            return steps, j  # "≈ 2×10⁶ seconds ≈ 23 days": another unit, not the same value
         if res is not None:  # "= R": the same expression, stated again
             r, hedge, j = res
             steps.append((expr, None, None, "", r, hedge, figs + [r]))

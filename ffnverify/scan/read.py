@@ -199,8 +199,22 @@ def _runs(toks):
         yield run
 
 
-def _expression(side) -> str | None:
-    """A side of a comparison as claim text, or None when it is not an expression."""
+def _stated(t: Tok) -> str:
+    """`t` as a literal that states the precision it was written with, for the right side
+    of `≈`: `1.8 × 10⁹` as `18e8` (±0.5e8 under the claim language's ≈ rule), where its
+    exact value `1800000000` would state ±0.5; exact where its unit is no power of ten."""
+    unit = t.unit
+    if not unit or unit == 1 or unit.denominator != 1 or t.value.denominator != 1:
+        return _num(t)
+    k = len(str(unit.numerator)) - 1
+    if unit != 10**k or t.value % unit:
+        return _num(t)
+    return f"{t.value // unit}e{k}"
+
+
+def _expression(side, stated: bool = False) -> str | None:
+    """A side of a comparison as claim text, or None when it is not an expression; with
+    `stated`, each number keeps its stated precision (`_stated`)."""
     while side and _is_op(side[0], ")"):
         side = side[1:]
     while side and _is_op(side[-1], "(", "×", "+", "-", "/", "^"):
@@ -225,11 +239,14 @@ def _expression(side) -> str | None:
         if t.kind == "NUM":
             if not expect_operand:
                 return None
-            out.append(_num(t) if not t.power else f"({_num(t)})")
+            shown = _stated(t) if stated else _num(t)
+            out.append(shown if not t.power else f"({shown})")
             expect_operand = False
         elif t.text == "(":
             if not expect_operand:
-                out.append("*")
+                if t.space_before:  # "3 (2+4)": two expressions side by side, no product
+                    return None
+                out.append("*")  # "3(2+4)" is written as a product
             out.append("(")
             expect_operand = True
         elif t.text == ")":
@@ -357,8 +374,8 @@ def arithmetic(toks) -> tuple[list, bool]:
                 strict = precision.strict(left, rhs_side[0])
             elif approx and single:
                 strict = _approx(left, rhs_side[0])
-            elif approx:
-                strict = f"{left} ≈ {right}"
+            elif approx:  # the right side's figures at their stated precision
+                strict = f"{left} ≈ {_expression(sides[k + 1], stated=True) or right}"
             else:
                 strict = f"{left} {_COMPARE[op]} {right}"
             loose = strict

@@ -106,3 +106,12 @@ def test_a_changed_field_is_caught(field):
         wrong = (not value) if isinstance(value, bool) else (value or 0) + 1
         mutant = dataclasses.replace(model, **{field: wrong})
         assert any(d.startswith(field + ":") for d in disagreements(mutant, PUBLISHED[name]))
+
+
+def test_encoder_layers_of_each_kind_of_stack():
+    from ffnverify.claims.model_functions import encoder_layers
+
+    assert encoder_layers("bert-base") == 12 and encoder_layers("bert-large") == 24  # one stack
+    assert encoder_layers("t5-base") == 12  # an encoder-decoder's encoder
+    assert encoder_layers("llama-2-7b") == 0  # decoder-only
+    assert {n for n, m in MODELS.items() if m.encoder_only} == {"bert-base", "bert-large"}

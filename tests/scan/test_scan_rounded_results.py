@@ -61,3 +61,38 @@ def test_rounded_figures_true_and_their_mutants_false(results):
     assert (results[5]["status"], results[5]["verdict"]) == ("checked", "true")
     assert results[7]["verdict"] == "true"
     assert results[9]["verdict"] == "false"  # 11264 is not round_up(10922.67, 256)
+
+
+# ---- CHECKED FALSE on true sentences, found on the held-out half's last run ------------
+
+@pytest.fixture(scope="module")
+def heldout_lessons(tmp_path_factory, engine):
+    d = tmp_path_factory.mktemp("lessons")
+    (d / "a.md").write_text(
+        "Total: ≈ 96 × (12 × 12,288² + 2 × 12,288 × 2,048) ≈ 96 × (1.8 × 10⁹ + 5 × 10⁷) "
+        "≈ 1.8 × 10¹¹ FLOPs\n\n"
+        "Time = 3×10²³ / 1.5×10¹⁷ ≈ 2×10⁶ seconds ≈ 23 days\n\n"
+        "(2+4)/2==3\n(2+4)/2!=3.5\n\n"
+        "BERT-base consists of 12 encoder layers, each stacked one on top of the other.\n\n"
+        "BERT-base consists of 10 encoder layers, each stacked one on top of the other.\n\n"
+        "Total: ≈ 96 × (12 × 12,288² + 2 × 12,288 × 2,048) ≈ 96 × (2.5 × 10⁹ + 5 × 10⁷) "
+        "FLOPs\n", encoding="utf-8")
+    return {r["line"]: r for r in scan([str(d)], engine)["statements"]}
+
+
+def test_an_approximation_between_expressions_keeps_the_stated_precision(heldout_lessons):
+    assert heldout_lessons[1]["verdict"] == "true"  # 1.8 × 10⁹ is ±0.05e9, not exact
+    assert heldout_lessons[12]["verdict"] == "false"  # 2.5 × 10⁹ is not 1.81e9 at ±0.05e9
+
+
+def test_a_restated_figure_in_another_unit_is_not_the_same_value(heldout_lessons):
+    assert heldout_lessons[3]["verdict"] != "false"  # 2×10⁶ seconds ≈ 23 days
+
+
+def test_two_expressions_side_by_side_are_no_product(heldout_lessons):
+    assert heldout_lessons.get(5, {}).get("verdict") != "false"
+
+
+def test_an_encoder_only_models_layers_are_its_encoder_layers(heldout_lessons):
+    assert (heldout_lessons[8]["status"], heldout_lessons[8]["verdict"]) == ("checked", "true")
+    assert (heldout_lessons[10]["status"], heldout_lessons[10]["verdict"]) == ("checked", "false")
