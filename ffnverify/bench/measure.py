@@ -43,7 +43,6 @@ from derivations.flops import flops as derived_flops
 from derivations.memory import CONVENTIONS, activation_memory
 from ffnverify.bench.gemm import numpy_operands, pass_gemms, torch_operands
 
-BUILTINS = ("numpy", "torch")
 PASSES = ("forward", "train")
 DTYPES = ("float32", "bfloat16")
 ITEMSIZE = {"float32": 4, "bfloat16": 2}

@@ -31,11 +31,9 @@ from dataclasses import dataclass
 import sympy as sp
 
 from ffnverify.claims import parser as P
+from ffnverify.claims.errors import ClaimError
 from ffnverify.claims.functions import (
-    _KINKS,
-    FUNCTIONS,
     Abs,
-    ClaimError,
     Max,
     Min,
     Mod,
@@ -44,6 +42,8 @@ from ffnverify.claims.functions import (
     relu_derivative,
 )
 from ffnverify.claims.near import near_conditions
+from ffnverify.claims.nonsmooth import DISCONTINUOUS, KINKS
+from ffnverify.claims.registry import FUNCTIONS
 from ffnverify.claims.show import bits, fmt
 from ffnverify.claims.signatures import BOOLEAN_VALUED, REQUIRED, SIGNATURES
 
@@ -235,10 +235,6 @@ def _undefined(out):
     from ffnverify.claims.certify import undefined
 
     return undefined(out)
-
-
-_NONSMOOTH_CONTINUOUS = (sp.Max, sp.Min, sp.Abs)
-_DISCONTINUOUS = (sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Piecewise, sp.DiracDelta)
 
 
 class Builder:
@@ -531,11 +527,11 @@ def _derivative_at_kink(deriv, f, var, value, f_conds):
     """
     from ffnverify.claims.certify import sign, truth
 
-    if f.has(*_DISCONTINUOUS) or not value.is_number:
+    if f.has(*DISCONTINUOUS) or not value.is_number:
         return None
     # SymPy takes a one-sided limit of a step whose argument holds another symbol as if
     # that symbol's sign were known (|y*z| got the derivative 0 at z = 0 for every y)
-    if any(a.free_symbols - {var} for k in f.atoms(*_KINKS) for a in k.args):
+    if any(a.free_symbols - {var} for k in f.atoms(*KINKS) for a in k.args):
         return None
     for c in f_conds:
         strict = Cond(">" if c.op == ">=" else c.op, c.expr, c.why).subs({var: value})

@@ -28,7 +28,8 @@ import mpmath
 import sympy as sp
 from mpmath import iv
 
-from ffnverify.claims.functions import ClaimError
+from ffnverify.claims.errors import ClaimError
+from ffnverify.claims.nonsmooth import PIECEWISE
 
 PRECISIONS = (64, 256, 1024, 4096, 16384)
 MAX_EXP_ARG = 2**20  # exp(x) with x beyond this, and powers past 2**(2**20), are not bounded
@@ -333,20 +334,17 @@ def _sign_cached(e, try_zero):
     return None
 
 
-_PIECEWISE = (sp.Max, sp.Min, sp.Abs, sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Mod)
-
-
 def resolve(e):
     """e with each closed min / max / abs / floor / ceiling / step replaced by the exact
     value it selects, chosen by certified signs (left as it is where they cannot be
     certified). Then exact algebra can cancel what an interval hull cannot:
     max(a, b) - b with a < b is b - b."""
-    if not e.has(*_PIECEWISE):
+    if not e.has(*PIECEWISE):
         return e
     args = [resolve(a) for a in e.args] if e.args else []
     if args and any(a is not b for a, b in zip(args, e.args)):
         e = e.func(*args)
-    if e.free_symbols or not isinstance(e, _PIECEWISE):
+    if e.free_symbols or not isinstance(e, PIECEWISE):
         return e
     try:
         if isinstance(e, sp.Max | sp.Min):
@@ -393,7 +391,7 @@ def sign(e, try_zero: bool = True) -> int | None:
         return -1
     if e.free_symbols:
         return None
-    if e.has(*_PIECEWISE):
+    if e.has(*PIECEWISE):
         e = resolve(e)
         if e.is_Rational:
             return int(sp.sign(e))

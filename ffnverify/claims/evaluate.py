@@ -29,7 +29,7 @@ import sympy as sp
 from ffnverify.claims import parser as P
 from ffnverify.claims.build import Const, Logic, Rel, build, build_claim, is_dimension, symbol  # noqa: F401
 from ffnverify.claims.certify import PRECISIONS, truth
-from ffnverify.claims.functions import ClaimError
+from ffnverify.claims.errors import ClaimError
 from ffnverify.claims.prove import bounds, prove, prove_hard, prove_sign, shifted
 from ffnverify.claims.refute import failing, search
 from ffnverify.claims.show import approx, fmt

@@ -2,8 +2,9 @@
 
 Each takes already evaluated, already bound arguments (see `signatures`) and returns a
 SymPy expression. Counting functions delegate to `derivations` (the symbolic source of
-truth); catalogue functions import `ffnverify.catalogue` lazily. Errors are raised as
-`ClaimError` with a message meant for the person who wrote the claim.
+truth); catalogue functions import `ffnverify.catalogue` lazily (arguments.catalogue_row).
+Errors are raised as `ClaimError` (errors.py) with a message meant for the person who
+wrote the claim. `registry.FUNCTIONS` joins this module's table with model_functions'.
 """
 
 from functools import lru_cache
@@ -14,16 +15,18 @@ from derivations import activations, variants, widths
 from derivations import flops as _flops
 from derivations import memory as _memory
 from derivations import params as _params
-
-
-class ClaimError(Exception):
-    """A claim that is well formed but cannot be evaluated (unknown name, bad argument)."""
-
-    def __init__(self, message: str, col: int | None = None, param: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.col = col
-        self.param = param  # the argument at fault, so the error can point at it
+from ffnverify.claims.arguments import (
+    as_choice,
+    as_expr,
+    as_flag,
+    as_symbol,
+    as_variant,
+    catalogue_row,
+    int_default,
+    positive_integer,
+)
+from ffnverify.claims.errors import ClaimError
+from ffnverify.claims.nonsmooth import DISCONTINUOUS, KINKS
 
 
 class _Exact:
@@ -163,62 +166,18 @@ def _through_symbol(fn):
     return call
 
 
-def _variant(name):
-    if name not in variants.VARIANTS:
-        raise ClaimError(f"unknown FFN variant {name!r}; known: {', '.join(variants.VARIANTS)}",
-                         param="variant")
-    return name
-
-
-def _flag(value, what):
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, sp.Integer) and value in (0, 1):
-        return bool(value)
-    raise ClaimError(f"{what} must be true or false, not {value}", param=what)
-
-
-def _choice(value, allowed, what):
-    if value not in allowed:
-        raise ClaimError(f"unknown {what} {value!r}; expected one of {', '.join(allowed)}",
-                         param=what)
-    return value
-
-
-def _expr(value, what, param=None):
-    """`value` as an expression; else an error naming `what`, pointing at the argument
-    `param` (the signature's name for it; `what` when they are the same)."""
-    if isinstance(value, sp.Expr):
-        return value
-    raise ClaimError(f"{what} must be a number or an expression, not {value!r}",
-                     param=param or what)
-
-
-def _int_default(value):
-    """A default written as a Python int in signatures (n=1, multiple_of=256) as SymPy."""
-    return sp.Integer(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-
-def _positive_integer(value, what, param=None):
-    value = _expr(value, what, param)
-    if not (value.is_Integer and value > 0):
-        raise ClaimError(f"{what} must be a positive integer here, not {value}",
-                         param=param or what)
-    return value
-
-
 @lru_cache(maxsize=4096)
 def params(variant, d, h, bias=False):
-    d, h = _expr(d, "d"), _expr(h, "h")
-    return _params.params(_variant(variant), d, h, _flag(bias, "bias"))
+    d, h = as_expr(d, "d"), as_expr(h, "h")
+    return _params.params(as_variant(variant), d, h, as_flag(bias, "bias"))
 
 
 @lru_cache(maxsize=4096)
 def flops(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, bias=False):
     return _flops.flops(
-        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(_int_default(n), "n"),
-        _choice(pass_, _flops.PASSES, "pass"), _choice(count, _flops.COUNTS, "count"),
-        _flag(input_grad, "input_grad"), _flag(bias, "bias"))
+        as_variant(variant), as_expr(d, "d"), as_expr(h, "h"), as_expr(int_default(n), "n"),
+        as_choice(pass_, _flops.PASSES, "pass"), as_choice(count, _flops.COUNTS, "count"),
+        as_flag(input_grad, "input_grad"), as_flag(bias, "bias"))
 
 
 def macs(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, bias=False):
@@ -226,13 +185,13 @@ def macs(variant, d, h, n=1, pass_="forward", count="matmul", input_grad=True, b
 
 
 def matmuls(variant):
-    return sp.Integer(len(variants.get(_variant(variant)).projections))
+    return sp.Integer(len(variants.get(as_variant(variant)).projections))
 
 
 def memory(variant, d, h, n=1, convention="store"):
     return _memory.activation_memory(
-        _variant(variant), _expr(d, "d"), _expr(h, "h"), _expr(_int_default(n), "n"),
-        _choice(convention, _memory.CONVENTIONS, "convention"))
+        as_variant(variant), as_expr(d, "d"), as_expr(h, "h"), as_expr(int_default(n), "n"),
+        as_choice(convention, _memory.CONVENTIONS, "convention"))
 
 
 def _llama_width_symbolic(d, multiple_of, multiplier):
@@ -248,10 +207,10 @@ def width(rule, d, multiple_of=256, multiplier=None):
         raise ClaimError(f"unknown width rule {rule!r}; the rule implemented is llama")
     symbolic = isinstance(d, sp.Expr) and bool(d.free_symbols) and d.is_integer and \
         d.is_positive
-    d = d if symbolic else _positive_integer(d, "width's d", "d")
-    multiple_of = _positive_integer(_int_default(multiple_of), "multiple_of")
+    d = d if symbolic else positive_integer(d, "width's d", "d")
+    multiple_of = positive_integer(int_default(multiple_of), "multiple_of")
     if multiplier is not None:
-        multiplier = _expr(multiplier, "multiplier")
+        multiplier = as_expr(multiplier, "multiplier")
         if not (multiplier.is_Rational and multiplier > 0):
             raise ClaimError(f"multiplier must be a positive number, not {multiplier}")
     if symbolic:
@@ -260,8 +219,8 @@ def width(rule, d, multiple_of=256, multiplier=None):
 
 
 def match_width(from_variant, from_h, to_variant, d, bias=False):
-    args = (_variant(from_variant), _expr(from_h, "from_h"), _variant(to_variant),
-            _expr(d, "d"), _flag(bias, "bias"))
+    args = (as_variant(from_variant), as_expr(from_h, "from_h"), as_variant(to_variant),
+            as_expr(d, "d"), as_flag(bias, "bias"))
     try:
         return widths.match_width(*args)
     except ValueError:  # sp.solve found no single h: the count does not depend on h here
@@ -272,24 +231,24 @@ def match_width(from_variant, from_h, to_variant, d, bias=False):
 def round_up(x, m):
     """derivations' round_up, through the exact ceiling (for a symbolic x too: a point
     substituted later must not meet SymPy's own ceiling)."""
-    x, m = _expr(x, "x"), _positive_integer(m, "round_up's multiple", "m")
+    x, m = as_expr(x, "x"), positive_integer(m, "round_up's multiple", "m")
     return _through_symbol(lambda u: widths.round_up(u, m))(x)
 
 
 def round_nearest(x, m=1):
     """floor(x/m + 1/2)*m: the nearest multiple of m, halves rounded up."""
-    m = _expr(_int_default(m), "round_nearest's multiple", "m")
+    m = as_expr(int_default(m), "round_nearest's multiple", "m")
     if not (m.is_Rational and m > 0):
         raise ClaimError(f"round_nearest's multiple must be a positive number, not {m}",
                          param="m")
-    return floor(_expr(x, "round_nearest's x", "x") / m + sp.Rational(1, 2)) * m
+    return floor(as_expr(x, "round_nearest's x", "x") / m + sp.Rational(1, 2)) * m
 
 
 def trunc(x):
     """Rounding toward zero: floor for x >= 0, ceil for x <= 0. A closed x is sorted by
     its certified sign (SymPy's is_nonnegative would ask evalf); otherwise
     sign(x)·floor(|x|), through the exact classes."""
-    x = _expr(x, "trunc's argument", "x")
+    x = as_expr(x, "trunc's argument", "x")
     if x.is_number:
         from ffnverify.claims.certify import sign as certified_sign
 
@@ -300,25 +259,15 @@ def trunc(x):
 
 
 def _unary(fn, what):
-    return lambda x: fn(_expr(x, what, "x"))
+    return lambda x: fn(as_expr(x, what, "x"))
 
 
 def _minmax(fn):
-    return lambda *xs: fn(*[_expr(x, "an argument of min/max") for x in xs])
+    return lambda *xs: fn(*[as_expr(x, "an argument of min/max") for x in xs])
 
 
 def swish(x, beta):
-    return activations.swish(_expr(x, "x"), _expr(beta, "beta"))
-
-
-def _symbol(var, what):
-    if not isinstance(var, sp.Symbol):
-        raise ClaimError(f"{what} must be a bare symbol such as z, not {var}", param="var")
-    return var
-
-
-_STEPS = (sp.floor, sp.ceiling, sp.Heaviside, sp.sign, sp.Piecewise, sp.DiracDelta)
-_KINKS = (sp.Max, sp.Min, sp.Abs)
+    return activations.swish(as_expr(x, "x"), as_expr(beta, "beta"))
 
 
 def relu_derivative(var):
@@ -338,12 +287,12 @@ def diff(expr, var):
       exception: `relu_derivative`, for `diff(relu(z), z)` itself.
     - floor, ceil and steps are not differentiated (their derivative is not a function).
     """
-    expr, var = _expr(expr, "diff's expression", "expr"), _symbol(var, "diff's variable")
-    if expr.has(*_STEPS):
+    expr, var = as_expr(expr, "diff's expression", "expr"), as_symbol(var, "diff's variable")
+    if expr.has(*DISCONTINUOUS):
         raise ClaimError("cannot differentiate floor, ceil or a step function (not "
                          "differentiable where it jumps)")
     out = sp.diff(expr, var)
-    if not expr.has(*_KINKS):
+    if not expr.has(*KINKS):
         return out
     return out.replace(lambda e: isinstance(e, sp.sign),
                        lambda e: 2 * Heaviside(e.args[0], sp.nan) - 1).replace(
@@ -353,8 +302,8 @@ def diff(expr, var):
 def subs(expr, var, value):
     """expr at var = value, rebuilt bottom-up so each log meets its new argument through
     the guarded `log` above (SymPy's subs would rebuild it through sp.log)."""
-    expr = _expr(expr, "subs' expression", "expr")
-    var, value = _symbol(var, "subs' variable"), _expr(value, "subs' value", "value")
+    expr = as_expr(expr, "subs' expression", "expr")
+    var, value = as_symbol(var, "subs' variable"), as_expr(value, "subs' value", "value")
     return _put(expr, var, value)
 
 
@@ -379,9 +328,9 @@ def _agree(a, b) -> bool:
 def limit(expr, var, point, dir=None):
     """The two-sided limit (both one-sided limits exist and agree), or the one-sided limit
     from above (dir="+") or below (dir="-"). At ±oo the limit is the one from inside."""
-    expr = plain(_expr(expr, "limit's expression", "expr"))
-    var = _symbol(var, "limit's variable")
-    point = _expr(point, "limit's point", "point")
+    expr = plain(as_expr(expr, "limit's expression", "expr"))
+    var = as_symbol(var, "limit's variable")
+    point = as_expr(point, "limit's point", "point")
     if dir not in (None, "+", "-"):
         raise ClaimError(f"dir must be \"+\" or \"-\", not {dir!r}", param="dir")
     if point in (sp.oo, -sp.oo):
@@ -402,25 +351,9 @@ def limit(expr, var, point, dir=None):
     return sides[-1]
 
 
-def _catalogue():
-    try:
-        from ffnverify import catalogue
-    except ImportError as e:
-        raise ClaimError(f"the model catalogue is not available: {e}") from None
-    return catalogue
-
-
-def _model(name):
-    catalogue = _catalogue()
-    try:
-        return catalogue.get(name)
-    except Exception as e:  # noqa: BLE001 — any lookup failure is the claim's problem
-        raise ClaimError(str(e) if isinstance(e, KeyError) else f"unknown model {name!r}: {e}") from None
-
-
 def _model_attr(attr):
     def get(model):
-        value = getattr(_model(model), attr)
+        value = getattr(catalogue_row(model), attr)
         try:
             return sp.Integer(value)
         except (TypeError, ValueError):
@@ -429,12 +362,8 @@ def _model_attr(attr):
     return get
 
 
-def params_total(model):
-    _model(model)
-    return sp.Integer(_catalogue().params_total(model))
-
-
-# name -> implementation; the evaluator binds arguments with signatures.SIGNATURES first.
+# name -> implementation of the counting, calculus and model-shape functions; the
+# whole-model ones are in model_functions, and `registry` merges the two tables.
 FUNCTIONS = {
     "params": params,
     "flops": flops,
@@ -467,11 +396,5 @@ FUNCTIONS = {
     "subs": subs,
     "limit": limit,
     "d_model": _model_attr("d_model"),
-    "d_ff": _model_attr("d_ff"),
     "layers": _model_attr("layers"),
-    "params_total": params_total,
 }
-
-# the whole-model functions (catalogue fields, parts, attention, FLOPs, bytes) add
-# themselves to FUNCTIONS when imported
-import ffnverify.claims.model_functions  # noqa: E402, F401

@@ -6,8 +6,8 @@ model_costs) from the catalogue row's shape, or from the shape given in the clai
 catalogue-free counts (`params_attention`, `params_embedding`, `params_norm`,
 `flops_attention`). Dimension arguments may be symbols: the counts are polynomials, so a
 claim about them is decided like any other. Errors are `ClaimError`s for the claim's
-author. Importing this module adds FUNCTIONS to `functions.FUNCTIONS` (functions.py
-imports it); the signatures are in `signatures.SIGNATURES`.
+author. `registry.FUNCTIONS` joins this module's FUNCTIONS with `functions.FUNCTIONS`;
+the signatures are in `signatures.SIGNATURES`.
 """
 
 import sympy as sp
@@ -15,30 +15,27 @@ import sympy as sp
 from derivations import attention as _attention
 from derivations import model_costs as _costs
 from derivations import transformer as _transformer
-from ffnverify.claims.functions import (
-    FUNCTIONS as _REGISTRY,
+from ffnverify.claims.arguments import (
+    as_choice,
+    as_expr,
+    as_flag,
+    catalogue_module,
+    catalogue_row,
+    int_default,
 )
-from ffnverify.claims.functions import (
-    ClaimError,
-    _catalogue,
-    _choice,
-    _expr,
-    _flag,
-    _int_default,
-    _model,
-)
+from ffnverify.claims.errors import ClaimError
 
 PASSES = ("forward", "backward", "train")
 NORM_KINDS = ("rms", "layer")
 
 
 def _arch(model):
-    _model(model)
-    return _catalogue().architecture(model)
+    catalogue_row(model)
+    return catalogue_module().architecture(model)
 
 
 def _int_field(model, attr):
-    value = getattr(_model(model), attr)
+    value = getattr(catalogue_row(model), attr)
     if value is None:
         raise ClaimError(f"{attr} of {model!r} is not stated by its sources")
     return sp.Integer(int(value))
@@ -55,20 +52,20 @@ def _field(attr):
 def encoder_layers(model):
     """The encoder's layers: an encoder-decoder's `encoder_layers`, an encoder-only model's
     one stack (BERT's `layers`), 0 for a decoder-only model."""
-    m = _model(model)
+    m = catalogue_row(model)
     return _int_field(model, "layers" if m.encoder_only else "encoder_layers")
 
 
 def tied(model):
     """1 when the LM head is the token embedding, 0 otherwise."""
-    return sp.Integer(1 if _model(model).tied else 0)
+    return sp.Integer(1 if catalogue_row(model).tied else 0)
 
 
 def d_ff(model, fused=False):
     """The FFN width per branch; with fused=true the gate+up width 2·d_ff of a gated FFN."""
-    m = _model(model)
+    m = catalogue_row(model)
     width = sp.Integer(m.d_ff)
-    if not _flag(fused, "fused"):
+    if not as_flag(fused, "fused"):
         return width
     from derivations import variants
 
@@ -81,7 +78,7 @@ def d_ff(model, fused=False):
 def _part(part, allowed, what):
     if part is None:
         return None
-    return _choice(part, allowed, what)
+    return as_choice(part, allowed, what)
 
 
 def params_total(model, part=None):
@@ -108,38 +105,38 @@ def params_active(model):
 
 
 def _default(value, fallback):
-    return fallback if value is None else _expr(_int_default(value), "an argument")
+    return fallback if value is None else as_expr(int_default(value), "an argument")
 
 
 def params_attention(d, heads, kv_heads=None, head_dim=None, qkv_bias=False, o_bias=False):
-    d, heads = _expr(d, "d"), _expr(heads, "heads")
+    d, heads = as_expr(d, "d"), as_expr(heads, "heads")
     return _attention.attention_params(
         d, heads, _default(kv_heads, heads), _default(head_dim, d / heads),
-        _flag(qkv_bias, "qkv_bias"), _flag(o_bias, "o_bias"))
+        as_flag(qkv_bias, "qkv_bias"), as_flag(o_bias, "o_bias"))
 
 
 def params_embedding(vocab, d):
-    return _attention.embedding_params(_expr(vocab, "vocab"), _expr(d, "d"))
+    return _attention.embedding_params(as_expr(vocab, "vocab"), as_expr(d, "d"))
 
 
 def params_norm(d, kind="rms"):
-    return _attention.norm_params(_expr(d, "d"), _choice(kind, NORM_KINDS, "norm kind"))
+    return _attention.norm_params(as_expr(d, "d"), as_choice(kind, NORM_KINDS, "norm kind"))
 
 
 def flops_attention(d, heads, n=1, context=None, kv_heads=None, head_dim=None,
                     pass_="forward", input_grad=True):
-    d, heads = _expr(d, "d"), _expr(heads, "heads")
-    n = _expr(_int_default(n), "n")
+    d, heads = as_expr(d, "d"), as_expr(heads, "heads")
+    n = as_expr(int_default(n), "n")
     return _attention.attention_flops(
         d, heads, n, _default(context, n), _default(kv_heads, heads),
-        _default(head_dim, d / heads), _choice(pass_, PASSES, "pass"),
-        _flag(input_grad, "input_grad"))
+        _default(head_dim, d / heads), as_choice(pass_, PASSES, "pass"),
+        as_flag(input_grad, "input_grad"))
 
 
 def flops_model(model, n=1, context=None, pass_="forward"):
-    n = _expr(_int_default(n), "n")
+    n = as_expr(int_default(n), "n")
     return _costs.model_flops(_arch(model), n, _default(context, n),
-                              _choice(pass_, PASSES, "pass"))
+                              as_choice(pass_, PASSES, "pass"))
 
 
 def flops_token(model, context, pass_="forward"):
@@ -147,7 +144,7 @@ def flops_token(model, context, pass_="forward"):
 
 
 def _dtype(dtype):
-    return _costs.dtype_bytes(_choice(dtype, tuple(_costs.DTYPE_BYTES), "dtype"))
+    return _costs.dtype_bytes(as_choice(dtype, tuple(_costs.DTYPE_BYTES), "dtype"))
 
 
 def bytes_(dtype):
@@ -159,8 +156,8 @@ def weight_bytes(model, dtype="bf16"):
 
 
 def kv_cache_bytes(model, context, batch=1, dtype="bf16"):
-    return _costs.kv_cache_bytes(_arch(model), _expr(context, "context"),
-                                 _expr(_int_default(batch), "batch"), _choice(
+    return _costs.kv_cache_bytes(_arch(model), as_expr(context, "context"),
+                                 as_expr(int_default(batch), "batch"), as_choice(
                                      dtype, tuple(_costs.DTYPE_BYTES), "dtype"))
 
 
@@ -188,5 +185,3 @@ FUNCTIONS = {
     "weight_bytes": weight_bytes,
     "kv_cache_bytes": kv_cache_bytes,
 }
-
-_REGISTRY.update(FUNCTIONS)  # d_ff and params_total replace the one-argument v1 forms

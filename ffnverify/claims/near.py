@@ -21,7 +21,8 @@ Anything else (a sign that cannot be certified, a limit SymPy cannot find) is an
 
 import sympy as sp
 
-from ffnverify.claims.functions import ClaimError, plain
+from ffnverify.claims.errors import ClaimError
+from ffnverify.claims.functions import plain
 
 _SIDE = {"+": "from above", "-": "from below"}
 

@@ -21,7 +21,7 @@ import sympy as sp
 
 from ffnverify.claims.build import Logic, Rel, is_dimension
 from ffnverify.claims.certify import sign as certified_sign
-from ffnverify.claims.functions import ClaimError
+from ffnverify.claims.errors import ClaimError
 
 
 def bounds(assumption, symbols):

@@ -25,7 +25,7 @@ import sympy as sp
 
 from ffnverify.claims.build import is_dimension
 from ffnverify.claims.certify import truth
-from ffnverify.claims.functions import ClaimError
+from ffnverify.claims.errors import ClaimError
 
 MAX_POINTS = 120
 MAX_CROSSINGS = 24

@@ -2,7 +2,8 @@
 parameters take a *name* (a variant, model, pass or count) rather than an expression.
 
 Plain data, shared by the parser (to read `llama-2-7b` as one bare word in a name
-position) and by `functions` (to bind arguments). Imports nothing.
+position) and by `build` (to bind arguments for `registry.FUNCTIONS`). Imports nothing.
+tests/claims/test_registry.py ties the two tables name by name and parameter by parameter.
 """
 
 from dataclasses import dataclass, field
@@ -62,14 +63,11 @@ SIGNATURES: dict[str, Signature] = {
     "limit": _sig(("expr", "var", "point", "dir"), ("dir",), dir=None),
     "approx": _sig(("a", "b", "rel", "abs"), rel=None, abs=None),
     "d_model": _sig(("model",), ("model",)),
-    "d_ff": _sig(("model",), ("model",)),
     "layers": _sig(("model",), ("model",)),
-    "params_total": _sig(("model",), ("model",)),
 }
 
 
-# the whole-model functions (ffnverify.claims.model_functions); d_ff and params_total gain
-# their optional second argument here
+# the whole-model functions (ffnverify.claims.model_functions)
 _MODEL = ("model",)
 SIGNATURES.update({
     **{f: _sig(_MODEL, _MODEL) for f in ("heads", "kv_heads", "head_dim", "vocab", "context",
