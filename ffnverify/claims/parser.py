@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ffnverify import notation
 from ffnverify.claims.signatures import takes_word
 
 MAX_CLAIM_CHARS = 4000
@@ -155,19 +156,16 @@ _RUN = re.compile(r"[0-9][0-9_]*")  # digits, with v1's underscores (11_008)
 _GROUP = re.compile(r"[0-9]+")
 _DECIMALS = re.compile(r"\.[0-9_]*")
 _EXPONENT = re.compile(r"[eE][+-]?[0-9]+")
-THOUSANDS = {",": "a comma", "\u202f": "a narrow no-break space", "\u2009": "a thin space"}
-SCALE = {"K": 3, "k": 3, "M": 6, "B": 9, "G": 9, "T": 12}  # suffix -> power of ten
-BYTE_UNITS = {"KB": 1000, "kB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4,
-              "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
-_BYTE_UNIT = re.compile(r"(?:[KMGT]i?B|kB)(?![A-Za-z0-9_])")
+# the value tables are ffnverify.notation's, shared with the prose scanner
+THOUSANDS = notation.THOUSANDS_SEPARATORS
+SCALE = notation.SCALE_SUFFIXES  # suffix -> power of ten
+BYTE_UNITS = notation.BYTE_UNITS
+_BYTE_UNIT = re.compile(rf"(?:{notation.alternation(BYTE_UNITS)})(?![A-Za-z0-9_])")
 _UNIT_SPELLING = {u.lower(): u for u in BYTE_UNITS if u != "kB"}
-VULGAR = {"½": (1, 2), "⅓": (1, 3), "⅔": (2, 3), "¼": (1, 4), "¾": (3, 4), "⅕": (1, 5),
-          "⅖": (2, 5), "⅗": (3, 5), "⅘": (4, 5), "⅙": (1, 6), "⅚": (5, 6), "⅐": (1, 7),
-          "⅛": (1, 8), "⅜": (3, 8), "⅝": (5, 8), "⅞": (7, 8), "⅑": (1, 9), "⅒": (1, 10),
-          "↉": (0, 3)}
-SUPERSCRIPTS = {"⁰": 0, "¹": 1, "²": 2, "³": 3, "⁴": 4, "⁵": 5, "⁶": 6, "⁷": 7, "⁸": 8, "⁹": 9}
-_SUP_MINUS = "⁻"
-_SCALE_WORDS = {"thousand": "K", "million": "M", "billion": "B", "trillion": "T"}
+VULGAR = notation.VULGAR_FRACTIONS
+SUPERSCRIPTS = notation.SUPERSCRIPT_DIGITS
+_SUP_MINUS = notation.SUPERSCRIPT_MINUS
+_SCALE_WORDS = {w: notation.SUFFIX_FOR_POWER[p] for w, p in notation.SCALE_WORDS.items()}
 _SCALE_RULE = "scale suffixes are K or k (10^3), M (10^6), B or G (10^9) and T (10^12)"
 _BYTE_RULE = "byte units are KB MB GB TB (powers of 1000) and KiB MiB GiB TiB (powers of 1024)"
 
@@ -203,9 +201,9 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
     start, col, n = i, i + 1, len(text)
     whole = decimals = exp_text = ""
     dot = False
-    frac = None  # (numerator, denominator) of a vulgar fraction
+    frac = None  # a vulgar fraction's character
     if text[i] in VULGAR:
-        frac = VULGAR[text[i]]
+        frac = text[i]
         i += 1
     else:
         m = _RUN.match(text, i)
@@ -232,7 +230,7 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
                 raise ClaimSyntaxError(
                     f"a mixed number is a whole number followed by one fraction (2⅔); "
                     f"{text[start:i + 1]!r} is not one", i + 1)
-            frac = VULGAR[text[i]]
+            frac = text[i]
             i += 1
     if i < n and text[i] in VULGAR:
         raise ClaimSyntaxError(
@@ -254,8 +252,8 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
     value = int((whole + decimals).replace("_", "") or "0") * unit
     form = "e" if exp_text else ""
     if frac is not None:
-        value += Fraction(*frac)
-        unit = Fraction(1, frac[1])  # stated to the nearest 1/denominator
+        value += VULGAR[frac]
+        unit = Fraction(1, notation.fraction_denominator(frac))  # to the nearest 1/denominator
         form = "fraction"
     core = text[start:i]
     # a byte unit (with or without a space) or a scale suffix (straight after)

@@ -17,20 +17,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from ffnverify import notation
+
 MAX_DIGITS = 60
 MAX_POWER = 64
 
-SCALES = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
-SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "bn": 10**9,
-               "trillion": 10**12}
-FLOP_SCALES = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15,
-               "E": 10**18, "Z": 10**21, "kilo": 10**3, "mega": 10**6, "giga": 10**9,
-               "tera": 10**12, "peta": 10**15, "exa": 10**18, "zetta": 10**21}
-BYTE_UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-              "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
-FRACTIONS = {"½": Fraction(1, 2), "⅓": Fraction(1, 3), "⅔": Fraction(2, 3),
-             "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅛": Fraction(1, 8)}
-SUPERSCRIPTS = {c: str(i) for i, c in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+# the value tables are ffnverify.notation's, shared with the claim language's lexer
+SCALES = {s: 10**p for s, p in notation.SCALE_SUFFIXES.items()}
+SCALE_WORDS = {w: 10**p for w, p in notation.SCALE_WORDS.items()}
+FLOP_SCALES = notation.SI_PREFIXES
+BYTE_UNITS = notation.BYTE_UNITS
+FRACTIONS = notation.VULGAR_FRACTIONS
+SUPERSCRIPTS = {c: str(i) for c, i in notation.SUPERSCRIPT_DIGITS.items()}
 
 
 @dataclass
@@ -131,11 +129,11 @@ _ASCII_DIGITS = "0123456789"
 _DIGIT_RUN = re.compile(r"[\d.,\u202f\u2009\u00a0]+")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
-_SUPER = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
-_SCALE_WORD = re.compile(r"\s?(thousand|million|billion|bn|trillion)\b", re.I)
-_BYTES = re.compile(r"\s?(KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
-_SCALE = re.compile(r"[kKMBGT](?![A-Za-z0-9_])")
-_FLOPS = re.compile(r"\s?(kilo|mega|giga|tera|peta|exa|zetta|[kKMGTPEZ]?)(FLOPS|FLOPs|FLOP/s|"
+_SUPER = re.compile(f"[{''.join(SUPERSCRIPTS)}]+")
+_SCALE_WORD = re.compile(rf"\s?({notation.alternation(SCALE_WORDS)})\b", re.I)
+_BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})\b")
+_SCALE = re.compile(rf"(?:{notation.alternation(SCALES)})(?![A-Za-z0-9_])")
+_FLOPS = re.compile(rf"\s?({notation.alternation(FLOP_SCALES)})(FLOPS|FLOPs|FLOP/s|"
                     r"FLOP|flops|flop/s|FLOPs/s)(?![A-Za-z0-9_])")
 _RATIO = re.compile(r"\s?[×x](?![A-Za-z0-9_])")
 _WORD = re.compile(r"[^\W\d_][\w]*(?:['’-][\w]+)*|_[\w]+")

@@ -12,6 +12,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ffnverify import notation
 from ffnverify.claims import parser as P
 from ffnverify.claims.build import Builder
 from ffnverify.claims.evaluate import evaluate_claim
@@ -256,9 +257,9 @@ def test_superscript_powers_are_exact(base, k):
 
 @given(st.integers(0, 10**6), st.sampled_from(sorted(P.VULGAR)))
 def test_mixed_numbers_are_whole_plus_fraction(whole, ch):
-    frac = Fraction(*P.VULGAR[ch])
+    frac = notation.VULGAR_FRACTIONS[ch]
     assert value(f"{whole}{ch}") == whole + frac
-    assert right(f"{whole}{ch}").unit == Fraction(1, P.VULGAR[ch][1])
+    assert right(f"{whole}{ch}").unit == Fraction(1, notation.fraction_denominator(ch))
 
 
 @given(st.integers(1, 10**6), st.integers(0, 5), st.integers(-30, 30))
