@@ -79,7 +79,7 @@ def test_wheel_contents_and_metadata(dist, project):
         entry_points = whl.read(f"{info}/entry_points.txt").decode()
     assert_complete(meta, project)
     assert {"ffnverify/py.typed", "derivations/py.typed", f"{info}/licenses/LICENSE",
-            "ffnverify/cli.py", "ffnverify/catalogue/models.py"} <= names
+            "ffnverify/cli/__init__.py", "ffnverify/cli/audit.py", "ffnverify/catalogue/models.py"} <= names
     assert not [n for n in names if n.startswith(("tests/", "docs_build/", "benchmarks/"))]
     assert "ffnverify = ffnverify.cli:main" in entry_points
     assert "[pytest11]" in entry_points and "ffnverify.pytest_plugin" in entry_points

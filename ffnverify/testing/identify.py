@@ -1,4 +1,5 @@
-"""`identify_ffn(factory)` and `ffnverify identify TARGET`: what does this FFN module compute?
+"""`identify_ffn(factory)`: what does this FFN module compute? (`ffnverify identify TARGET`
+is its command, ffnverify/cli/identify.py.)
 
 The module is built at a probe shape, filled with drawn weights, and run in float64; its
 output is compared with the float64 NumPy reference of every row of the variant table
@@ -322,69 +323,3 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
         if found:
             return found
     return []
-
-
-# ---------------------------------------------------------------- ffnverify identify
-
-
-def add_arguments(p):
-    p.add_argument("target", metavar="TARGET", help="package.module:factory")
-    p.add_argument("--d", type=int, help="model width of the probe build (default 6)")
-    p.add_argument("--h", type=int, help="hidden width of the probe build (default 2d+3)")
-    p.add_argument("--bias", choices=("true", "false"), default=None,
-                   help="the bias argument to pass the factory (default: true, then false)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="report format (default text)")
-    p.add_argument("--layout", default=None,
-                   help="judge only this layout: a built-in name or a JSON mapping {name: "
-                        "[attribute path, transform]} (default: every built-in layout)")
-    from ffnverify.testing.check_cmd import add_module_options
-
-    add_module_options(p)
-
-
-def run(args) -> int:
-    """Exit 0: a variant matched; 1: none did; 2: error (import, usage, torch missing)."""
-    import json
-    import sys
-
-    from ffnverify.testing.check_cmd import load_target
-
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("ffnverify identify: error: torch is required: pip install torch",
-              file=sys.stderr)
-        return 2
-    from ffnverify.testing.conformance import ConformanceFailure
-
-    try:
-        factory = load_target(args.target)
-    except Exception as exc:
-        print(f"ffnverify identify: error: cannot import {args.target}: "
-              f"{type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
-    from ffnverify.testing import layouts
-    from ffnverify.testing.check_cmd import module_options
-
-    try:
-        opts = module_options(args)
-        layout = None if args.layout is None else layouts.parse(args.layout)
-        if isinstance(layout, str) and layout not in layouts.LAYOUTS:
-            raise ValueError(f"unknown layout {layout!r}; built-in layouts: "
-                             f"{', '.join(layouts.LAYOUTS)}")
-    except Exception as exc:
-        print(f"ffnverify identify: error: {exc}", file=sys.stderr)
-        return 2
-    bias = None if args.bias is None else args.bias == "true"
-    try:
-        found = identify_ffn(factory, d=args.d, h=args.h, bias=bias, target=args.target,
-                             layout=layout, **opts)
-    except ConformanceFailure as failure:
-        print(failure.report())
-        return 1
-    if args.format == "json":
-        print(json.dumps(found.as_dict(), indent=2))
-    else:
-        print(found.summary())
-    return 0 if found.best is not None else 1

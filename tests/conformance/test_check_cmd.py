@@ -101,7 +101,7 @@ def test_explicit_mapping_as_json(capsys):
 def test_progress_appears_only_after_a_delay_and_at_most_once_a_second():
     import io
 
-    from ffnverify.testing.check_cmd import Progress
+    from ffnverify.cli.check import Progress
 
     out = io.StringIO()
     p = Progress(out)
@@ -206,7 +206,7 @@ def test_progress_while_shrinking_names_the_smaller_failing_case():
     import io
     from types import SimpleNamespace
 
-    from ffnverify.testing.check_cmd import Progress
+    from ffnverify.cli.check import Progress
 
     out = io.StringIO()
     p = Progress(out)

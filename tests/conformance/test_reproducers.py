@@ -14,9 +14,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
 from ffnverify.cli import main  # noqa: E402
+from ffnverify.targets import h_rule  # noqa: E402
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing import conformance as C  # noqa: E402
-from ffnverify.testing.check_cmd import h_rule  # noqa: E402
 
 from . import broken  # noqa: E402
 from .zoo import GateUpSwapped, PackedHalvesSwapped  # noqa: E402

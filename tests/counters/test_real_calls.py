@@ -6,7 +6,7 @@ import math
 import pytest
 
 from ffnverify.cli import main
-from ffnverify.testing.counter_cmd import Progress
+from ffnverify.cli.check_counter import Progress
 from ffnverify.testing.counters import check_counter
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from ffnverify.claims.files import markdown_claims
 from ffnverify.cli import main
-from ffnverify.scan import report, scan_cmd, suggest
+from ffnverify.cli import scan as scan_cmd
+from ffnverify.scan import report, suggest
 
 GOOD = "# Sizes\n\nLlama 2 7B has 32 layers, and 3×32 = 96.\n"
 FALSE = "Llama 2 7B has 40 layers.\n"

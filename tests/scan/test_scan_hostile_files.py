@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ffnverify.claims import files
-from ffnverify.claims.audit_cmd import timeout_arg
 from ffnverify.cli import main
+from ffnverify.cli.options import timeout_arg
 from ffnverify.scan import scan as scan_mod
 
 ROOT = Path(__file__).resolve().parents[2]

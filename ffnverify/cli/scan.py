@@ -11,8 +11,8 @@ errors or bad usage.
 import os
 import sys
 
-from ffnverify.claims.audit_cmd import timeout_arg, workers_arg
 from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs, timeout_help
+from ffnverify.cli.options import timeout_arg, workers_arg
 from ffnverify.scan import report, suggest
 from ffnverify.scan.scan import exit_code, scan
 

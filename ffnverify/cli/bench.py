@@ -10,11 +10,11 @@ import json
 import sys
 
 from ffnverify.bench import measure
+from ffnverify.cli.target import TARGET_HELP, add_target
 
 
 def add_arguments(p):
-    p.add_argument("target", metavar="TARGET",
-                   help="package.module:factory, or numpy / torch (the built-in backends)")
+    add_target(p, help=f"{TARGET_HELP}, or numpy / torch (the built-in backends)")
     p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, gelu, relu")
     p.add_argument("--layout", default="auto",
                    help="where the module keeps its weights: auto (default: detected from "

@@ -1,7 +1,8 @@
 """The `ffnverify` command line: exact, checkable numbers for transformer FFN blocks.
 
-Each subcommand lives in its own module with `add_arguments(parser)` and `run(args) -> int`;
-only the chosen one is imported, so `ffnverify width` never loads torch. `build_parser(full=
+Each subcommand lives in its own module of this package (ffnverify/cli/<command>.py, as
+ruff's commands/ folder) with `add_arguments(parser)` and `run(args) -> int`; the library
+never imports them (an import-linter contract). Only the chosen one is imported, so `ffnverify width` never loads torch. `build_parser(full=
 True)` loads them all (shell completion needs every option).
 Exit codes: 0 success, 1 a check failed, 2 bad input or usage.
 """
@@ -14,16 +15,16 @@ import re
 import sys
 
 SUBCOMMANDS = [
-    ("audit", "ffnverify.claims.audit_cmd", "audit the claims in .md and .toml files or folders"),
-    ("derive", "ffnverify.derive_cmd", "print a closed form from the derivations"),
-    ("width", "ffnverify.width_cmd", "print Meta's Llama FFN width for a model width"),
-    ("models", "ffnverify.catalogue.models_cmd", "list the catalogue of real architectures"),
-    ("check", "ffnverify.testing.check_cmd", "run the conformance kit on your FFN module"),
-    ("check-counter", "ffnverify.testing.counter_cmd", "check your params/FLOPs formula"),
-    ("scan", "ffnverify.scan.scan_cmd", "find and check the numeric statements in documents"),
-    ("completion", "ffnverify.completion_cmd", "print a shell completion script (bash, zsh, fish)"),
-    ("bench", "ffnverify.bench.bench_cmd", "time your FFN against the GEMM limit of its pass"),
-    ("identify", "ffnverify.testing.identify", "say which FFN variant and layout a module computes"),
+    ("audit", "ffnverify.cli.audit", "audit the claims in .md and .toml files or folders"),
+    ("derive", "ffnverify.cli.derive", "print a closed form from the derivations"),
+    ("width", "ffnverify.cli.width", "print Meta's Llama FFN width for a model width"),
+    ("models", "ffnverify.cli.models", "list the catalogue of real architectures"),
+    ("check", "ffnverify.cli.check", "run the conformance kit on your FFN module"),
+    ("check-counter", "ffnverify.cli.check_counter", "check your params/FLOPs formula"),
+    ("scan", "ffnverify.cli.scan", "find and check the numeric statements in documents"),
+    ("completion", "ffnverify.cli.completion", "print a shell completion script (bash, zsh, fish)"),
+    ("bench", "ffnverify.cli.bench", "time your FFN against the GEMM limit of its pass"),
+    ("identify", "ffnverify.cli.identify", "say which FFN variant and layout a module computes"),
 ]
 
 DESCRIPTION = "Exact, checkable numbers for transformer feed-forward (FFN) blocks."

@@ -9,46 +9,18 @@ goes to stderr (on a terminal) when there are more than PROGRESS_FROM claims to 
 Every name or text from the files is printed through `printable`, raw never.
 """
 
-import argparse
 import os
 import sys
 
 from ffnverify.claims import audit, report, report_html
 from ffnverify.claims.audit import is_input_error
-from ffnverify.claims.budget import (
-    DEFAULT_TIMEOUT,
-    UNIT,
-    Engine,
-    check_timeout,
-    default_jobs,
-    timeout_help,
-)
+from ffnverify.claims.budget import DEFAULT_TIMEOUT, Engine, default_jobs, timeout_help
 from ffnverify.claims.files import collect
 from ffnverify.claims.printable import fs_name, visible
+from ffnverify.cli.options import timeout_arg, workers_arg
 
 FORMATS = ("text", "json", "sarif", "github", "html")
 PROGRESS_FROM = 300
-
-
-def timeout_arg(text: str) -> float:
-    """--timeout's value: a finite number of CPU seconds above 0 (nan, inf and 1e309
-    are refused as usage errors, exit 2)."""
-    try:
-        return check_timeout(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{visible(text)!s} is not a finite number of {UNIT} above 0") from None
-
-
-def workers_arg(text: str) -> int:
-    """--jobs's value: a whole number above 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of processes above 0")
-    return value
 
 
 def add_arguments(p):
