@@ -19,6 +19,8 @@ Why an answer can be trusted: for a side s and t > 0, g(t) = u(p + s*t) (u(±1/t
 Anything else (a sign that cannot be certified, a limit SymPy cannot find) is an error.
 """
 
+import dataclasses
+
 import sympy as sp
 
 from ffnverify.claims.errors import ClaimError
@@ -79,8 +81,6 @@ def near_conditions(conds, var, point, dir):
     """The conditions on the other symbols under which every one of `conds` (each in
     `var`) holds on a punctured neighbourhood of `point` (one side for dir="+" / "-");
     ClaimError when one fails there or cannot be shown."""
-    from ffnverify.claims.build import Cond
-
     out = []
     t = sp.Dummy("t", positive=True)
     where = "+oo" if point is sp.oo else "-oo" if point is sp.S.NegativeInfinity else \
@@ -90,7 +90,8 @@ def near_conditions(conds, var, point, dir):
             s = _sign_near(plain(c.expr).subs(var, at(t)), t)
             shown = f"{c.show()} near {where}" + ("" if side.endswith("oo") else f" {side}")
             if isinstance(s, sp.Expr):
-                strict = Cond("!=" if c.op == "!=" else ">", s, c.why)
+                # the same condition class as c (build.Cond), without importing build: no cycle
+                strict = dataclasses.replace(c, op="!=" if c.op == "!=" else ">", expr=s)
                 if strict not in out:
                     out.append(strict)
             elif s is None:
