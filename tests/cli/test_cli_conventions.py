@@ -12,7 +12,7 @@ import pytest
 
 from ffnverify import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Options of other commands that had no help text when this test was written; each must get
 # one. When one does, this test fails until it is removed here (the list only shrinks).
