@@ -129,6 +129,13 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
         assert labelled == docs, f"{folder}: {labelled ^ docs}"
 
 
+def test_the_fresh_folder_is_a_held_out_set_of_its_stated_size():
+    docs = [d for d in _sources() if d["split"] == "fresh"]
+    labels = _labels("fresh")
+    assert len(docs) >= 20 and len(labels) >= 180, (len(docs), len(labels))
+    assert {lab["truth"] for lab in labels} == {"true", "false", "none"}
+
+
 # --- the evaluator ------------------------------------------------------------------
 
 def test_the_formulas_reproduce_the_published_totals():
