@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 HERE = Path(__file__).parent / "corpus_v3"
-FOLDERS = ("dev", "heldout", "hostile")
+FOLDERS = ("dev", "heldout", "hostile", "fresh")
 DOC_SUFFIXES = (".md", ".txt", ".rst", ".html", ".ipynb")
 
 
@@ -102,6 +102,7 @@ def test_labels_are_unique_per_position():
 
 def test_every_document_has_its_source_and_the_split_its_url_gives():
     docs = {d["file"]: d for d in _sources()}
+    urls_elsewhere = {d["url"] for d in docs.values() if d["split"] != "fresh"}
     for folder in FOLDERS:
         for path in sorted((HERE / folder).glob("*")):
             if path.suffix in DOC_SUFFIXES:
@@ -112,6 +113,9 @@ def test_every_document_has_its_source_and_the_split_its_url_gives():
         assert doc["split"] == folder
         if folder == "hostile":
             assert doc["url"].startswith("synthetic:"), "hostile documents are synthetic"
+        elif folder == "fresh":  # a second held-out set: held out whatever its hash
+            assert doc["url"].startswith(("https://", "http://")), f"{name}: not real"
+            assert doc["url"] not in urls_elsewhere, f"{name}: also listed outside fresh/"
         else:
             digit = int(hashlib.sha256(doc["url"].encode()).hexdigest()[0], 16)
             assert folder == ("dev" if digit % 2 == 0 else "heldout"), (
@@ -123,6 +127,13 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
         labelled = {lab["file"] for lab in _labels(folder)}
         docs = {p.name for p in (HERE / folder).glob("*") if p.suffix in DOC_SUFFIXES}
         assert labelled == docs, f"{folder}: {labelled ^ docs}"
+
+
+def test_the_fresh_folder_is_a_held_out_set_of_its_stated_size():
+    docs = [d for d in _sources() if d["split"] == "fresh"]
+    labels = _labels("fresh")
+    assert len(docs) >= 20 and len(labels) >= 180, (len(docs), len(labels))
+    assert {lab["truth"] for lab in labels} == {"true", "false", "none"}
 
 
 # --- the evaluator ------------------------------------------------------------------

@@ -75,6 +75,8 @@ CONFIGS = {
     "llama-3.1-8b": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=128256, ctx=131072),
     "llama-3.1-70b": dict(d=8192, L=80, H=64, kv=8, ff=28672, V=128256, ctx=131072),
     "llama-3.1-405b": dict(d=16384, L=126, H=128, kv=8, ff=53248, V=128256, ctx=131072),
+    # meta-llama/Llama-3.3-70B-Instruct config.json (the Llama 3.1 70B architecture).
+    "llama-3.3-70b": dict(d=8192, L=80, H=64, kv=8, ff=28672, V=128256, ctx=131072),
     # meta-llama/Llama-3.2-1B, -3B config.json (tied embeddings).
     "llama-3.2-1b": dict(d=2048, L=16, H=32, kv=8, ff=8192, V=128256, ctx=131072,
                          tied=True),
@@ -119,6 +121,12 @@ CONFIGS = {
     # section 5.1 (a shared source-target vocabulary of about 37000 tokens).
     "transformer-base": dict(d=512, L=6, H=8, ff=2048, V=37000, ctx=512, fields_only=True),
     "transformer-big": dict(d=1024, L=6, H=16, ff=4096, V=37000, ctx=512, fields_only=True),
+    # TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json (22 layers, 4 KV
+    # heads, intermediate_size 5632, untied).
+    "tinyllama-1.1b": dict(d=2048, L=22, H=32, kv=4, ff=5632, V=32000, ctx=2048),
+    # EleutherAI/gpt-j-6b config.json (n_embd 4096, n_layer 28, n_head 16, n_inner
+    # None = 4·n_embd, vocab 50400, n_positions 2048); its fields only.
+    "gpt-j-6b": dict(d=4096, L=28, H=16, ff=16384, V=50400, ctx=2048, fields_only=True),
     # google/gemma-2b, gemma-7b config.json (head_dim 256, tied).
     "gemma-2b": dict(d=2048, L=18, H=8, kv=1, hd=256, ff=16384, V=256000, ctx=8192,
                      tied=True),
@@ -155,6 +163,7 @@ PUBLISHED_TOTALS = {
     "t5-small": 60_506_624,
     "gemma-7b": 8_537_680_896,
     "qwen2-7b": 7_615_616_512,
+    "tinyllama-1.1b": 1_100_048_384,  # the TinyLlama model page
 }
 
 FIELDS = {"layers": "L", "d_model": "d", "d_ff": "ff", "heads": "H", "kv_heads": "kv",
