@@ -147,10 +147,15 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
         # a negation governs its own clause: a part outside it keeps its binding; a
         # refuted quotation makes every reading of the sentence one to confirm
         spans = words.refuted_spans(clean) if kind == "refuted" else words.negated_spans(clean)
+        # outside a refuted quotation the author speaks, and may negate ("Contrary to
+        # popular belief, GPT-3 does not have 96 heads")
+        negated = words.negated_spans(clean) if kind == "refuted" else []
         for p in parts:
             if inside(p, spans):
                 out.append(_negate(p, "the statement refutes it" if kind == "refuted"
                                    else "the statement negates it"))
+            elif inside(p, negated):
+                out.append(_negate(p, "the statement negates it"))
             else:
                 out.append(p if kind == "negated" else replace(p, sure=False))
         if any(not p.sure for p in out):

@@ -98,7 +98,11 @@ SCOPES = [  # (pattern, part of the model) — first match wins
 
 # identity: words after a model's name that make it another release
 VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sft|dpo|rlhf|"
-                            r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])", re.I)
+                            r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])|"
+                            # a size or size word after the name ("GPT-3 Small", "GPT-3
+                            # 6.7B"): a sibling the bare name does not identify
+                            r"[\s_-]+(?:small|medium|large|xl|xxl|ada|babbage|curie|davinci|"
+                            r"\d+(?:\.\d+)?\s?[bm])(?![\w])", re.I)
 VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", re.I)
 
 
