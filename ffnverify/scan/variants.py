@@ -54,6 +54,11 @@ def widths(toks) -> list[tuple[int, Fraction, str]]:
             j += 2
         if j < n and is_op(toks[j], "×"):
             j += 1
+        if j < n and toks[j].kind == "WORD" and toks[j].lower in words.WIDTH_WORDS \
+                and 0 < factor <= words.WIDTH_FACTOR_MAX and not (i and is_op(toks[i - 1], "/")):
+            # "SwiGLU at 8/3 width", "a ReLU FFN at 4× width": a multiple of d
+            out.append((t.start, factor, text + "·d", toks[j].end))
+            continue
         if j < n and toks[j].kind == "WORD" and toks[j].lower in words.D_WORDS:
             if i and is_op(toks[i - 1], "/"):
                 continue
@@ -171,7 +176,8 @@ def comparisons(toks, text, context: Context) -> tuple[list, list, list]:
     quantity = "flops" if compute and not (params and not re.search(
         r"compute|computation|flop", text, re.I)) else "params"
     percents = [t for t in toks if t.kind == "NUM" and t.scale == "%"]
-    ratios = [t for t in toks if t.kind == "NUM" and t.ratio]
+    as_width = {w[0] for w in widths(toks)}  # "at 4× width" is a width, not a ratio
+    ratios = [t for t in toks if t.kind == "NUM" and t.ratio and t.start not in as_width]
     ranged = {id(toks[i + 1]) for i, t in enumerate(toks[:-1]) if t.kind == "RANGE"} | \
         {id(toks[i - 1]) for i, t in enumerate(toks) if t.kind == "RANGE" and i}
     for t in percents:

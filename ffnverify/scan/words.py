@@ -209,6 +209,10 @@ PLAIN_WORDS = {"traditional", "standard", "vanilla", "classic", "classical", "pl
                "ordinary", "dense"}
 
 D_WORDS = {"d", "d_model", "dmodel", "dim", "hidden_size"}
+# "8/3 width", "4× wide": a multiple of d when the factor is a small one (a width written
+# as a count, "4096 width", is no multiple)
+WIDTH_WORDS = {"width", "wide"}
+WIDTH_FACTOR_MAX = 16
 
 REDUCE = re.compile(r"reduc|fewer|less\b|smaller|saving|saves?\b|cuts?\b|lower|drop", re.I)
 

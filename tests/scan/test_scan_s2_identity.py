@@ -1,12 +1,14 @@
 """GPT-3 identity, a negation outside a refuted quotation, and the layout of the split
 reader (helper S2): each with the wrong readings it must not make."""
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from ffnverify.scan import arithmetic, fields, read, rows, variants, words
 from ffnverify.scan.detect import models, near_misses
+from ffnverify.scan.numbers import tokens
 from ffnverify.scan.read import reading
 
 SCAN = Path(__file__).resolve().parents[2] / "ffnverify" / "scan"
@@ -64,3 +66,17 @@ def test_reader_modules_hold_their_jobs_and_stay_small():
     assert read.learn is variants.learn and read.rounding is arithmetic.rounding
     # one table of field nouns
     assert fields.words.FIELD_RES is words.FIELD_RES
+
+
+def test_a_small_multiple_before_width_is_a_multiple_of_d():
+    got = _strict("SwiGLU at 8/3 width cuts the FFN parameters by 33% compared with a "
+                  "ReLU FFN at 4× width.")
+    assert got == [("1 - params(swiglu, d, (8/3)*d) / params(relu, d, 4*d) ≈ 33%", False)]
+    # "at 4× width" is the width, never a ratio of the two counts
+    got = _strict("SwiGLU at 8/3 width has the same parameters as a ReLU FFN at 4× width.")
+    assert got == [("params(swiglu, d, (8/3)*d) == params(relu, d, 4*d)", False)]
+
+
+def test_a_count_before_width_is_no_multiple():
+    assert variants.widths(tokens("a 4096 width SwiGLU")) == []
+    assert [w[1] for w in variants.widths(tokens("SwiGLU at 8/3 width"))] == [Fraction(8, 3)]
