@@ -479,4 +479,5 @@ ROWS = [
 ]
 
 ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b",
-           "t5-v1_1-base": "t5-v1.1-base", "mixtral-8x22b-v0.1": "mixtral-8x22b"}
+           "t5-v1_1-base": "t5-v1.1-base", "mixtral-8x22b-v0.1": "mixtral-8x22b",
+           "gpt-3": "gpt-3-175b"}  # "GPT-3" unqualified is the 175B model (arXiv:2005.14165)

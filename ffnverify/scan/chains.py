@@ -11,7 +11,7 @@ as decimal or binary. Unit words between the numbers are read as units ("13 bill
 parameters * 2 trillion tokens * 6 FLOP / token / parameter = 1.6e23 FLOP"); a sum's
 unitless terms share the unit on its result (`28 - 16 = 12GB`). A single step is read
 here only when its result carries a byte unit or unit words come between its numbers:
-other single steps are the plain arithmetic reader's (`read.arithmetic`).
+other single steps are the plain arithmetic reader's (`arithmetic.arithmetic`).
 """
 
 import dataclasses

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from ffnverify.scan import words
 from ffnverify.scan.figure import bound, compare, const, terms_of
 from ffnverify.scan.numbers import Tok, literal
 from ffnverify.scan.parts import Part
@@ -235,8 +236,6 @@ def is_spelled(t: Tok) -> bool:
 def fields(toks, text, names, about: str = "") -> list[Part]:
     """A spelled cardinal before a field's noun, of the one model the sentence names:
     "Llama 2 70B has eighty layers" → `layers(llama-2-70b) == 80`."""
-    from ffnverify.scan.read import _FIELD_RES  # the one table of field nouns
-
     distinct = {n for _, _, n in names}
     if len(distinct) != 1:
         return []
@@ -247,7 +246,7 @@ def fields(toks, text, names, about: str = "") -> list[Part]:
             continue
         after = text[t.end:t.end + 40]
         lead = len(after) - len(after.lstrip())
-        for pattern, func in _FIELD_RES:
+        for pattern, func in words.FIELD_RES:
             m = pattern.match(after, lead)
             if m and func != "params_total":
                 parts.append(Part(f"{func}({name}) == {literal(t.value)}", sure=True,

@@ -98,7 +98,11 @@ SCOPES = [  # (pattern, part of the model) — first match wins
 
 # identity: words after a model's name that make it another release
 VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sft|dpo|rlhf|"
-                            r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])", re.I)
+                            r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])|"
+                            # a size or size word after the name ("GPT-3 Small", "GPT-3
+                            # 6.7B"): a sibling the bare name does not identify
+                            r"[\s_-]+(?:small|medium|large|xl|xxl|ada|babbage|curie|davinci|"
+                            r"\d+(?:\.\d+)?\s?[bm])(?![\w])", re.I)
 VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", re.I)
 
 
@@ -191,3 +195,137 @@ def scope(text: str) -> str:
         if pattern.search(text):
             return part
     return ""
+
+
+# ---- the readers' vocabulary (variants, field nouns, binding words, table headers) ----
+# FFN variants and what is said of them (`variants`)
+VARIANTS = {"swiglu": "swiglu", "geglu": "geglu", "reglu": "reglu", "glu": "glu",
+            "bilinear": "bilinear", "relu": "relu", "gelu": "gelu", "silu": "silu",
+            "swish": "silu", "tanhglu": "tanhglu"}
+
+GATED = {"swiglu", "geglu", "reglu", "glu", "bilinear", "tanhglu"}
+
+PLAIN_WORDS = {"traditional", "standard", "vanilla", "classic", "classical", "plain",
+               "ordinary", "dense"}
+
+D_WORDS = {"d", "d_model", "dmodel", "dim", "hidden_size"}
+# "8/3 width", "4× wide": a multiple of d when the factor is a small one (a width written
+# as a count, "4096 width", is no multiple)
+WIDTH_WORDS = {"width", "wide"}
+WIDTH_FACTOR_MAX = 16
+
+REDUCE = re.compile(r"reduc|fewer|less\b|smaller|saving|saves?\b|cuts?\b|lower|drop", re.I)
+
+INCREASE = re.compile(r"\bmore\b|larger|bigger|increase|\badds?\b|extra|higher|additional|"
+                      r"\bgrow", re.I)
+
+COMPUTE = re.compile(r"comput|flop|matmul|multiplication|\bcost|\bmacs?\b|throughput", re.I)
+
+PARAMS = re.compile(r"param|weights", re.I)
+
+EMPIRICAL = re.compile(r"accura|perplex|quality|perform|improv|speedup|faster|slower|"
+                       r"benchmark|score|loss\b|latenc|neurons? inactive|sparsity|"
+                       r"fine-?tun|downstream|tokens? for|training tokens", re.I)
+
+REDUCED_WIDTH = re.compile(r"despite (?:the |its )?(?:parameter|param)|same (?:parameter|param)|"
+                           r"(?:matched|equal|comparable|iso)[- ](?:parameter|param)|"
+                           r"parameter[- ](?:matched|parity)|at (?:the )?reduced", re.I)
+
+EQUAL_WIDTH = re.compile(r"(?:same|equal|identical|matched) (?:hidden |intermediate |ffn )?"
+                         r"(?:width|size|dimension|d_ff)|at equal width", re.I)
+
+VARIANT_HINT = re.compile(r"glu|lu\b|lu-|swish|bilinear", re.I)
+
+UNREAD_WIDTH = re.compile(r"\d(?:\s*/\s*\d+)?\s*(?:[×x·*]\s*)?(?:d\b|d_model\b|widths?\b|wide\b|"
+                           r"hidden\b)", re.I)
+
+FROM_TO = re.compile(r"\b(?:from|replacing)\b[^.;]{1,60}?\b(?:to|with|by)\b", re.I)
+
+# field nouns (`fields`, `rows`): a figure binds to a field through these
+FIELDS = [  # (pattern on lower-case text, claim function)
+    (r"(?:kv|key[-/ ]?value|key_value)[-_ ]?heads?|query groups|kv groups", "kv_heads"),
+    (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)", "head_dim"),
+    (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
+     r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
+    (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
+     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
+     r"\bn_embd\b|\bemb(?:ed)?_dim\b", "d_model"),
+    (r"active experts|experts per token|experts active", "active_experts"),
+    (r"\bexperts\b", "experts"),
+    (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
+     "heads"),
+    (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
+    (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
+     "layers"),
+    (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
+    (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
+     r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
+    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?params\b", "params_total"),
+]
+
+FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
+
+BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
+
+# a number bound to its field: "126 layers", "32-layer", "8 key/value heads", "6.7B total
+# parameters" (the number, then at most one modifier, then the field's noun)
+NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transformer|attention|hidden|trainable|"
+                         r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
+                         r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
+
+# a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
+NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
+                          r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
+                          r"(?:just |exactly |only |roughly |about |around |approximately |"
+                          r"nearly |almost |over |under |at least |at most |up to |"
+                          r"some |~)?\s*$", re.I)
+
+# fields named by the words around a number rather than by a noun after it: "96 heads of
+# 128 dimensions" (head_dim), "widens the FFN to 14,336" (d_ff)
+FIELDS_AROUND = [
+    (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
+    (re.compile(r"\b(?:routes?|routed|routing|sends?|sent|dispatch(?:es|ed)?|activates?|"
+                r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?\b\d+\s+"
+                r"(experts?)\b", re.I),
+     "active_experts"),  # "routes each token to 2 experts"
+    (re.compile(r"\b(?:widens?|widened|grows?|grew|expands?|expanded|enlarges?|raises?|"
+                r"increases?)\s+(?:the|its)\s+(?:ffn|mlp|feed-forward(?: layer)?|"
+                r"intermediate size|hidden layer)\s+(to)\b(?=\s*~?\d)", re.I), "d_ff"),
+]
+
+CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\b|\bthan\b|"
+                     r"\bunlike\b|\bvs\.?|\bversus\b|—|–", re.I)
+
+# a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
+DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
+
+DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
+                               r"apart|difference)\b", re.I)
+
+# a model name used as a modifier ("eight Mistral 7B experts", "a Llama-2-style count"):
+# it describes something else, which is not that model
+MODIFIER = re.compile(r"(?:'s\s+(?:successor|predecessor|sibling|bigger|larger|smaller|"
+                       r"draft|teacher|student|distilled|quantized|pruned))|"
+                       r"[\s-]*(?:experts?|style|like|based|sized?|class|architecture|"
+                       r"tokenizer|variant|derivatives?|fine-?tunes?|clones?|layers? of|"
+                       r"blocks?)\b", re.I)
+
+INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
+
+# a result said in words after arithmetic with no `=`: "512 × 64, which is 32,768",
+# "4096 × 4096 (i.e. 16,777,216)", "512 × 64 for the base model, which is 32,768"
+RESULT_LINK = re.compile(r"^\s*(?:is|are|gives|yields|equals|makes)\s*(?:about |roughly |"
+                          r"approximately |~|≈)?\s*$|"
+                          r"^\s*[,(]?\s*(?:(?:for|in|of|per) (?:the |a |an |each )?[A-Za-z_-]+"
+                          r"(?: [A-Za-z_-]+){0,2}\s*,?\s*)?(?:which is|that is|that's|i\.e\.,?|"
+                          r"giving|gives|yielding|yields|equals|for a total of)\s*"
+                          r"(?:about |roughly |approximately |~)?\s*$", re.I)
+
+SIZE_HEADER = re.compile(r"^\s*(?:size|model size|params?|parameters|#\s*params|"
+                          r"model|name|variant|checkpoint)\s*(?:\(.*\))?\s*$", re.I)
+
+SHAPE_HEADER = re.compile(r"^\s*(?:(?:weight|param(?:eter)?|tensor|squeezed)\s+)?shape\s*$", re.I)
+
+COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter)?s?|weights|"
+                           r"elements)(?: count| #)?\s*$|^\s*(?:#\s*)?params?\s*#?\s*$|"
+                           r"^\s*numel\s*$", re.I)

@@ -1,0 +1,377 @@
+"""Arithmetic as written in a statement, read on its tokens (docs/architecture.md §5.2).
+
+- `arithmetic(toks)`: every comparison of numbers written out, `3×32 = 96`, `8/3·4096 =
+  10922` (strict: `=` is `==`; lenient: the result at its stated precision, `precision`);
+- `worded_results(toks, text)`: a result said in words after the expression ("512 × 64,
+  which is 32,768"), a reading to confirm;
+- `expansions(toks)`: `4096 → 16384` stated with a factor `4×`;
+- `rounding(toks, text)`: `X is E rounded up to a multiple of M`;
+- `fractions_of(text)`: "2048, which is 2/3 of 3072".
+
+Also the small token predicates the other readers share (`num`, `is_op`, `is_word`) and
+`approx_claim`, a comparison at the precision a figure states. Values are computed
+exactly on the tokens (bounded powers); nothing is evaluated as code.
+"""
+
+import re
+from dataclasses import replace
+from fractions import Fraction
+
+from ffnverify.scan import precision, words
+from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
+from ffnverify.scan.parts import Part
+
+
+def num(t: Tok) -> str:
+    return literal(t.value)
+
+
+def is_op(t, *ops):
+    return t is not None and t.kind == "OP" and t.text in ops
+
+
+def is_word(t, *names):
+    return t is not None and t.kind == "WORD" and t.lower in names
+
+
+def approx_claim(lhs: str, t: Tok, op: str = "≈") -> str:
+    """`lhs ≈ t` with the precision t states (a literal when the language reads it the
+    same way, else approx(..., abs=half a unit))."""
+    if op != "≈":
+        return f"{lhs} {op} {num(t)}"
+    if t.unit == 0:
+        return f"{lhs} == {num(t)}"
+    if t.plain and t.scale in ("", "%"):
+        text = t.text.rstrip("×x ").replace(",", "")
+        if re.fullmatch(r"\d+(?:\.\d+)?%?", text):
+            return f"{lhs} ≈ {text}"
+    return f"approx({lhs}, {num(t)}, abs={literal(t.unit / 2)})"
+
+
+_ARITH_OPS = {"+", "-", "×", "/", "^", "(", ")"}
+
+
+_COMPARE = {"=": "==", "≈": "≈", "≠": "!=", "<": "<", ">": ">", "≤": "<=", "≥": ">="}
+
+
+def _runs(toks):
+    run = []
+    for t in toks:
+        if t.kind == "NUM" and t.ratio and run:  # "≈ 2.67×": the run ends with it
+            run.append(t)
+            yield run
+            run = []
+            continue
+        ok = (t.kind == "NUM" and not t.ratio) or (
+            t.kind == "OP" and (t.text in _ARITH_OPS or t.text in _COMPARE or t.text == "~"))
+        if ok:
+            run.append(t)
+        else:
+            if run:
+                yield run
+            run = []
+    if run:
+        yield run
+
+
+def _stated(t: Tok) -> str:
+    """`t` as a literal that states the precision it was written with, for the right side
+    of `≈`: `1.8 × 10⁹` as `18e8` (±0.5e8 under the claim language's ≈ rule), where its
+    exact value `1800000000` would state ±0.5; exact where its unit is no power of ten."""
+    unit = t.unit
+    if not unit or unit == 1 or unit.denominator != 1 or t.value.denominator != 1:
+        return num(t)
+    k = len(str(unit.numerator)) - 1
+    if unit != 10**k or t.value % unit:
+        return num(t)
+    return f"{t.value // unit}e{k}"
+
+
+def expression(side, stated: bool = False) -> str | None:
+    """A side of a comparison as claim text, or None when it is not an expression; with
+    `stated`, each number keeps its stated precision (`_stated`)."""
+    while side and is_op(side[0], ")"):
+        side = side[1:]
+    while side and is_op(side[-1], "(", "×", "+", "-", "/", "^"):
+        side = side[:-1]  # "= 1,280 (× KV heads)": the run ends at the result
+    while side and is_op(side[-1], ")") and sum(is_op(t, ")") - is_op(t, "(")
+                                                 for t in side) > 0:
+        side = side[:-1]  # "(768 × 4 = 3072)": the closing parenthesis of the aside
+    depth = 0
+    for t in side:
+        depth += is_op(t, "(") - is_op(t, ")")
+        if depth < 0:
+            return None
+    if depth > 0:  # an unbalanced "(" opened before the run
+        while side and is_op(side[0], "(") and depth > 0:
+            side, depth = side[1:], depth - 1
+        if depth:
+            return None
+    if not side:
+        return None
+    out, expect_operand = [], True
+    for t in side:
+        if t.kind == "NUM":
+            if not expect_operand:
+                return None
+            shown = _stated(t) if stated else num(t)
+            out.append(shown if not t.power else f"({shown})")
+            expect_operand = False
+        elif t.text == "(":
+            if not expect_operand:
+                if t.space_before:  # "3 (2+4)": two expressions side by side, no product
+                    return None
+                out.append("*")  # "3(2+4)" is written as a product
+            out.append("(")
+            expect_operand = True
+        elif t.text == ")":
+            if expect_operand:
+                return None
+            out.append(")")
+        elif t.text == "~":
+            if not expect_operand:
+                return None
+        else:
+            if expect_operand and t.text != "-":
+                return None
+            out.append({"×": "*", "^": "**"}.get(t.text, t.text))
+            expect_operand = True
+    if expect_operand:
+        return None
+    return " ".join(out).replace("( ", "(").replace(" )", ")")
+
+
+def _value(side) -> Fraction | None:
+    """The exact value of a side made of numbers and + - × / ^ ( ), computed on the
+    tokens (bounded powers); None if it is anything else."""
+    out, ops = [], []
+    prec = {"+": 1, "-": 1, "×": 2, "/": 2, "^": 3}
+
+    def apply():
+        op = ops.pop()
+        if len(out) < 2:
+            raise ValueError
+        b, a = out.pop(), out.pop()
+        if op == "+":
+            out.append(a + b)
+        elif op == "-":
+            out.append(a - b)
+        elif op == "×":
+            out.append(a * b)
+        elif op == "/":
+            if b == 0:
+                raise ValueError
+            out.append(a / b)
+        else:
+            if b.denominator != 1 or not 0 <= b <= 64 or abs(a) > 10**12:
+                raise ValueError
+            out.append(a ** int(b))
+
+    try:
+        for t in side:
+            if t.kind == "NUM":
+                out.append(t.value)
+            elif t.text == "(":
+                ops.append("(")
+            elif t.text == ")":
+                while ops and ops[-1] != "(":
+                    apply()
+                if not ops:
+                    return None
+                ops.pop()
+            elif t.text in prec:
+                while ops and ops[-1] != "(" and (prec[ops[-1]] > prec[t.text] or (
+                        prec[ops[-1]] == prec[t.text] and t.text != "^")):
+                    apply()
+                ops.append(t.text)
+            elif t.text != "~":
+                return None
+        while ops:
+            if ops[-1] == "(":
+                return None
+            apply()
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return out[0] if len(out) == 1 else None
+
+
+def _terminates(x: Fraction) -> bool:
+    d = x.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def arithmetic(toks) -> tuple[list, bool]:
+    """Parts for every comparison of numbers written out in the unit; and whether one
+    leans on a `~` number on its left (then it is only a reading). The strict reading
+    takes the result as written, at its stated precision where it states one (`= 67.1M`
+    is [67.05M, 67.15M]; a result no finite decimal states exactly, `8/3 × 2048 =
+    5461.33`, at its last digit; a plain integer exactly); the lenient one adds the
+    charitable readings of `precision.lenient`."""
+    parts, unsure = [], False
+    at = {id(t): i for i, t in enumerate(toks)}
+    for run in _runs(toks):
+        sides, ops, cur = [], [], []
+        for t in run:
+            if t.kind == "OP" and t.text in _COMPARE:
+                sides.append(cur)
+                ops.append(t.text)
+                cur = []
+            else:
+                cur.append(t)
+        sides.append(cur)
+        if not ops:
+            continue
+        if not any(t.kind == "OP" and t.text in ("+", "-", "×", "/", "^") for s in sides
+                   for t in s) and not any(t.power for s in sides for t in s):
+            continue  # `d = 4` after a word, `32 = 32`: nothing computed
+        texts = [expression(s) for s in sides]
+        for k, op in enumerate(ops):
+            left, right = texts[k], texts[k + 1]
+            if left is None or right is None:
+                continue
+            rhs_side = [t for t in sides[k + 1] if not is_op(t, "~")]
+            leans = any(t.tilde for t in sides[k] if t.kind == "NUM")
+            unsure = unsure or leans
+            if any(t.scale == "bytes" for s in sides for t in s):
+                continue
+            figs = tuple(at[id(t)] for t in sides[k] + sides[k + 1] if t.kind == "NUM")
+            approx = op == "≈" or any(is_op(t, "~") for t in sides[k + 1][:1])
+            single = len(rhs_side) == 1 and rhs_side[0].kind == "NUM"
+            if op == "=" and single and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
+                exact = _value(sides[k])
+                if exact is not None and not _terminates(exact):
+                    approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
+            if op == "=" and single and rhs_side[0].scale in SCALES and not approx:
+                # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (docs/architecture.md §5.2)
+                strict = precision.strict(left, rhs_side[0])
+            elif approx and single:
+                strict = approx_claim(left, rhs_side[0])
+            elif approx:  # the right side's figures at their stated precision
+                strict = f"{left} ≈ {expression(sides[k + 1], stated=True) or right}"
+            else:
+                strict = f"{left} {_COMPARE[op]} {right}"
+            loose = strict
+            if single and op in ("=", "≈") and rhs_side[0].unit:
+                t = rhs_side[0]
+                hedge = approx and (t.tilde or any(is_op(x, "~") for x in sides[k + 1][:1]))
+                loose = precision.lenient(left, hedged_tok(t) if hedge else t)
+            parts.append(Part(strict, loose, not leans, figs,
+                              f"arithmetic as written: {strict}"))
+    return parts, unsure
+
+
+def worded_results(toks, text) -> list:
+    """Parts for arithmetic whose result follows in words, not after `=` (see
+    `words.RESULT_LINK`): read as `expression == result` at the result's precision, a reading to
+    confirm (the words, not an `=`, tie the two)."""
+    parts = []
+    at = {id(t): i for i, t in enumerate(toks)}
+    for run in _runs(toks):
+        cuts = [k for k, t in enumerate(run) if t.kind == "OP" and t.text in _COMPARE]
+        if cuts:  # "d_model × d_k = 512 × 64, which is 32,768": the part after the last
+            if expression(run[:cuts[-1]]) is not None:  # `=` when no numbers are before
+                continue  # it (else `arithmetic` reads it)
+            run = run[cuts[-1] + 1:]
+        if not any(is_op(t, "+", "-", "×", "/", "^") for t in run):
+            continue
+        expr = expression(run)
+        if expr is None or not re.search(r"\d\s*[-+*/]+\s*\(?\s*\d", expr):
+            continue  # "4× (giving 16,384)": a ratio, not arithmetic
+        last = at[id(run[-1])]
+        nxt = next((k for k in range(last + 1, len(toks)) if toks[k].kind == "NUM"), None)
+        if expr is None or nxt is None or toks[nxt].ratio or toks[nxt].scale == "bytes" \
+                or any(t.scale == "bytes" for t in run):
+            continue
+        if not words.RESULT_LINK.match(text[run[-1].end:toks[nxt].start]):
+            continue
+        if nxt + 1 < len(toks) and is_op(toks[nxt + 1], "+", "-", "×", "/", "^", "="):
+            continue  # the next figure starts an expression of its own
+        t = toks[nxt]
+        figs = tuple(at[id(x)] for x in run if x.kind == "NUM") + (nxt,)
+        exact = precision.exact_count(t)
+        strict = f"{expr} == {num(t)}" if exact else precision.strict(expr, t)
+        parts.append(Part(strict, strict if exact else precision.lenient(expr, t), False, figs,
+                          f"arithmetic whose result is said in words: {expr} = {t.text}"))
+    return parts
+
+
+def hedged_tok(t: Tok) -> Tok:
+    return t if t.tilde or t.about else replace(t, tilde=True)
+
+
+def expansions(toks) -> list:
+    factors = [t for t in toks if t.kind == "NUM" and t.ratio]
+    parts = []
+    if not factors:
+        return parts
+    at = {id(t): i for i, t in enumerate(toks)}
+    for i, t in enumerate(toks[:-2]):
+        arrow = is_op(toks[i + 1], "→") or (is_word(toks[i + 1], "to") and i and is_word(
+            toks[i - 1], "maps", "map", "from", "expands", "widens", "grows", "projects"))
+        if t.kind == "NUM" and arrow and toks[i + 2].kind == "NUM":
+            a, b = t, toks[i + 2]
+            if a.value == 0 or b.value == 0:
+                continue
+            factor = min(factors, key=lambda f: abs(f.start - t.start))
+            big, small = (b, a) if b.value >= a.value else (a, b)
+            claim = approx_claim(f"{num(big)} / {num(small)}", factor,
+                            "≈" if factor.tilde or not factor.value.denominator == 1
+                            else "==").replace(" = ", " == ")
+            loose = precision.lenient(f"{num(big)} / {num(small)}", factor)
+            parts.append(Part(claim, loose, True, (at[id(a)], at[id(b)], at[id(factor)]),
+                              f"an expansion of {factor.text}"))
+            break
+    return parts
+
+
+_ROUNDING = re.compile(
+    # X is not itself the end of a computation ("8/3 × 4096 = 10922.67 rounded up ...")
+    r"(?<![×*/·+\-^]\s)(?<![×*/·+\-^\d.,])"
+    r"(?P<x>\d[\d,]*\d|\d)\s*,?\s+(?:which\s+)?(?:is|=|equals|comes from)\s+"
+    r"(?:just\s+|exactly\s+)?"
+    r"(?P<e>[\d\s/·×*().+-]+?)(?:\s*=\s*\d[\d,]*(?:\.\d+)?)?"  # E's value, shown
+    r"\s*,?\s*rounded up to (?:a|the next|the nearest) multiple of\s+(?P<m>\d+)", re.I)
+
+
+def rounding(toks, text) -> list:
+    """`X is E rounded up to a multiple of M`, E numbers and operators only."""
+    out = []
+    for m in _ROUNDING.finditer(text):
+        e = expression(list(tokens(m.group("e"))))
+        xs = [t for t in tokens(m.group("x")) if t.kind == "NUM"]
+        if e is None or len(xs) != 1:
+            continue
+        out.append(f"round_up({e}, {m.group('m')}) == {num(xs[0])}")
+    return out
+
+
+_FRACTION_OF = re.compile(
+    r"(?P<x>[\d.,]+)\s*(?:,\s*which\s+)?(?:is|are|=)\s+(?:exactly\s+|about\s+|roughly\s+)?"
+    r"(?P<f>\d+\s*/\s*\d+|two thirds|two-thirds|one third|a third|half)\s+of\s+"
+    r"(?:the\s+)?(?P<y>[\d.,]+)|"
+    r"(?P<f2>two thirds|two-thirds|one third|a third|half|\d+\s*/\s*\d+)\s+of\s+"
+    r"(?P<y2>[\d.,]+)\s+(?:is|are|=|gives)\s+(?:about\s+)?(?P<x2>[\d.,]+\d)", re.I)
+
+
+_WORD_FRACTIONS = {"two thirds": "2/3", "two-thirds": "2/3", "one third": "1/3",
+                   "a third": "1/3", "half": "1/2"}
+
+
+def fractions_of(text) -> list:
+    """"2048, which is 2/3 of 3072" and "two thirds of 16,384 is 10,922.67"."""
+    parts = []
+    for m in _FRACTION_OF.finditer(text):
+        x, f, y = (m.group("x"), m.group("f"), m.group("y")) if m.group("x") else (
+            m.group("x2"), m.group("f2"), m.group("y2"))
+        xs = [t for t in tokens(x) if t.kind == "NUM"]
+        ys = [t for t in tokens(y.rstrip(".,")) if t.kind == "NUM"]
+        if len(xs) != 1 or len(ys) != 1:
+            continue
+        frac = _WORD_FRACTIONS.get(f.lower(), f.replace(" ", ""))
+        lhs = f"{frac}*{num(ys[0])}"
+        parts.append(approx_claim(lhs, xs[0]) if xs[0].value.denominator != 1
+                     else f"{lhs} == {num(xs[0])}")
+    return parts

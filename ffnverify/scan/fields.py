@@ -1,0 +1,248 @@
+"""A catalogue model's field stated in prose (docs/architecture.md §5.2, binding and
+scope): `model_claims(toks, text, names)` pairs each field noun ("126 layers", "hidden
+size of 8192", "8 KV heads") with its figure and its model, and compares the figure with
+the quantity its scope names (`params_lhs`: per layer, FFN, attention, embedding,
+non-embedding, active). A figure bound through its noun, to the model its clause names,
+is sure; one paired by nearness, or with an owner the grammar does not give, is a
+reading to confirm. A size that repeats the model's name is a name (`names_size`).
+The field nouns are `words.FIELDS`.
+"""
+
+import re
+from fractions import Fraction
+
+from ffnverify.claims.signatures import SIGNATURES
+from ffnverify.scan import precision, words
+from ffnverify.scan.arithmetic import is_op, is_word
+from ffnverify.scan.detect import elided_names, near_misses, other_names, size_of
+from ffnverify.scan.numbers import Tok
+from ffnverify.scan.parts import Part
+
+
+def available(func: str) -> bool:
+    return func in SIGNATURES
+
+
+def fields_in(text):
+    found = []
+    taken = []
+    for pattern, func in words.FIELDS_AROUND:
+        for m in pattern.finditer(text):
+            taken.append((m.start(1), m.end(1)))
+            found.append((m.start(1), m.end(1), func))
+    for pattern, func in words.FIELD_RES:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append((m.start(), m.end(), func))
+    return sorted(found)
+
+
+def _in_arithmetic(toks, i) -> bool:
+    """Whether number i is an operand or the result of arithmetic written out
+    ("64 / 8 = 8"): then it is not the value of a field."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    if is_op(nxt, "+", "-", "×", "/", "^", "=", "≈") and (
+            after is None or after.kind != "WORD" or not nxt.text == "-"):
+        return True  # "80-layer" is a compound word, not a subtraction
+    if i >= 2 and is_op(toks[i - 1], "+", "-", "×", "/", "^", "=", "≈") and \
+            toks[i - 2].kind == "NUM":
+        return True
+    return False
+
+
+def _clause_start(text: str, at: int) -> int:
+    last = 0
+    for m in words.CLAUSE_BREAK.finditer(text, 0, at):
+        last = m.end()
+    return last
+
+
+def _owner(names, text, at) -> tuple[str | None, bool]:
+    """The model a figure at `at` is said of, and whether the grammar gives it: the only
+    model the sentence names, or the one that opens the figure's own clause ("Unlike
+    GPT-2 XL, GPT-3 has 96 layers"); two names joined as one subject ("Llama 2 7B and
+    Mistral 7B have ...") or a figure before any name give no clear owner."""
+    if not names:
+        return None, False
+    if len({n[2] for n in names}) == 1:
+        return names[0][2], True
+    before = [n for n in names if n[1] <= at]
+    if not before:
+        return names[0][2], False
+    start = _clause_start(text, at)
+    mine = [n for n in before if n[0] >= start]
+    if len(mine) != 1:
+        return before[-1][2], False
+    earlier = [n for n in names if n[1] <= mine[0][0]]
+    if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
+                                text[earlier[-1][1]:mine[0][0]], re.I):
+        return mine[0][2], False  # a coordinated subject: each, or both?
+    return mine[0][2], True
+
+
+def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
+    """What a parameter figure counts: (part or "", per layer)."""
+    lo = min(cand.start, fs)
+    hi = max(cand.end, fe)
+    start = _clause_start(text, lo)
+    tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
+    window = text[start:hi] + tail
+    if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
+        return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
+    return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
+
+
+_PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding": "embedding",
+          "lm_head": "lm_head"}
+
+
+def params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool] | None:
+    """The quantity a parameter figure of that scope is compared with: one or more
+    definitions (a charitable reader takes any), and whether the scope is clear."""
+    if part == "whole":  # "the FFN holds N of M parameters": M is the whole, to confirm
+        return [f"params_layer({model})" if per_layer else f"params_total({model})"], False
+    if per_layer:
+        if part in ("", "ffn", "attention", "norms"):
+            return [f"params_layer({model}" + (f", part={part})" if part else ")")], True
+        return None
+    if part == "":  # counted with or without the learned position table (nanoGPT's
+        return [f"params_total({model})",  # count leaves it out)
+                f"params_total({model}) - params_total({model}, part=positions)"], True
+    if part == "active":
+        return [f"params_active({model})"], True
+    if part == "non_embedding":
+        base = f"params_total({model}) - params_total({model}, part=embedding)"
+        return [base + f" - params_total({model}, part=positions)",
+                base + f" - params_total({model}, part=positions)"
+                f" - params_total({model}, part=lm_head)"], True
+    if part in _PARTS:
+        return [f"params_total({model}, part={part})"], True
+    return [f"params_total({model})"], False  # "trainable": most likely the total
+
+
+def _range_of(toks, i):
+    """(low, high) tokens when number i is an end of a range `32–40` / `between 30 and
+    35`, else None."""
+    if i + 2 < len(toks) and toks[i + 1].kind == "RANGE" and toks[i + 2].kind == "NUM":
+        return toks[i], toks[i + 2]
+    if i >= 2 and toks[i - 1].kind == "RANGE" and toks[i - 2].kind == "NUM":
+        return toks[i - 2], toks[i]
+    if i + 2 < len(toks) and is_word(toks[i + 1], "and", "to") and toks[i + 2].kind == "NUM" \
+            and i and is_word(toks[i - 1], "between", "from"):
+        return toks[i], toks[i + 2]
+    if i >= 3 and is_word(toks[i - 1], "and", "to") and toks[i - 2].kind == "NUM" \
+            and is_word(toks[i - 3], "between", "from"):
+        return toks[i - 2], toks[i]
+    return None
+
+
+def _field_parts(lhs_list, t, toks, i, text, binary, sure, reading):
+    """Parts comparing each definition in `lhs_list` (any may hold) with figure i."""
+    rng = _range_of(toks, i)
+    at = {id(x): k for k, x in enumerate(toks)}
+    if rng:
+        lo, hi = rng
+        pairs = [precision.interval(lhs, lo, hi) for lhs in lhs_list]
+        figs = (at[id(lo)], at[id(hi)])
+    else:
+        op = words.bound(text[:t.start], text[t.end:])
+        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
+                 for lhs in lhs_list]
+        figs = (i,)
+    strict = pairs[0][0]
+    loose = pairs[0][1] if len(pairs) == 1 else "(" + " or ".join(p[1] for p in pairs) + ")"
+    if not rng and len(pairs) == 1 and precision.exact_count(t) and not binary:
+        loose = strict  # `32 layers`: an exact count, no other reading
+    return Part(strict, loose, sure, figs, reading)
+
+
+def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:
+    """Parts for `model field number` statements; the fields no claim function reads;
+    and the figures that are names (a size repeating the model's name)."""
+    parts, missing, name_figs = [], [], set()
+    fields = fields_in(text)
+    index = {id(t): i for i, t in enumerate(toks)}
+    nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
+            and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
+            and not _in_arithmetic(toks, i) and not _glued(toks, i)]
+    used = set()
+    owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
+                     for n in names] + [(a, b, None) for a, b in other_names(text)]
+                    + [(a, b, None) for a, b, _, _ in near_misses(text)]
+                    + [(a, b, None) for a, b in elided_names(text)])
+    for fs, fe, func in fields:
+        before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
+        after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
+        cand, bound = None, False
+        if before and words.NOUN_AFTER.match(text[before[-1].end:fs]) and not words.DIFFERENCE.search(
+                text[max(0, before[-1].start - 12):before[-1].start]) and not \
+                words.DIFFERENCE_AFTER.match(text, fe):
+            cand, bound = before[-1], True
+        elif after and words.NOUN_BEFORE.match(text[fe:after[0].start]):
+            cand, bound = after[0], True
+        elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]):
+            cand = before[-1]
+        elif after and not re.search(r"[,;]", text[fe:after[0].start]):
+            cand = after[0]
+        if cand is None or (not bound and not given_sure):
+            continue  # a model named elsewhere, and a number only near the field: no
+        i = index[id(cand)]
+        if func in words.BINARY_FIELDS and words.INPUT.search(text[max(0, cand.start - 8):cand.start]):
+            continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        rng = _range_of(toks, i)
+        if rng and any(x.scale in ("%", "bytes") for x in rng):
+            continue  # "13–14 GB": a range of bytes is no count of a field
+        model, clear = _owner(owners, text, cand.start)
+        if model is None:
+            continue
+        used.add(id(cand))
+        if func == "params_total" and names_size(cand, model):
+            name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
+            continue
+        lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "params_total":
+            scope, per_layer = _scope(text, fs, fe, cand)
+            got = params_lhs(model, scope, per_layer)
+            if got is None:
+                missing.append(f"{scope} parameters per layer")
+                continue
+            lhs_list, scope_clear = got
+        if not available(func):
+            missing.append(func)
+            continue
+        sure = bound and clear and scope_clear and given_sure and not re.search(
+            r"\brespectively\b", text, re.I)
+        how = "its noun" if bound else "nearness only (to confirm)"
+        reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
+        parts.append(_field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
+                                  reading))
+    return parts, missing, name_figs
+
+
+def _glued(toks, i) -> bool:
+    """Whether number i runs into a word ("7b" written lower-case, "4bit"), is a multiple
+    ("4 times the width") or has its scale written apart ("128 K"): a name, a unit, a
+    ratio or a figure the tokens do not read at its scale, not a count."""
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is not None and nxt.kind == "WORD" and (
+        nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x")
+        or nxt.text in ("K", "k", "M", "B", "G", "T"))  # "128 K tokens": a scale apart
+
+
+def names_size(t: Tok, model: str) -> bool:
+    """Whether figure t is the size written in the model's name (`70B` for llama-2-70b)."""
+    size = size_of(model)
+    return size is not None and t.scale in ("B", "M", "billion", "million", "bn") \
+        and t.value == size and t.unit >= _name_unit(model)  # "175.0B": a measurement
+
+
+def _name_unit(model: str) -> Fraction:
+    """The last place of the size in the model's name (`gpt-3-175b`: 10⁹; `qwen3-0.6b`:
+    10⁸)."""
+    m = re.search(r"(\d+)(?:\.(\d+))?([bm])$", model)
+    if not m:
+        return Fraction(0)
+    return Fraction(10**9 if m.group(3) == "b" else 10**6, 10**len(m.group(2) or ""))

@@ -1,0 +1,115 @@
+"""Table rows read as model statements (docs/architecture.md §5.2, binding by column
+header): `row_claims` (models per row with fields in the header, or fields per row with
+models in the header; a size column repeating the row's model name is a name) and
+`shape_counts` (a parameter table's `Shape | Number of parameters` row multiplied out).
+"""
+
+import re
+
+from ffnverify.scan import precision, words
+from ffnverify.scan.detect import models, other_names
+from ffnverify.scan.fields import available, names_size, params_lhs
+from ffnverify.scan.numbers import normalise, tokens
+from ffnverify.scan.parts import Part
+
+
+def field_of(cell: str):
+    for pattern, func in words.FIELD_RES:
+        if pattern.fullmatch(cell.strip().lower()) or pattern.search(cell.lower()):
+            return func
+    return None
+
+
+def cell_offsets(text: str, cells) -> list[int]:
+    out, cursor = [], 0
+    for c in cells:
+        at = text.find(c, cursor) if c else -1
+        out.append(at if at >= 0 else cursor)
+        cursor = (at if at >= 0 else cursor) + len(c)
+    return out
+
+
+def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, list, set]:
+    """A table row: models per row (header names the fields) or fields per row (header
+    names the models). The header binds each column (sure); a size column that repeats
+    the row's model name is a name. Also returns the figures that are names. A row that
+    names no model, under a heading that names one (`subject`), is read as said of it,
+    its first cell naming the field: a reading to confirm."""
+    parts, missing, name_figs = [], [], set()
+    row_model = next((models(c)[0][2] for c in cells if models(c)), None)
+    head_models = [(models(h)[0][2] if models(h) else None) for h in header]
+    offsets = cell_offsets(text, cells)
+    pairs = []
+    sure = True
+    if not row_model and not any(head_models) and subject and cells \
+            and field_of(cells[0]) and not other_names(text):
+        row_model, sure = subject, False
+        header = (cells[0],) * len(cells)
+    if row_model:
+        for j in range(len(cells)):
+            func = field_of(header[j]) if j < len(header) else None
+            pairs.append((row_model, func, j))
+    elif any(head_models):
+        func = field_of(cells[0]) if cells else None
+        if func:
+            for j in range(1, len(cells)):
+                if j < len(head_models) and head_models[j]:
+                    pairs.append((head_models[j], func, j))
+    for model, func, j in pairs:
+        cell = cells[j]
+        cell_toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
+        figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM"
+                     and offsets[j] <= t.start < offsets[j] + len(cell))
+        if len(cell_toks) != 1 or cell_toks[0].scale == "%":
+            continue
+        t = cell_toks[0]
+        head = header[j] if j < len(header) else ""
+        if names_size(t, model) and (func in (None, "params_total")
+                                      and (words.SIZE_HEADER.match(head) or func is None)):
+            name_figs.update(figs)  # the size column repeats the name: "70B"
+            continue
+        if func is None:
+            continue
+        if not available(func):
+            missing.append(func)
+            continue
+        lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "params_total":
+            scope = words.scope(head)
+            got = params_lhs(model, scope, bool(words.PER_LAYER.search(head)))
+            if got is None:
+                continue
+            lhs_list, scope_clear = got
+        pairs_text = [(precision.strict(lhs, t), precision.lenient(
+            lhs, t, binary=func in words.BINARY_FIELDS)) for lhs in lhs_list]
+        loose = pairs_text[0][1] if len(pairs_text) == 1 else \
+            "(" + " or ".join(p[1] for p in pairs_text) + ")"
+        parts.append(Part(pairs_text[0][0], loose, scope_clear and sure, figs,
+                          f"{func} of {model} from the column {head!r}" if sure else
+                          f"{func} of {model}, the model the section's heading names"))
+    return parts, missing, name_figs
+
+
+_SHAPE_CELL = re.compile(r"^\s*[\(\[]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\)\]]\s*$")
+
+
+def shape_counts(header, cells, text, toks) -> list:
+    """A parameter table's row (`Name | Shape | Number of parameters`): the product of
+    the shape is the count. The header binds the columns, but a shape may be some other
+    tensor's: a reading to confirm."""
+    shapes = [j for j, h in enumerate(header) if words.SHAPE_HEADER.match(h)]
+    counts = [j for j, h in enumerate(header) if words.COUNT_HEADER.match(h)]
+    if len(shapes) < 1 or len(counts) != 1 or counts[0] >= len(cells):
+        return []
+    count = cells[counts[0]].replace(",", "").strip()
+    m = _SHAPE_CELL.match(cells[shapes[0]]) if shapes[0] < len(cells) else None
+    if not m or not count.isdigit():
+        return []
+    dims = [d.strip() for d in m.group(1).split(",")]
+    offsets = cell_offsets(text, cells)
+    figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM" and any(
+        offsets[j] <= t.start < offsets[j] + len(cells[j]) for j in (*shapes, counts[0])
+        if j < len(cells)))
+    claim = f"{' * '.join(dims)} == {count}"
+    return [Part(claim, claim, False, figs, f"the shape {cells[shapes[0]].strip()} multiplied "
+                 f"out against the column {header[counts[0]]!r}")]
