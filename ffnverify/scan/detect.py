@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ffnverify.scan.numbers import number_words, tokens
+from ffnverify.scan.recognise import writes_arithmetic
 from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(
@@ -268,9 +269,7 @@ def is_statement(text: str, heading: bool = False) -> bool:
             re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
     if VOCABULARY.search(text):
         return True
-    from ffnverify.scan.read import arithmetic
-
-    return bool(arithmetic(tokens(text))[0])
+    return writes_arithmetic(tokens(text))
 
 
 _OTHER_MODELS = {"chinchilla", "gopher", "grok", "jamba", "megatron", "bloomz", "vicuna",
