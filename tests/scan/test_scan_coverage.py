@@ -1,13 +1,10 @@
 """Coverage (issue 27, docs/architecture.md §5.2): a claim covers a statement only when
 the statement's figures appear in the claim or in its `quote`, and the quote matches the
-whole statement; a claim fence after a paragraph or table covers only the statements
-(rows) whose every figure it states."""
+whole statement."""
 
 from ffnverify.claims.files import Claim
 
 TWO = "Llama 2 7B has 32 layers and a 4096-wide residual stream.\n"
-TABLE = ("| Model | Size | Layers | Hidden size |\n|---|---|---|---|\n"
-         "| Llama 2 70B | 70B | 80 | 8192 |\n| Llama 2 13B | 13B | 40 | 5120 |\n")
 
 
 def _claim(expr, quote="", source=""):
@@ -16,20 +13,6 @@ def _claim(expr, quote="", source=""):
 
 def _statuses(result):
     return [r["status"] for r in result["statements"]]
-
-
-def test_a_fence_stating_part_of_a_sentence_does_not_cover_it(scan_text):
-    part = TWO + "\n```claim\nlayers(llama-2-7b) == 32\n```\n"
-    whole = TWO + "\n```claim\nlayers(llama-2-7b) == 32\nd_model(llama-2-7b) == 4096\n```\n"
-    assert _statuses(scan_text(part)) != ["covered"]
-    assert _statuses(scan_text(whole)) == ["covered"]
-
-
-def test_a_fence_after_a_table_covers_only_the_rows_it_states(scan_text):
-    doc = TABLE + "\n```claim\nlayers(llama-2-70b) == 80\nd_model(llama-2-70b) == 8192\n```\n"
-    got = _statuses(scan_text(doc))
-    assert got[0] == "covered"  # its size cell repeats the name: no figure to state
-    assert got[1] != "covered"  # the fence says nothing of the 13B row
 
 
 def test_a_source_with_a_quote_of_a_piece_covers_nothing(scan_text):
