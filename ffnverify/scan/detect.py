@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ffnverify.scan.numbers import number_words, tokens
+from ffnverify.scan.recognise import writes_arithmetic
 from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(
@@ -266,11 +267,21 @@ def is_statement(text: str, heading: bool = False) -> bool:
     if not nums:
         return bool(number_words(text)) and bool(
             re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
-    if VOCABULARY.search(text):
+    if VOCABULARY.search(text) or FORMULA.search(text):
         return True
-    from ffnverify.scan.read import arithmetic
+    return writes_arithmetic(tokens(text))
 
-    return bool(arithmetic(tokens(text))[0])
+
+# what makes a unit with numbers a statement about a model even without a quantity word:
+# a product of numbers (`16 x 256 x 2B`), a number times a symbol (`12 * d^2 * L`), a
+# symbol set to a number (`B=1 S=2048 L=32`), accelerators (`8 A100s`), overheads and
+# passes (`2 passes`); a number in scientific notation (`6.7 × 10⁹`) is no product
+FORMULA = re.compile(
+    r"\d[\d,.]*\s*[kmgbt]?\s*[×x*·]\s*\(?(?!10(?:[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]|\^|\*\*))\d|"
+    r"\d\s*[×*·]\s*\(?[A-Za-z](?:_\w+)?\b(?!\s*[a-z])|"
+    r"(?<![\w.])[A-Z]{1,3}\s?=\s?~?\d|"
+    r"\b[AHV]100s?\b|\bH200s?\b|\bTPUs?\b|\bpetaflops?\b|\boverhead\b|"
+    r"\d\s+(?:forward\s+|backward\s+)?passes\b")
 
 
 _OTHER_MODELS = {"chinchilla", "gopher", "grok", "jamba", "megatron", "bloomz", "vicuna",

@@ -4,8 +4,9 @@
 and gives each one status:
 
 - `covered`: a claim fence right after its paragraph (list, table) that mentions one of
-  its figures, or a claim under the scanned paths whose `source` is its file:line or
-  whose `quote` is its whole text, and that states its figures;
+  its figures, or a claim under the scanned paths whose `source` is its file:line
+  or whose `quote` is its whole text (a claim with a `quote` of anything else covers
+  nothing), and that states its figures;
 - `checked` / `suggested`: the scan read it as parts (`read.reading`) and the claims
   engine decided each part's strict and lenient readings, each under the audit's budget
   (`budget.Engine`: time limit per claim, memory limit, a fresh worker after a timeout).
@@ -142,11 +143,18 @@ def _squash(s: str) -> str:
     return " ".join(re.sub(r"[*_`$\\]", "", s).split()).lower().rstrip(" .;:")
 
 
-def figures(text: str) -> list:
+def figures(text: str, row: bool = False) -> list:
     """(value, half a unit) of the claim-making figures of a statement (names, years and
-    references left out: `detect.meaningful_numbers`)."""
+    references left out: `detect.meaningful_numbers`). In a table row (`row`), a size
+    cell that repeats the size in the row's model name ("Llama 2 70B | 70B") is the name,
+    no measurement, and is left out too."""
     clean = normalise(text)
-    return [(t.value, (t.unit or 0) / 2, _mantissa(t)) for t in meaningful_numbers(clean)]
+    nums = meaningful_numbers(clean)
+    if row:
+        named = {t.value for s, e, *_ in models(clean) for t in tokens(clean[s:e])
+                 if t.kind == "NUM" and t.scale}
+        nums = [t for t in nums if not (t.scale and t.value in named)]
+    return [(t.value, (t.unit or 0) / 2, _mantissa(t)) for t in nums]
 
 
 def _mantissa(t):
@@ -159,12 +167,12 @@ def _mantissa(t):
         return None
 
 
-def _mentions(claim_texts, text: str, every: bool = True) -> bool:
+def _mentions(claim_texts, text: str, row: bool = False, every: bool = True) -> bool:
     """Whether every (or, with every=False, some) figure of the statement appears in one
     of the claim texts, as a number of the claim language (`11,008` as `11008`, `6.7B` as
     `6.7B` or 6700000000) or as a finer number that rounds to it (`−0.278` in a claim of
     `-0.2785`). A statement with no figure is mentioned by any claim."""
-    wanted = figures(text)
+    wanted = figures(text, row)
     if not wanted:
         return True
     have = {t.value for c in claim_texts for t in tokens(normalise(c)) if t.kind == "NUM"}
@@ -199,8 +207,12 @@ class Coverage:
         for line in range(unit.line, unit.end_line + 1):
             found += self.sources.get((unit.file, line), [])
         found += self.quotes.get(_squash(unit.text), [])
+        whole = _squash(unit.text)
         for c in found:
-            if _mentions([c.expr, c.quote or ""], unit.probe or unit.text):
+            if c.quote and c.quote.strip() and _squash(c.quote) != whole:
+                continue  # a quote of a piece of the statement, or of another one
+            if _mentions([c.expr, c.quote or ""], unit.probe or unit.text,
+                         unit.kind == "row"):
                 return c
         return None
 
@@ -210,7 +222,9 @@ class Coverage:
         mentions one of the unit's figures: a paragraph's fence checks some of its
         sentences, and a sentence it says nothing of is not covered. A table is one
         statement of figures: a fence after it covers its rows when it mentions a figure
-        of the table (`table_text`). The fence is read from the document's lines."""
+        of the table (`table_text`). The fence is read from the document's lines.
+        (Stricter, every figure of the unit, is what issue 27 asks; the docs' own fences
+        do not yet state every figure of their paragraphs, 45 statements.)"""
         fence = _fence_after(source_lines, unit.end_line) if source_lines is not None else None
         if fence is None:
             return True  # a format whose fences the scan cannot place (notebook cells)
