@@ -337,15 +337,13 @@ def catalogue_ratios(models=None, figsize=None) -> Figure:
              None: ("C7", "variant not known")}
     bars = ax.barh(names, [float(r) for r in ratios], color=[kinds[g][0] for g in gated])
     references = ((sp.Integer(4), "4"), (sp.Rational(8, 3), "8/3"))
-    clear_of_references = max(ref for ref, _ in references)
+    row_texts = []
     for y, (r, (_, row)) in enumerate(zip(ratios, rows)):
-        ax.annotate(f" {_ratio_text(r)}", (float(r), y), va="center",
-                    fontsize=CATALOGUE_FONTSIZE - 1)
         note = moe_note(row)
-        if note:  # after the ratio's text and the reference lines, so that nothing crosses it
-            ax.annotate(f"← {note}", (float(max(r, clear_of_references)), y),
-                        xytext=(CATALOGUE_FONTSIZE * 4.5, 0), textcoords="offset points",
-                        va="center", fontsize=CATALOGUE_FONTSIZE - 1)
+        texts = [_ratio_text(r)] + ([f"← {note}"] if note else [])
+        row_texts.append((float(r), y, [ax.text(float(r), y, t, va="center", ha="left",
+                                                fontsize=CATALOGUE_FONTSIZE - 1)
+                                        for t in texts]))
     for ref, label in references:
         ax.axvline(float(ref), color="grey", ls="--", lw=1)
         ax.text(float(ref), 0.005, f" {label}", transform=ax.get_xaxis_transform(),
@@ -359,7 +357,29 @@ def catalogue_ratios(models=None, figsize=None) -> Figure:
     fig.legend([bars[gated.index(g)] for g in shown], [kinds[g][1] for g in shown],
                loc="outside lower center", ncols=len(shown), fontsize=CATALOGUE_FONTSIZE,
                frameon=False)
+    place_after_bars(fig, ax, row_texts, [float(ref) for ref, _ in references])
     return fig
+
+
+def place_after_bars(fig: Figure, ax, rows, lines_x) -> None:
+    """Set each row's texts one after another from its bar's end, from their measured
+    widths, each moved past any of the vertical lines at `lines_x` (data x) it would cross.
+    rows: [(bar end x, row y, [Text, ...])]."""
+    renderer = _renderer(fig)
+    to_px, from_px = ax.transData.transform, ax.transData.inverted().transform
+    refs = sorted(to_px((x, 0))[0] for x in lines_x)
+    gap = CATALOGUE_FONTSIZE * fig.dpi / 72  # an em between a row's texts
+    for x, y, texts in rows:
+        cursor, y_px = to_px((x, y))
+        cursor += MARK_PAD_PX
+        for t in texts:
+            t.set_in_layout(False)
+            width = t.get_window_extent(renderer).width
+            for ref in refs:
+                if cursor - MARK_PAD_PX < ref < cursor + width + MARK_PAD_PX:
+                    cursor = ref + MARK_PAD_PX
+            t.set_position(from_px((cursor, y_px)))
+            cursor += width + gap
 
 
 def figsize(name: str) -> tuple[float, float]:
