@@ -1,8 +1,9 @@
 """The docs site's figures, drawn with matplotlib (Agg, no display) from the derivations.
 
 Every number plotted comes from `derivations` (or the catalogue) and is turned into a float
-only at the last step, for drawing. Each figure is FIGSIZE at DPI, so every PNG is
-WIDTH × HEIGHT pixels. `python -m docs_build.plots FOLDER` writes them all.
+only at the last step, for drawing. Each figure is figsize(name) at DPI: FIGSIZE (WIDTH ×
+HEIGHT pixels), except the catalogue chart, whose height grows with its rows. Labels that
+could collide are placed from their measured extents (place_mark_labels). `python -m docs_build.plots FOLDER` writes them all.
 """
 
 import importlib
@@ -16,6 +17,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import sympy as sp  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from derivations import activations, flops, params, variants, widths  # noqa: E402
@@ -48,6 +50,111 @@ def _tex(expr) -> str:
     return sp.latex(expr, fold_short_frac=True)
 
 
+MARK_FONTSIZE = 8
+MARK_PAD_PX = 3.0  # between a label and its own line, and around every obstacle
+
+
+def _renderer(fig: Figure):
+    """Lay `fig` out (constrained layout included) and give the renderer that measures text."""
+    canvas = FigureCanvasAgg(fig)
+    fig.draw_without_rendering()
+    return canvas.get_renderer()
+
+
+def _intervals_of_lines(ax, x0: float, x1: float, skip=()) -> list[tuple[float, float]]:
+    """Display-y intervals the axes' lines (curves, reference lines, markers) cover between
+    display x0 and x1: each segment clipped to [x0, x1], a marker as its drawn size."""
+    out = []
+    for line in ax.lines:
+        if line in skip:
+            continue
+        pts = line.get_transform().transform(line.get_xydata())
+        half = line.get_markersize() * ax.figure.dpi / 72 / 2 if line.get_marker() not in (
+            None, "None", "", " ") else 0.0
+        for (xa, ya), (xb, yb) in zip(pts, pts[1:]) if len(pts) > 1 else [(pts[0], pts[0])]:
+            if max(xa, xb) < x0 - half or min(xa, xb) > x1 + half:
+                continue
+            if xa == xb:
+                lo, hi = min(ya, yb), max(ya, yb)
+            else:
+                ta, tb = sorted(((x0 - xa) / (xb - xa), (x1 - xa) / (xb - xa)))
+                ta, tb = max(ta, 0.0), min(tb, 1.0)
+                lo, hi = sorted((ya + ta * (yb - ya), ya + tb * (yb - ya)))
+            out.append((lo - half, hi + half))
+    return out
+
+
+def _free_start(obstacles, bottom: float, top: float, length: float, pad: float):
+    """The lowest y in [bottom, top] where `length` fits clear of `obstacles` (each grown
+    by pad), or None."""
+    y = bottom + pad
+    for lo, hi in sorted((lo - pad, hi + pad) for lo, hi in obstacles):
+        if hi < y:
+            continue
+        if lo >= y + length:
+            break
+        y = max(y, hi)
+    return y if y + length <= top - pad else None
+
+
+def place_mark_labels(fig: Figure, ax, marks) -> list:
+    """Label each vertical line of `marks` [(x in data, text, colour, line)] with its text
+    rotated along it, at positions computed from the drawn extents: lines closer than a
+    label's thickness form a cluster, its first labelled on the left and its last on the
+    right (a cluster of three cannot be labelled: ValueError); each label then goes to the
+    lowest stretch beside its line that no curve, reference line, marker, legend or
+    earlier label crosses. Returns the Text artists."""
+    renderer = _renderer(fig)
+    to_px = ax.transData.transform
+    box = ax.get_window_extent(renderer)
+    texts = []
+    for x, label, colour, _line in marks:
+        t = ax.text(x, 0, label, rotation=90, color=colour, fontsize=MARK_FONTSIZE,
+                    rotation_mode="anchor", ha="left", va="bottom")
+        t.set_in_layout(False)  # placed inside the axes: the layout must not move for it
+        texts.append(t)
+    extents = [t.get_window_extent(renderer) for t in texts]
+    order = sorted(range(len(marks)), key=lambda i: marks[i][0])
+    xs = [to_px((marks[i][0], 0))[0] for i in range(len(marks))]
+    sides = {}
+    cluster: list[int] = []
+    for i in order + [None]:
+        near = (i is not None and cluster and xs[i] - xs[cluster[-1]]
+                < extents[cluster[-1]].width + extents[i].width + 2 * MARK_PAD_PX)
+        if near:
+            cluster.append(i)
+            continue
+        if len(cluster) > 2:
+            raise ValueError(f"{len(cluster)} lines too close to label: "
+                             f"{[marks[j][1] for j in cluster]}")
+        if len(cluster) == 2:
+            sides[cluster[0]], sides[cluster[1]] = "left", "right"
+        elif cluster:
+            only = cluster[0]
+            room_right = box.x1 - xs[only] > extents[only].width + 2 * MARK_PAD_PX
+            sides[only] = "right" if room_right else "left"
+        cluster = [] if i is None else [i]
+    placed = [t.get_window_extent(renderer) for t in ax.texts if t not in texts]
+    legend = ax.get_legend()
+    if legend is not None:
+        placed.append(legend.get_window_extent(renderer))
+    own = {m[3] for m in marks}
+    for i in order:
+        width, length = extents[i].width, extents[i].height
+        x0 = xs[i] + MARK_PAD_PX if sides[i] == "right" else xs[i] - MARK_PAD_PX - width
+        x1 = x0 + width
+        obstacles = _intervals_of_lines(ax, x0, x1, skip=own - {None})
+        obstacles += [(b.y0, b.y1) for b in placed if b.x1 >= x0 and b.x0 <= x1]
+        y = _free_start(obstacles, box.y0, box.y1, length, MARK_PAD_PX)
+        if y is None:
+            raise ValueError(f"no room beside the line for {marks[i][1]!r}")
+        # ha="left", va="bottom", then turned 90° about that anchor (rotation_mode
+        # "anchor"): the text runs up from it, and it is the label's lower-right corner
+        texts[i].set_position(ax.transData.inverted().transform((x1, y)))
+        placed.append(texts[i].get_window_extent(renderer))
+    return texts
+
+
 def params_vs_width() -> Figure:
     """Parameters/d² against h/d for every variant (no bias), with the matched widths."""
     fig, (ax,) = _figure()
@@ -64,24 +171,20 @@ def params_vs_width() -> Figure:
     ax.annotate(f"ReLU at h = 4d: {baseline}·d²", (0.1, float(baseline)), va="bottom",
                 color="grey")
     gated = next(n for n in variants.VARIANTS if variants.VARIANTS[n].gated)
-    marks = [  # (h, label, colour, text height, text side)
-        (4 * d, "4d (ReLU/GELU convention)", "C0", 0.4, "right"),
-        (matched_width(gated), f"$h = {_tex(matched_width(gated))}$: gated, matched", "C1", 0.4,
-         "right"),
-    ]
     llama = widths.llama_width(D_EXAMPLE)
-    marks.append((llama * d / D_EXAMPLE,
-                  f"Llama rule: {llama} at d = {D_EXAMPLE}", "C2", 9.0, "left"))
-    for width, label, colour, y, side in marks:
-        x = float(width / d)
-        ax.axvline(x, color=colour, ls="--", lw=1)
-        ax.annotate(label, (x + (0.03 if side == "left" else -0.03), y), rotation=90,
-                    ha=side, va="bottom", color=colour, fontsize=8)
+    marks = [  # (h, label, colour)
+        (4 * d, "4d (ReLU/GELU convention)", "C0"),
+        (matched_width(gated), f"$h = {_tex(matched_width(gated))}$: gated, matched", "C1"),
+        (llama * d / D_EXAMPLE, f"Llama rule: {llama} at d = {D_EXAMPLE}", "C2"),
+    ]
     ax.plot([float(matched_width(gated) / d)], [float(baseline)], "o", color="C1")
     ax.set(xlabel="hidden width h / d", ylabel="parameters / d²  (no bias)",
            title="Parameters against hidden width", xlim=(0, 6), ylim=(0, 18))
     ax.legend(loc="upper left", fontsize=8)
     ax.grid(alpha=0.3)
+    lines = [(float(w / d), label, colour, ax.axvline(float(w / d), color=colour, ls="--", lw=1))
+             for w, label, colour in marks]
+    place_mark_labels(fig, ax, lines)
     return fig
 
 
@@ -176,34 +279,121 @@ def load_catalogue() -> dict | None:
     return dict(models) if models else None
 
 
-def catalogue_ratios() -> Figure:
-    """d_ff / d_model for every model of the catalogue, against 4 and 8/3."""
-    fig, (ax,) = _figure()
-    models = load_catalogue()
-    if models is None:
+CATALOGUE_ROW_INCHES = 0.22  # one bar per model: a 9 pt label is 0.125 in tall
+CATALOGUE_MARGIN_INCHES = 1.4  # title, axis, reference labels and legend
+CATALOGUE_FONTSIZE = 9
+
+
+def catalogue_figsize(rows: int) -> tuple[float, float]:
+    """The catalogue chart's size: FIGSIZE's width, a height that grows with the rows."""
+    return FIGSIZE[0], max(FIGSIZE[1], CATALOGUE_MARGIN_INCHES + CATALOGUE_ROW_INCHES * rows)
+
+
+def moe_note(row) -> str | None:
+    """For a mixture of experts, what its d_ff is and what a token uses, in d_model units:
+    d_ff is one routed expert's width; each token goes through active_experts of them
+    plus the shared expert (shared_d_ff) where there is one."""
+    experts = _field(row, "experts") or 1
+    if experts <= 1:
+        return None
+    k, d_ff, dm = _field(row, "active_experts") or 1, _field(row, "d_ff"), _field(row, "d_model")
+    shared = _field(row, "shared_d_ff") or 0
+    used = k * d_ff + shared
+    sum_text = f"{k}×{d_ff}" + (f" + shared {shared}" if shared else "")
+    return (f"one of {experts} experts; a token uses {sum_text} = {used} "
+            f"= {_ratio_text(sp.Rational(used, dm))}·d")
+
+
+def _ratio_text(r: sp.Rational) -> str:
+    """A ratio as an exact decimal of up to four places, else to three marked ≈."""
+    for places in (3, 4):
+        shown = f"{float(r):.{places}f}"
+        if sp.Rational(shown) == r:
+            return shown
+    return f"≈{float(r):.3f}"
+
+
+def catalogue_ratios(models=None, figsize=None) -> Figure:
+    """d_ff / d_model for every model of the catalogue, sorted, against 4 and 8/3; a
+    mixture of experts says what its d_ff is (one expert) and what a token uses."""
+    models = load_catalogue() if models is None else models
+    if not models:
+        fig, (ax,) = _figure()
         ax.text(0.5, 0.5, "The catalogue (ffnverify.catalogue.MODELS) is not available yet.",
                 ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         return fig
-    rows = sorted(models.items(), key=lambda kv: sp.Rational(_field(kv[1], "d_ff"),
-                                                               _field(kv[1], "d_model")))
+    fig = Figure(figsize=figsize or catalogue_figsize(len(models)), dpi=DPI,
+                 layout="constrained")
+    ax = fig.subplots()
+    rows = sorted(models.items(), key=lambda kv: (sp.Rational(_field(kv[1], "d_ff"),
+                                                                _field(kv[1], "d_model")),
+                                                   kv[0]))
     names = [name for name, _ in rows]
     ratios = [sp.Rational(_field(r, "d_ff"), _field(r, "d_model")) for _, r in rows]
     gated = [getattr(variants.VARIANTS.get(str(_field(r, "variant"))), "gated", None)
              for _, r in rows]
-    colours = ["C1" if g else "C0" if g is False else "C7" for g in gated]
-    ax.barh(names, [float(r) for r in ratios], color=colours)
-    for y, r in enumerate(ratios):
-        ax.annotate(f" {float(r):.3f}", (float(r), y), va="center", fontsize=7)
-    for ref, label in ((sp.Integer(4), "4"), (sp.Rational(8, 3), "8/3")):
+    kinds = {True: ("C1", "gated (3 matrices)"), False: ("C0", "not gated (2 matrices)"),
+             None: ("C7", "variant not known")}
+    bars = ax.barh(names, [float(r) for r in ratios], color=[kinds[g][0] for g in gated])
+    references = ((sp.Integer(4), "4"), (sp.Rational(8, 3), "8/3"))
+    row_texts = []
+    for y, (r, (_, row)) in enumerate(zip(ratios, rows)):
+        note = moe_note(row)
+        texts = [_ratio_text(r)] + ([f"← {note}"] if note else [])
+        row_texts.append((float(r), y, [ax.text(float(r), y, t, va="center", ha="left",
+                                                fontsize=CATALOGUE_FONTSIZE - 1)
+                                        for t in texts]))
+    for ref, label in references:
         ax.axvline(float(ref), color="grey", ls="--", lw=1)
         ax.text(float(ref), 0.005, f" {label}", transform=ax.get_xaxis_transform(),
                 color="grey", ha="left", va="bottom")
     ax.set_ylim(-1.6, len(names) - 0.4)  # room for the reference labels at the bottom
-    ax.set(xlabel="d_ff / d_model", title="Catalogue: FFN expansion ratio per model "
-           "(orange gated, blue not)")
-    ax.tick_params(axis="y", labelsize=7)
+    ax.set_xlim(0, float(max(ratios)) * 1.1)
+    ax.set(xlabel="d_ff / d_model  (for a mixture of experts: one expert's width)",
+           title=f"Catalogue: FFN expansion ratio d_ff / d_model, {len(names)} models")
+    ax.tick_params(axis="y", labelsize=CATALOGUE_FONTSIZE)
+    shown = [g for g in kinds if g in gated]
+    fig.legend([bars[gated.index(g)] for g in shown], [kinds[g][1] for g in shown],
+               loc="outside lower center", ncols=len(shown), fontsize=CATALOGUE_FONTSIZE,
+               frameon=False)
+    place_after_bars(fig, ax, row_texts, [float(ref) for ref, _ in references])
     return fig
+
+
+def place_after_bars(fig: Figure, ax, rows, lines_x) -> None:
+    """Set each row's texts one after another from its bar's end, from their measured
+    widths, each moved past any of the vertical lines at `lines_x` (data x) it would cross.
+    rows: [(bar end x, row y, [Text, ...])]."""
+    renderer = _renderer(fig)
+    to_px, from_px = ax.transData.transform, ax.transData.inverted().transform
+    refs = sorted(to_px((x, 0))[0] for x in lines_x)
+    gap = CATALOGUE_FONTSIZE * fig.dpi / 72  # an em between a row's texts
+    for x, y, texts in rows:
+        cursor, y_px = to_px((x, y))
+        cursor += MARK_PAD_PX
+        for t in texts:
+            t.set_in_layout(False)
+            width = t.get_window_extent(renderer).width
+            for ref in refs:
+                if cursor - MARK_PAD_PX < ref < cursor + width + MARK_PAD_PX:
+                    cursor = ref + MARK_PAD_PX
+            t.set_position(from_px((cursor, y_px)))
+            cursor += width + gap
+
+
+def figsize(name: str) -> tuple[float, float]:
+    """The size in inches figure `name` is drawn at (the catalogue's grows with its rows)."""
+    if name == "catalogue_ratios":
+        models = load_catalogue()
+        return catalogue_figsize(len(models)) if models else FIGSIZE
+    return FIGSIZE
+
+
+def pixels(name: str) -> tuple[int, int]:
+    """figsize(name) at DPI: the PNG's width and height."""
+    w, h_in = figsize(name)
+    return round(w * DPI), round(h_in * DPI)
 
 
 PLOTS = {
@@ -215,7 +405,7 @@ PLOTS = {
 
 
 def png(name: str) -> bytes:
-    """The figure `name` as PNG bytes (WIDTH × HEIGHT pixels)."""
+    """The figure `name` as PNG bytes, pixels(name) in size."""
     fig = PLOTS[name]()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
