@@ -163,6 +163,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     """Parts for `model field number` statements; the fields no claim function reads;
     and the figures that are names (a size repeating the model's name)."""
     parts, missing, name_figs = [], [], set()
+    given = {}  # lhs -> [(index in parts, the figure's value)]: one field given two values
+    # ("config.json says 28672 but the yml wants 86016") contrasts them; neither is read
     fields = fields_in(text)
     index = {id(t): i for i, t in enumerate(toks)}
     nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
@@ -219,7 +221,12 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
                                   reading))
-    return parts, missing, name_figs
+        given.setdefault(lhs_list[0], []).append((len(parts) - 1, cand.value))
+    contrasted = {k for lhs, got in given.items() if len({v for _, v in got}) > 1 for k, _ in got}
+    for lhs, got in given.items():
+        if any(k in contrasted for k, _ in got):
+            missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
+    return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
 
 
 def _glued(toks, i) -> bool:

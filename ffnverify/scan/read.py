@@ -227,6 +227,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                              names)
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
+    contrasts = sorted({m for m in missing if "given two values" in m})
+    notes += contrasts
+    missing = [m for m in missing if m not in contrasts]
     if missing:
         notes.append("no claim function yet for " + ", ".join(sorted(set(missing))))
     for s, e, row, what in near:

@@ -258,7 +258,7 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
      "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
-    (r"context (?:length|window|size)|sequence length|max(?:imum)? (?:sequence length|"
+    (r"context (?:length|window|size)|max(?:imum)? (?:sequence length|"
      r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
     (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?params\b", "params_total"),
 ]

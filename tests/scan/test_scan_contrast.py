@@ -1,0 +1,36 @@
+"""Two readings a careful reader would not make (found on the first half of the fresh
+corpus, tests/scan/corpus_v3/README.md): one field given two values in one sentence is a
+contrast (a config against a convention), not a claim of both; and "a sequence length of
+16K" is an input someone chose, not the model's context."""
+
+from ffnverify.scan.read import reading
+
+
+def _strict(text):
+    r = reading(text)
+    return [p.strict for p in r.parts] if r else []
+
+
+def test_one_field_given_two_values_is_a_contrast_and_neither_is_read():
+    text = ('Llama 3.1 70B\'s config.json says "intermediate_size": 28672 but the yml '
+            'config wants "intermediate_size": 86016.')
+    assert not any("d_ff" in p for p in _strict(text))
+    assert any("given two values" in n for n in reading(text).notes)
+
+
+def test_one_value_per_field_is_still_read():
+    assert _strict("Llama 2 7B has 32 layers and 32 heads.") == [
+        "layers(llama-2-7b) == 32", "heads(llama-2-7b) == 32"] or set(
+        _strict("Llama 2 7B has 32 layers and 32 heads.")) == {
+        "layers(llama-2-7b) == 32", "heads(llama-2-7b) == 32"}
+    assert _strict("Llama 2 7B has 40 layers.") == ["layers(llama-2-7b) == 40"]
+
+
+def test_a_sequence_length_is_an_input_not_the_context():
+    text = "Mistral 7B is about 2x faster with a sequence length of 16K."
+    assert not any("context(" in p for p in _strict(text))
+
+
+def test_the_maximum_sequence_length_is_the_context():
+    assert any(p.startswith("context(llama-2-7b)") for p in
+               _strict("Llama 2 7B has a maximum sequence length of 4096 tokens."))
