@@ -56,6 +56,9 @@ class Model:
     encoder_only: bool = False  # BERT: `layers` is the encoder's stack, and there is no decoder
     final_norm: bool = True
     context: int | None = 0
+    # every layer attends to at most this many recent tokens, so a KV cache may hold only
+    # that many (0: no window); a model whose layers alternate is not given one here
+    sliding_window: int = 0
     hf_ids: tuple = ()
     encoder_layers: int = 0
     relative_attention_buckets: int = 0
@@ -137,6 +140,7 @@ ROWS = [
           "n_heads 128, n_kv_heads 8, ffn_dim_multiplier 1.2, multiple_of 4096)",
           note="Only the rounded '405B' is published."),
     Model(name="mistral-7b", context=32768, hf_ids=('mistralai/Mistral-7B-v0.1',),
+          sliding_window=4096,  # config.json "sliding_window": 4096; arXiv:2310.06825 (W)
           d_model=4096, d_ff=14336, variant="swiglu", bias=False,
           layers=32, vocab=32000, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
           norm_weight=True, norm_bias=False,

@@ -15,6 +15,8 @@ at its nominal size (`Llama 2 7B` as 7B: the figure a reader may have multiplied
 
 import re
 
+from ffnverify import catalogue
+
 from ffnverify.scan.binding import (
     dtypes,
     in_names,
@@ -149,6 +151,14 @@ def _alts(t, binary=True):
     return values
 
 
+def _window(name: str) -> int:
+    """The catalogue row's sliding window (0 where it has none or is not a row)."""
+    try:
+        return catalogue.get(name).sliding_window
+    except (KeyError, ValueError):
+        return 0
+
+
 def kv_cache(toks, text, names, about: str = "") -> list[Part]:
     """The KV cache of a named model, at a stated context (or per token) and dtype.
     `about`: the words around the unit (a table's header) that may say it is the cache."""
@@ -186,10 +196,17 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
         if fmt:
             figures += inside(toks, fmt[0], fmt[1])
         calls = []
+        window = _window(name)
         for c in ctx_values:
-            for b in batch_values:
-                extra = f", batch={literal(b)}" if b != 1 else ""
-                calls.append(call(f"kv_cache_bytes({name}, {literal(c)}{extra}, dtype={dtype})"))
+            if window and ctx[1] is not None and c > window:
+                c_read = (c, window)  # a sliding window: the cache may hold only its tokens
+            else:
+                c_read = (c,)
+            for c_at in c_read:
+                for b in batch_values:
+                    extra = f", batch={literal(b)}" if b != 1 else ""
+                    calls.append(call(
+                        f"kv_cache_bytes({name}, {literal(c_at)}{extra}, dtype={dtype})"))
         low = toks[rng[0]] if rng else None
         if rng:
             figures.append(rng[0])

@@ -34,3 +34,15 @@ def test_a_sequence_length_is_an_input_not_the_context():
 def test_the_maximum_sequence_length_is_the_context():
     assert any(p.startswith("context(llama-2-7b)") for p in
                _strict("Llama 2 7B has a maximum sequence length of 4096 tokens."))
+
+
+def test_a_sliding_window_caps_the_kv_cache_reading(scan_text):
+    """Mistral 7B (v0.1) attends to 4096 tokens in every layer: at 32K tokens its cache may
+    hold 4096 tokens (0.5 GiB in fp16) or all 32K (4 GiB); a figure that no reading
+    gives is still false."""
+    doc = ("Mistral 7B at 32K tokens in fp16 needs a KV cache of 0.5 GiB.\n\n"
+           "Mistral 7B at 32K tokens in fp16 needs a KV cache of 4 GiB.\n\n"
+           "Mistral 7B at 32K tokens in fp16 needs a KV cache of 9 GiB.\n\n"
+           "Llama 3 8B at 32K tokens in fp16 needs a KV cache of 0.5 GiB.\n")
+    got = [(s["status"], s["verdict"]) for s in scan_text(doc)["statements"]]
+    assert [v for _, v in got] == ["true", "true", "false", "false"], got
