@@ -16,7 +16,6 @@ at its nominal size (`Llama 2 7B` as 7B: the figure a reader may have multiplied
 import re
 
 from ffnverify import catalogue
-
 from ffnverify.scan.binding import (
     dtypes,
     in_names,
