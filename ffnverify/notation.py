@@ -28,7 +28,8 @@ SUPERSCRIPT_MINUS = "⁻"
 # scale suffixes written straight after the digits (7B, 4K, 1.5T), as powers of ten
 SCALE_SUFFIXES = {"k": 3, "K": 3, "M": 6, "B": 9, "G": 9, "T": 12}
 # scale words (70 billion, 1.3 bn) as powers of ten; the suffix that writes each
-SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "bn": 9, "trillion": 12}
+SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "bn": 9, "trillion": 12,
+               "quadrillion": 15, "quintillion": 18, "sextillion": 21}  # short scale
 SUFFIX_FOR_POWER = {3: "K", 6: "M", 9: "B", 12: "T"}
 
 # byte units: the decimal ones (powers of 1000, kB being the SI spelling of KB) and the

@@ -165,7 +165,8 @@ _UNIT_SPELLING = {u.lower(): u for u in BYTE_UNITS if u != "kB"}
 VULGAR = notation.VULGAR_FRACTIONS
 SUPERSCRIPTS = notation.SUPERSCRIPT_DIGITS
 _SUP_MINUS = notation.SUPERSCRIPT_MINUS
-_SCALE_WORDS = {w: notation.SUFFIX_FOR_POWER[p] for w, p in notation.SCALE_WORDS.items()}
+_SCALE_WORDS = {w: notation.SUFFIX_FOR_POWER.get(p, f"e{p}")
+                for w, p in notation.SCALE_WORDS.items()}
 _SCALE_RULE = "scale suffixes are K or k (10^3), M (10^6), B or G (10^9) and T (10^12)"
 _BYTE_RULE = "byte units are KB MB GB TB (powers of 1000) and KiB MiB GiB TiB (powers of 1024)"
 

@@ -23,6 +23,7 @@ from fractions import Fraction
 from ffnverify.scan.binding import in_names, model, nominal, words_after, words_before
 from ffnverify.scan.figure import Term, call, compare, const, terms_of
 from ffnverify.scan.memory import counts as param_counts
+from ffnverify.scan.numbers import SCALE_WORDS
 from ffnverify.scan.parts import Part
 
 RULE = re.compile(r"(?<![\w.])([246])\s*[·×*]?\s*(?:N|P)(?:\s*[·×*]?\s*(D))?(?![\w])|"
@@ -58,8 +59,12 @@ def _rate(toks, text, i) -> bool:
 
 
 def _flop_counts(toks, text):
-    return [i for i, t in enumerate(toks) if t.kind == "NUM" and t.scale == "flops"
-            and not _rate(toks, text, i)]
+    """FLOPs figures: `8.4e22 FLOPs`, and a scale word before the unit (`84 quintillion
+    FLOPs`)."""
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not _rate(toks, text, i) and (
+        t.scale == "flops" or (t.scale in SCALE_WORDS and i + 1 < len(toks)
+                               and toks[i + 1].kind == "WORD"
+                               and toks[i + 1].text.lower() in ("flops", "flop")))]
 
 
 def _token_counts(toks, names):
@@ -132,7 +137,39 @@ def rules(toks, text, names, about: str = "") -> list[Part]:
                                  f"the exact count of {name} per token (context 1, "
                                  f"{_PASSES[k]}); the {rule} rule is a rule of thumb"))
         parts += readings
+    if not parts:
+        parts += _unstated_training_rule(toks, text, names)
     return parts
+
+
+_TRAINING = re.compile(r"\b(?:train(?:ed|ing|s)?|pre-?train(?:ed|ing)?)\b", re.I)
+
+
+def _unstated_training_rule(toks, text, names) -> list[Part]:
+    """"Training a 7B model on 2T tokens takes 8.4e22 FLOPs", with no rule written: the
+    usual 6·N·D (Kaplan et al. 2020) is the reading a reader would check first, so it is
+    suggested, never checked (the author may count attention or recomputation too)."""
+    if not _TRAINING.search(text):
+        return []
+    flops, data, counts = _flop_counts(toks, text), _token_counts(toks, names), \
+        param_counts(toks, names)
+    if len(flops) != 1 or len(data) != 1 or len(counts) > 1:
+        return []
+    factors = [[const(Fraction(6))], terms_of(toks[data[0]])]
+    figures = [flops[0], data[0]]
+    if counts:
+        factors.append(terms_of(toks[counts[0]]))
+        figures.append(counts[0])
+        what = f"N = {toks[counts[0]].text}"
+    elif names:
+        name, _ = model(names, toks[flops[0]].start)
+        factors.append([call(f"params_total({name})")])
+        what = f"N = params_total({name})"
+    else:
+        return []
+    strict, lenient = compare(factors, toks[flops[0]])
+    return [Part(strict, lenient, False, tuple(sorted(figures)),
+                 f"the 6ND training rule (not stated: the usual one), {what}")]
 
 
 def _utilisation(toks, text):
