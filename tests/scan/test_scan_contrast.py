@@ -3,6 +3,9 @@ corpus, tests/scan/corpus_v3/README.md): one field given two values in one sente
 contrast (a config against a convention), not a claim of both; and "a sequence length of
 16K" is an input someone chose, not the model's context."""
 
+import pytest
+
+from ffnverify.claims.parser import ClaimSyntaxError, parse
 from ffnverify.scan.read import reading
 
 
@@ -46,3 +49,20 @@ def test_a_sliding_window_caps_the_kv_cache_reading(scan_text):
            "Llama 3 8B at 32K tokens in fp16 needs a KV cache of 0.5 GiB.\n")
     got = [(s["status"], s["verdict"]) for s in scan_text(doc)["statements"]]
     assert [v for _, v in got] == ["true", "true", "false", "false"], got
+
+
+def test_training_flops_with_no_rule_written_suggest_6nd(scan_text):
+    """6·N·D is the usual training rule; unstated, it is only suggested (never checked),
+    and a scale word before FLOPs is read at its scale (84 quintillion = 8.4·10¹⁹)."""
+    doc = ("Training a 7B model on 2T tokens takes about 8.4e22 FLOPs.\n\n"
+           "Training a 7 billion parameter model on 2 trillion tokens takes roughly "
+           "84 quintillion FLOPs.\n\n"
+           "Training a 7 billion parameter model on 2 trillion tokens takes roughly "
+           "84 sextillion FLOPs.\n")
+    got = [(s["status"], s["verdict"]) for s in scan_text(doc)["statements"]]
+    assert got == [("suggested", "true"), ("suggested", "false"), ("suggested", "true")], got
+
+
+def test_the_claim_language_reads_no_scale_word():
+    with pytest.raises(ClaimSyntaxError, match="e18 for quintillion"):
+        parse("x == 84 quintillion")
