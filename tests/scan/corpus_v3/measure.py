@@ -1,7 +1,7 @@
 """How well `ffnverify scan` reads one folder of the corpus, against its labels.
 
     PYTHONPATH=$PWD python tests/scan/corpus_v3/measure.py tests/scan/corpus_v3/dev [--json]
-        [--figures-only]
+        [--figures-only] [--half=A|B]
 
 A labelled statement is detected when the scan gives a statement with its file, its line
 and a text that starts with the label's `starts` (whitespace-squashed; Markdown's `**`
@@ -21,10 +21,12 @@ and backticks left out, as the scan renders them). The figures (issue 27):
 - FALSE verdict precision: of the labelled statements the scan calls false (checked or
   suggested), those labelled false.
 
+`--half=A|B` measures one half of fresh/ (split by sha256(url): A even, B odd; README.md).
 `--figures-only` prints the figures and no per-statement lists (used for heldout/, whose
 statements the helpers tuning the scan must not see).
 """
 
+import hashlib
 import json
 import sys
 import tomllib
@@ -119,13 +121,31 @@ def figures(result: dict, marks: list) -> dict:
     }
 
 
-def run(folder: Path) -> dict:
+def half_of(url: str) -> str:
+    """The half of fresh/ a document is in: A when the first hex digit of sha256(url) is
+    even (looked at once to find failure families), B when odd (never looked at)."""
+    return "A" if int(hashlib.sha256(url.encode("utf-8")).hexdigest()[0], 16) % 2 == 0 else "B"
+
+
+def files_in_half(folder: Path, half: str) -> list:
+    docs = tomllib.loads((folder.parent / "sources.toml").read_text(encoding="utf-8"))["doc"]
+    return sorted(Path(d["file"]).name for d in docs
+                  if Path(d["file"]).parent.name == folder.name and half_of(d["url"]) == half)
+
+
+def run(folder: Path, half: str | None = None) -> dict:
     from ffnverify.claims.budget import Engine
     from ffnverify.scan.scan import scan
 
+    marks = labels(folder)
+    paths = [str(folder)]
+    if half:
+        names = set(files_in_half(folder, half))
+        paths = [str(folder / n) for n in sorted(names)]
+        marks = [m for m in marks if m["file"] in names]
     with Engine() as engine:
-        result = scan([str(folder)], engine)
-    return figures(result, labels(folder))
+        result = scan(paths, engine)
+    return figures(result, marks)
 
 
 def _show(value) -> str:
@@ -133,11 +153,12 @@ def _show(value) -> str:
 
 
 def main(argv: list) -> int:
+    half = next((a.split("=", 1)[1] for a in argv if a.startswith("--half=")), None)
     args = [a for a in argv if not a.startswith("--")]
-    if len(args) != 1:
+    if len(args) != 1 or half not in (None, "A", "B"):
         print(__doc__)
         return 2
-    out = run(Path(args[0]))
+    out = run(Path(args[0]), half)
     if "--figures-only" in argv:
         out.pop("lists")
     if "--json" in argv:
