@@ -155,6 +155,9 @@ def _unstated_training_rule(toks, text, names) -> list[Part]:
         param_counts(toks, names)
     if len(flops) != 1 or len(data) != 1 or len(counts) > 1:
         return []
+    before = toks[flops[0] - 1] if flops[0] else None
+    if before is not None and before.kind == "OP" and before.text in ("=", "≈"):
+        return []  # "6 × 7B × 2T = 8.4e22 FLOPs": the arithmetic as written says it
     factors = [[const(Fraction(6))], terms_of(toks[data[0]])]
     figures = [flops[0], data[0]]
     if counts:

@@ -66,3 +66,10 @@ def test_training_flops_with_no_rule_written_suggest_6nd(scan_text):
 def test_the_claim_language_reads_no_scale_word():
     with pytest.raises(ClaimSyntaxError, match="e18 for quintillion"):
         parse("x == 84 quintillion")
+
+
+def test_training_flops_written_as_arithmetic_stay_checked_as_written(scan_text):
+    doc = "Training a 7B model on 2T tokens takes 6 × 7B × 2T = 8.4e22 FLOPs.\n"
+    (st,) = scan_text(doc)["statements"]
+    assert (st["status"], st["verdict"]) == ("checked", "true")
+    assert "6ND" not in st.get("detail", "")
