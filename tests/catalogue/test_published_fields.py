@@ -115,3 +115,94 @@ def test_encoder_layers_of_each_kind_of_stack():
     assert encoder_layers("t5-base") == 12  # an encoder-decoder's encoder
     assert encoder_layers("llama-2-7b") == 0  # decoder-only
     assert {n for n, m in MODELS.items() if m.encoder_only} == {"bert-base", "bert-large"}
+
+
+# ---- every row against its published total ----------------------------------------------
+# Rows with an exact published count carry it as `published_total` (test_catalogue.py
+# checks the derived total equals it). The others were published rounded: the derived total
+# must round to the figure at its stated precision (half a unit of its last digit), or the
+# row's note must say that it does not reproduce, and it must indeed not.
+ROUNDED = {
+    # Touvron et al. 2023a (arXiv:2302.13971), Table 2: params 6.7B, 13.0B, 32.5B, 65.2B
+    "llama-1-7b": ("6.7", 10**9), "llama-1-13b": ("13.0", 10**9),
+    "llama-1-33b": ("32.5", 10**9),
+    # Gemma 2 (arXiv:2408.00118, Table 1): 9B
+    "gemma-2-9b": ("9", 10**9),
+    # Chowdhery et al. 2022 (arXiv:2204.02311): 540B, a size rounded to billions
+    "palm-540b": ("540", 10**9),
+    # Abdin et al. 2024 (arXiv:2404.14219): phi-3-mini, 3.8B parameters
+    "phi-3-mini": ("3.8", 10**9),
+}
+# published truncated, not rounded: the derived total lies in [figure, figure + one unit)
+TRUNCATED = {
+    # arXiv:2302.13971 Table 2: 65.2B (65.29B counted)
+    "llama-1-65b": ("65.2", 10**9),
+    # arXiv:2407.21783, Table 3: 405B (405.85B counted)
+    "llama-3.1-405b": ("405", 10**9),
+}
+DOES_NOT_REPRODUCE = {
+    # Brown et al. 2020, Table 2.1: 175.0B (the GPT-2-style count is 174.6B)
+    "gpt-3-175b": ("175.0", 10**9),
+    # Vaswani et al. 2017, Table 3: 65 x 10^6 (base), 213 x 10^6 (big)
+    "transformer-base": ("65", 10**6), "transformer-big": ("213", 10**6),
+}
+NO_PUBLISHED_FIGURE = {
+    "olmo-7b": "the OLMo report names the model by its nominal size (7B) only",
+    "t5-v1.1-base": "google's T5 v1.1 release notes give no parameter count for base",
+}
+
+
+def _unit(figure: str, scale: int):
+    from fractions import Fraction
+
+    digits = figure.split(".")[1] if "." in figure else ""
+    return Fraction(scale, 10**len(digits))
+
+
+def _reproduces(total: int, figure: str, scale: int) -> bool:
+    from fractions import Fraction
+
+    return abs(total - Fraction(figure) * scale) <= _unit(figure, scale) / 2
+
+
+def test_every_row_has_a_published_total_or_a_reason():
+    from ffnverify.catalogue import MODELS
+
+    exact = {n for n, m in MODELS.items() if m.published_total is not None}
+    groups = [exact, set(ROUNDED), set(TRUNCATED), set(DOES_NOT_REPRODUCE),
+              set(NO_PUBLISHED_FIGURE)]
+    accounted = set().union(*groups)
+    assert accounted == set(MODELS), sorted(set(MODELS) ^ accounted)
+    assert sum(map(len, groups)) == len(accounted), "a row in two groups"
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDED))
+def test_rounded_published_total_reproduces(name):
+    from ffnverify import catalogue
+
+    total = catalogue.params_total(MODELS[name])
+    figure, scale = ROUNDED[name]
+    assert _reproduces(total, figure, scale), f"{name}: {total:,} is not {figure} x {scale:,}"
+
+
+@pytest.mark.parametrize("name", sorted(DOES_NOT_REPRODUCE))
+def test_a_total_that_does_not_reproduce_says_so(name):
+    from ffnverify import catalogue
+
+    total = catalogue.params_total(MODELS[name])
+    figure, scale = DOES_NOT_REPRODUCE[name]
+    assert not _reproduces(total, figure, scale), f"{name} now reproduces {figure}: move it"
+    assert figure.split(".")[0] in MODELS[name].note, MODELS[name].note
+
+
+@pytest.mark.parametrize("name", sorted(TRUNCATED))
+def test_truncated_published_total_reproduces_as_a_truncation(name):
+    from fractions import Fraction
+
+    from ffnverify import catalogue
+
+    total = catalogue.params_total(MODELS[name])
+    figure, scale = TRUNCATED[name]
+    low = Fraction(figure) * scale
+    assert low <= total < low + _unit(figure, scale), f"{name}: {total:,} vs {figure}"
+    assert not _reproduces(total, figure, scale), f"{name} rounds to {figure}: move it"
