@@ -53,6 +53,12 @@ CSS = """
 .md-typeset .v-error { background: #f5e0ff; color: #6e2b99; }
 .md-typeset .v-skipped { background: #eaeef2; color: #424a53; }
 .md-typeset img.plot { max-width: 100%; }
+/* Code blocks wrap instead of scrolling: each source line is its own block (mkdocs.yml:
+   pymdownx.highlight line_spans), so a wrapped line continues under a hanging indent and
+   one claim still reads as one line; the copy button copies the lines unwrapped */
+.md-typeset pre > code { white-space: pre-wrap; overflow-wrap: anywhere; }
+.md-typeset pre > code > span[id^="__span-"] { display: block; padding-left: 2em;
+  text-indent: -2em; }
 """
 
 _verdicts: dict[str, dict[int, dict]] = {}

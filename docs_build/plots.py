@@ -2,7 +2,8 @@
 
 Every number plotted comes from `derivations` (or the catalogue) and is turned into a float
 only at the last step, for drawing. Each figure is figsize(name) at DPI: FIGSIZE (WIDTH ×
-HEIGHT pixels), except the catalogue chart, whose height grows with its rows. Labels that
+HEIGHT pixels), except the catalogue chart, as wide as the docs column and as tall as its
+rows need. Labels that
 could collide are placed from their measured extents (place_mark_labels). `python -m docs_build.plots FOLDER` writes them all.
 """
 
@@ -50,7 +51,7 @@ def _tex(expr) -> str:
     return sp.latex(expr, fold_short_frac=True)
 
 
-MARK_FONTSIZE = 8
+MARK_FONTSIZE = 9
 MARK_PAD_PX = 3.0  # between a label and its own line, and around every obstacle
 
 
@@ -282,11 +283,17 @@ def load_catalogue() -> dict | None:
 CATALOGUE_ROW_INCHES = 0.22  # one bar per model: a 9 pt label is 0.125 in tall
 CATALOGUE_MARGIN_INCHES = 1.4  # title, axis, reference labels and legend
 CATALOGUE_FONTSIZE = 9
+TEXT_GROUND = {"facecolor": "white", "edgecolor": "none", "pad": 1.0}
+# The docs column is 688 px wide at a 1280 px window (Material, both sidebars shown): a
+# chart this wide is shown at its own size there, so 9 pt stays 9 pt
+CATALOGUE_WIDTH_INCHES = 6.88
 
 
 def catalogue_figsize(rows: int) -> tuple[float, float]:
-    """The catalogue chart's size: FIGSIZE's width, a height that grows with the rows."""
-    return FIGSIZE[0], max(FIGSIZE[1], CATALOGUE_MARGIN_INCHES + CATALOGUE_ROW_INCHES * rows)
+    """The catalogue chart's size: the docs column's width, a height that grows with the
+    rows."""
+    return (CATALOGUE_WIDTH_INCHES,
+            max(FIGSIZE[1], CATALOGUE_MARGIN_INCHES + CATALOGUE_ROW_INCHES * rows))
 
 
 def moe_note(row) -> str | None:
@@ -300,7 +307,7 @@ def moe_note(row) -> str | None:
     shared = _field(row, "shared_d_ff") or 0
     used = k * d_ff + shared
     sum_text = f"{k}×{d_ff}" + (f" + shared {shared}" if shared else "")
-    return (f"one of {experts} experts; a token uses {sum_text} = {used} "
+    return (f"1 of {experts} experts; per token {sum_text} = {used} "
             f"= {_ratio_text(sp.Rational(used, dm))}·d")
 
 
@@ -341,11 +348,13 @@ def catalogue_ratios(models=None, figsize=None) -> Figure:
     for y, (r, (_, row)) in enumerate(zip(ratios, rows)):
         note = moe_note(row)
         texts = [_ratio_text(r)] + ([f"← {note}"] if note else [])
+        # on a white ground above the reference lines: a line stops where a text is
         row_texts.append((float(r), y, [ax.text(float(r), y, t, va="center", ha="left",
-                                                fontsize=CATALOGUE_FONTSIZE - 1)
+                                                fontsize=CATALOGUE_FONTSIZE - 1, zorder=3,
+                                                bbox=TEXT_GROUND)
                                         for t in texts]))
     for ref, label in references:
-        ax.axvline(float(ref), color="grey", ls="--", lw=1)
+        ax.axvline(float(ref), color="grey", ls="--", lw=1, zorder=2)
         ax.text(float(ref), 0.005, f" {label}", transform=ax.get_xaxis_transform(),
                 color="grey", ha="left", va="bottom")
     ax.set_ylim(-1.6, len(names) - 0.4)  # room for the reference labels at the bottom
@@ -357,17 +366,15 @@ def catalogue_ratios(models=None, figsize=None) -> Figure:
     fig.legend([bars[gated.index(g)] for g in shown], [kinds[g][1] for g in shown],
                loc="outside lower center", ncols=len(shown), fontsize=CATALOGUE_FONTSIZE,
                frameon=False)
-    place_after_bars(fig, ax, row_texts, [float(ref) for ref, _ in references])
+    place_after_bars(fig, ax, row_texts)
     return fig
 
 
-def place_after_bars(fig: Figure, ax, rows, lines_x) -> None:
+def place_after_bars(fig: Figure, ax, rows) -> None:
     """Set each row's texts one after another from its bar's end, from their measured
-    widths, each moved past any of the vertical lines at `lines_x` (data x) it would cross.
-    rows: [(bar end x, row y, [Text, ...])]."""
+    widths. rows: [(bar end x, row y, [Text, ...])]."""
     renderer = _renderer(fig)
     to_px, from_px = ax.transData.transform, ax.transData.inverted().transform
-    refs = sorted(to_px((x, 0))[0] for x in lines_x)
     gap = CATALOGUE_FONTSIZE * fig.dpi / 72  # an em between a row's texts
     for x, y, texts in rows:
         cursor, y_px = to_px((x, y))
@@ -375,9 +382,6 @@ def place_after_bars(fig: Figure, ax, rows, lines_x) -> None:
         for t in texts:
             t.set_in_layout(False)
             width = t.get_window_extent(renderer).width
-            for ref in refs:
-                if cursor - MARK_PAD_PX < ref < cursor + width + MARK_PAD_PX:
-                    cursor = ref + MARK_PAD_PX
             t.set_position(from_px((cursor, y_px)))
             cursor += width + gap
 
@@ -407,6 +411,7 @@ PLOTS = {
 def png(name: str) -> bytes:
     """The figure `name` as PNG bytes, pixels(name) in size."""
     fig = PLOTS[name]()
+    FigureCanvasAgg(fig)  # drawn by Agg directly, no backend looked up by name
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=DPI)
     return buffer.getvalue()

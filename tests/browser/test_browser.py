@@ -2,7 +2,8 @@
 
 Checked: the MathML renders natively (laid out as math, with non-zero boxes, fractions
 stacked), every figure loads at its full size, nothing is fetched from the network, no
-script errors, the verdict filter hides the other rows, and claim text containing markup
+script errors, no code block scrolls sideways (long lines wrap, with a hanging indent),
+the verdict filter hides the other rows, and claim text containing markup
 is shown as text and never run. At 1280 px no page scrolls sideways, the closed-forms
 tables fit their column (no cell's formula spills out of it) and a display formula too
 wide for the column scrolls inside its own box. Screenshots go to FFNVERIFY_SCREENSHOTS
@@ -48,6 +49,13 @@ TABLE_FIT = """() => [...document.querySelectorAll('.formula-table')].map(w => {
 WIDE_FORMULAS = """() => [...document.querySelectorAll('.formula')].map(f => ({
   spec: f.querySelector('math').dataset.formula, scroll: f.scrollWidth, client: f.clientWidth,
   overflow: getComputedStyle(f).overflowX}))"""
+CODE_OVERFLOW = """() => [...document.querySelectorAll('pre > code')]
+  .filter(c => c.scrollWidth > c.clientWidth + 1)
+  .map(c => ({scroll: c.scrollWidth, client: c.clientWidth, text: c.textContent.slice(0, 60)}))"""
+WRAPPED_LINES = """() => [...document.querySelectorAll('pre > code > span[id^="__span-"]')]
+  .filter(s => s.getClientRects().length && s.getBoundingClientRect().height > 1.5 *
+               parseFloat(getComputedStyle(s).lineHeight))
+  .map(s => ({indent: getComputedStyle(s).textIndent, pad: getComputedStyle(s).paddingLeft}))"""
 VISIBLE_VERDICTS = """() => [...document.querySelectorAll('table.claims tbody tr')]
   .filter(r => r.getClientRects().length > 0).map(r => r.dataset.verdict)"""
 
@@ -86,7 +94,7 @@ def test_docs_index_math_and_figures(page, browser_context, site_dir, shoot):
     assert sorted(i["src"] for i in images) == sorted(f"plots/{n}.png" for n in plots.PLOTS)
     for image in images:
         assert image["done"] and image["w"] > 0, f"figure did not load: {image}"
-        assert (image["w"], image["h"]) == (plots.WIDTH, plots.HEIGHT), image
+        assert (image["w"], image["h"]) == plots.pixels(image["src"][6:-4]), image
     assert_offline_and_clean(page, browser_context)
     shoot(page, "docs-index")
 
@@ -193,5 +201,23 @@ def test_every_docs_page_renders_offline(page, browser_context, site_dir, shoot)
         broken = page.evaluate("""() => [...document.querySelectorAll('img')]
             .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)""")
         assert broken == [], f"{path.name}: images that did not load: {broken}"
+        assert page.evaluate(CODE_OVERFLOW) == [], f"{path.name}: code wider than its block"
+        for line in page.evaluate(WRAPPED_LINES):  # a wrapped line: a hanging indent
+            assert line["indent"].startswith("-") and line["pad"] != "0px", (path.name, line)
         assert_offline_and_clean(page, browser_context)
         shoot(page, f"docs-page-{path.stem}", full_page=False)
+
+
+def test_params_page_code_wraps_at_1280_px(page, site_dir, shoot):
+    """The params page has claim lines longer than its column: they wrap inside the block
+    (no sideways scroll) and each line stays one line of the source."""
+    open_page(page, site_dir / "params.html")
+    assert page.evaluate(CODE_OVERFLOW) == []
+    wrapped = page.evaluate(WRAPPED_LINES)
+    assert wrapped, "no line long enough to wrap on the params page at 1280 px"
+    lines = page.evaluate("""() => [...document.querySelectorAll('pre > code')].map(c =>
+        [c.textContent.split('\\n').filter(Boolean).length,
+         c.querySelectorAll('span[id^="__span-"]').length])""")
+    assert lines and all(text == spans for text, spans in lines), lines
+    page.locator("pre > code").nth(0).scroll_into_view_if_needed()
+    shoot(page, "docs-params-code-1280", full_page=True)

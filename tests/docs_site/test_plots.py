@@ -146,8 +146,15 @@ def overlapping(boxes, shrink=1.0):
             if inner(ba).overlaps(inner(bb))]
 
 
+def hides(text, line):
+    """The text is drawn above the line on an opaque ground: the line stops at it."""
+    ground = getattr(text, "get_bbox_patch", lambda: None)()
+    return (ground is not None and ground.get_facecolor()[3] == 1
+            and text.get_zorder() > line.get_zorder())
+
+
 def lines_through(fig, boxes, shrink=1.0):
-    """(text, line) where a drawn line of the axes crosses a text's box."""
+    """(text, line) where a drawn line of the axes crosses a text's box and shows."""
     from matplotlib.path import Path as MplPath
 
     hits = []
@@ -157,8 +164,9 @@ def lines_through(fig, boxes, shrink=1.0):
             if len(path.vertices) < 2:
                 path = MplPath(np.repeat(path.vertices, 2, axis=0))
             for t, box in boxes:
-                if t is not ax.get_legend() and path.intersects_bbox(box.padded(-shrink),
-                                                                     filled=False):
+                if t is ax.get_legend() or hides(t, line):
+                    continue
+                if path.intersects_bbox(box.padded(-shrink), filled=False):
                     hits.append((label(t), line.get_label()))
     return hits
 
@@ -247,16 +255,16 @@ def test_a_mixture_of_experts_says_what_its_d_ff_is_and_what_a_token_uses():
               "active_experts": 2}
     shared = routed | {"shared_d_ff": 50}
     assert plots.moe_note(dense) is None
-    assert plots.moe_note(routed) == "one of 8 experts; a token uses 2×100 = 200 = ≈6.667·d"
+    assert plots.moe_note(routed) == "1 of 8 experts; per token 2×100 = 200 = ≈6.667·d"
     assert plots.moe_note(shared) == (
-        "one of 8 experts; a token uses 2×100 + shared 50 = 250 = ≈8.333·d")
+        "1 of 8 experts; per token 2×100 + shared 50 = 250 = ≈8.333·d")
     fig = plots.catalogue_ratios({"dense": dense, "moe": shared})
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "← " + plots.moe_note(shared) in texts and "4.000" in texts
     row = plots.load_catalogue()["qwen1.5-moe-a2.7b"]  # the chart's 0.6875
     assert Fraction(row.d_ff, row.d_model) == Fraction(11, 16)
     used = row.active_experts * row.d_ff + row.shared_d_ff
-    assert plots.moe_note(row) == (f"one of {row.experts} experts; a token uses "
+    assert plots.moe_note(row) == (f"1 of {row.experts} experts; per token "
                                    f"{row.active_experts}×{row.d_ff} + shared "
                                    f"{row.shared_d_ff} = {used} = 5.500·d")
     assert Fraction(used, row.d_model) == Fraction(11, 2)
@@ -269,3 +277,11 @@ def test_ratio_text_is_exact_or_marked(num, den, text):
     import sympy as sp
 
     assert plots._ratio_text(sp.Rational(num, den)) == text
+
+
+def test_a_reference_line_through_a_ratio_without_its_ground_is_caught():
+    fig = plots.catalogue_ratios()
+    for t in fig.axes[0].texts:
+        if t.get_bbox_patch() is not None:
+            t.set_bbox(None)
+    assert lines_through(fig, drawn_texts(fig))
