@@ -110,7 +110,8 @@ def _sentences():
         yield word, r, lambda a, w=word: f"The width {B} {w} to {a}."
 
 
-@pytest.mark.parametrize("word,ratio,write", list(_sentences()), ids=lambda v: str(v))
+@pytest.mark.parametrize("word,ratio,write", list(_sentences()),
+                         ids=[f"{w}-{r}" for w, r, _ in _sentences()])  # stable across workers
 def test_every_number_word_means_its_english_value(scan_text, word, ratio, write):
     right = int(ratio * B)
     status, verdict, rec = one(scan_text, write(right))
