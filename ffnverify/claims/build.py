@@ -44,8 +44,8 @@ from ffnverify.claims.functions import (
 from ffnverify.claims.near import near_conditions
 from ffnverify.claims.nonsmooth import DISCONTINUOUS, KINKS
 from ffnverify.claims.registry import FUNCTIONS
-from ffnverify.claims.show import bits, fmt
-from ffnverify.claims.signatures import BOOLEAN_VALUED, REQUIRED, SIGNATURES
+from ffnverify.claims.show import bits, fmt, with_bytes
+from ffnverify.claims.signatures import BOOLEAN_VALUED, BYTE_VALUED, REQUIRED, SIGNATURES
 
 REAL_NAMES = frozenset(
     "x y z t u v w a alpha beta gamma eps lam mu".split())
@@ -71,11 +71,12 @@ def is_dimension(s: sp.Symbol) -> bool:
 
 
 class Rel:
-    """lhs OP rhs; for ≈ and approx, tol is the allowed |lhs − rhs| (an expression)."""
+    """lhs OP rhs; for ≈ and approx, tol is the allowed |lhs − rhs| (an expression);
+    unit "bytes" where a side is a byte-valued function's value (display only)."""
 
-    def __init__(self, op, lhs, rhs, col, tol=None, label=None):
+    def __init__(self, op, lhs, rhs, col, tol=None, label=None, unit=None):
         self.op, self.lhs, self.rhs, self.col, self.tol = op, lhs, rhs, col, tol
-        self.label = label
+        self.label, self.unit = label, unit
 
     def free(self):
         out = set()
@@ -86,13 +87,15 @@ class Rel:
 
     def subs(self, point):
         f = lambda e: e.xreplace(point) if isinstance(e, sp.Basic) else e
-        return Rel(self.op, f(self.lhs), f(self.rhs), self.col, f(self.tol), self.label)
+        return Rel(self.op, f(self.lhs), f(self.rhs), self.col, f(self.tol), self.label,
+                   self.unit)
 
     def show(self):
-        rhs = fmt(self.rhs)
+        shown = with_bytes if self.unit == "bytes" else fmt
+        rhs = shown(self.rhs)
         if self.tol is not None:
-            rhs += f" ± {fmt(self.tol)}"
-        return f"{fmt(self.lhs)} vs {rhs}"
+            rhs += f" ± {shown(self.tol)}"
+        return f"{shown(self.lhs)} vs {rhs}"
 
 
 class Logic:
@@ -363,7 +366,11 @@ class Builder:
                     raise ClaimError("≈ needs a number literal on its right (it sets the "
                                      "tolerance); use approx(a, b, rel=...) otherwise",
                                      node.operands[i + 1].col)
-            rels.append(Rel(op, values[i], values[i + 1], node.operands[i].col, tol))
+            pair = node.operands[i:i + 2]
+            unit = "bytes" if any(isinstance(o, P.Call) and o.func in BYTE_VALUED
+                                  for o in pair) else None
+            rels.append(Rel(op, values[i], values[i + 1], node.operands[i].col, tol,
+                            unit=unit))
         return rels[0] if len(rels) == 1 else Logic("and", rels, node.col)
 
     def v_BoolOp(self, node):

@@ -3,7 +3,9 @@ takes part in a decision).
 
 A rational is shown exactly (and as a decimal); an integer past ~160 bits is abbreviated
 with its digit count, so no number ever reaches Python's 4,300-digit `str` limit; an
-irrational number gets an approximate decimal in parentheses, marked `≈`.
+irrational number gets an approximate decimal in parentheses, marked `≈`. A byte count
+gets a binary-prefixed form beside it (`536870912 (512 MiB)`), exact where it is, else
+rounded and marked `≈`.
 """
 
 import mpmath
@@ -69,3 +71,42 @@ def fmt(v) -> str:
                 text += f" (≈ {shown})"
         return text
     return str(v)
+
+
+BINARY_UNITS = ("KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+DECIMAL_UNITS = ("kB", "MB", "GB", "TB", "PB", "EB")
+
+
+def _exact_decimal(q) -> str | None:
+    """q as a decimal of at most three places when that is exactly q, else None."""
+    scaled = q * 1000
+    if not scaled.is_Integer:
+        return None
+    whole, frac = divmod(abs(int(scaled)), 1000)
+    text = f"{whole}" + (f".{frac:03d}".rstrip("0") if frac else "")
+    return ("-" if q < 0 else "") + text
+
+
+def human_bytes(v) -> str | None:
+    """A byte count in KiB … EiB: exact where a decimal of at most three places is
+    (`512 MiB`, `1.25 GiB`; else `5 GB` where only the decimal prefix is exact), otherwise
+    to three significant digits marked ≈ (`≈ 2.35 GiB`); None below 1 KiB, for
+    non-numbers and for huge values."""
+    if not isinstance(v, sp.Rational) or bits(v) > 160 or abs(v) < 1024:
+        return None
+    k = min(len(BINARY_UNITS), (int(abs(v)).bit_length() - 1) // 10)
+    q = v / sp.Integer(1024) ** k
+    exact = _exact_decimal(q)
+    if exact is not None:
+        return f"{exact} {BINARY_UNITS[k - 1]}"
+    j = min(len(DECIMAL_UNITS), (len(str(int(abs(v)))) - 1) // 3)
+    exact = _exact_decimal(v / sp.Integer(1000) ** j) if j else None
+    if exact is not None:
+        return f"{exact} {DECIMAL_UNITS[j - 1]}"
+    return f"≈ {float(q):.3g} {BINARY_UNITS[k - 1]}"  # display only: q < 1024 here
+
+
+def with_bytes(v) -> str:
+    """fmt(v), and its human_bytes form beside it where there is one."""
+    shown, human = fmt(v), human_bytes(v)
+    return shown if human is None else f"{shown} ({human})"

@@ -98,6 +98,10 @@ SIGNATURES.update({
 # (`tied(gemma-7b) and not tied(llama-2-7b)`) as well as a number (`tied(m) == 1`)
 BOOLEAN_VALUED = frozenset({"tied"})
 
+# functions whose value is a count of bytes: a comparison with one of them on a side shows
+# both sides with a binary-prefixed form beside the exact integer (show.with_bytes)
+BYTE_VALUED = frozenset({"bytes", "weight_bytes", "kv_cache_bytes"})
+
 
 def takes_word(func: str, index: int | None, keyword: str | None) -> bool:
     """Whether argument `index` (or keyword argument `keyword`) of `func` is a name."""
