@@ -167,7 +167,7 @@ def torch_saved_elements(module, x):
 
 
 def _load(target):
-    from ffnverify.testing.check_cmd import load_target
+    from ffnverify.testing.targets import load_target
 
     try:
         factory = load_target(target)
