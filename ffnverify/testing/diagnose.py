@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ffnverify.testing.results import explain  # noqa: F401 (its home is results)
+
 PROBE_SCALE = 3.0  # probe inputs N(0, 9): pre-activations reach the activations' bends
 PROBE_TOKENS = 16
 MIN_OUTPUTS = 24  # output elements needed per fitted constant (and for any diagnosis)
@@ -121,17 +123,6 @@ class Diagnosis:
                 f"output elements, max error {self.error:.2g}, within the float64 bound)")
 
 
-def explain(diagnoses):
-    """The report's lines for a list of diagnoses (several: the numbers cannot tell them
-    apart)."""
-    if not diagnoses:
-        return []
-    if len(diagnoses) == 1:
-        return [f"diagnosis: {diagnoses[0].text()}"]
-    lines = [f"diagnosis: {len(diagnoses)} explanations fit identically (the numbers cannot "
-             "tell them apart):"]
-    lines += [f"  - {d.text()}" for d in diagnoses]
-    return lines
 
 
 # ---------------------------------------------------------------- hypotheses
@@ -442,7 +433,8 @@ def points_for(module64, case, x64, square=False, fills=1):
 
     import torch
 
-    from ffnverify.testing import conformance as C
+    from ffnverify.testing import auto_layout
+    from ffnverify.testing import checks as C
 
     pts = []
 
@@ -458,7 +450,7 @@ def points_for(module64, case, x64, square=False, fills=1):
     if module64 is not None:
         add(case, module64, x64)
         add(case, module64, PROBE_SCALE * rng.standard_normal((PROBE_TOKENS, case.d)))
-    d, h = C.probe_shapes(case.shapes)
+    d, h = auto_layout.probe_shapes(case.shapes)
     if square or case.d == case.h:
         h = d
     probe = dataclasses.replace(case, d=d, h=h, notes=set())

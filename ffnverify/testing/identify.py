@@ -64,7 +64,7 @@ class Identification:
             c = self.closest
             if c is None:
                 return f"none of the variants: no built-in layout fits (d={self.d}, h={self.h})"
-            from ffnverify.testing.diagnose import explain
+            from ffnverify.testing.results import explain
 
             return "\n".join([
                 f"none of the variants (d={self.d}, h={self.h}); closest {c.variant} "
@@ -154,14 +154,15 @@ def rank(module_factory, d, h, bias, call=None, extra_params=(), seed=0, variant
 
     from derivations.variants import VARIANTS
     from ffnverify.backends.variants import lookup
-    from ffnverify.testing import conformance as C
+    from ffnverify.testing import checks as C
     from ffnverify.testing import layouts, tolerances
+    from ffnverify.testing import results as R
 
     out = []
     names = list(variants or VARIANTS)
     for variant in names:
         gated = lookup(variant)[1]
-        case = C.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
+        case = R.Case(module_factory, variant, "hf", bool(bias), d, h, PROBE_TOKENS, seed,
                       "cpu", target, call=call, extra=tuple(extra_params), command=command,
                       expert=experts)
         module = C._build(case)
@@ -198,11 +199,13 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
     None tries every built-in layout, else only the one named (or the mapping given)."""
     if layout is not None and not isinstance(layout, (str, dict)):
         raise ValueError(f"layout must be a name or a mapping, not {type(layout).__name__}")
-    from ffnverify.testing import conformance as C
+    from ffnverify.testing import auto_layout
+    from ffnverify.testing import checks as C
+    from ffnverify.testing import results as R
 
-    pd, ph = C.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
+    pd, ph = auto_layout.probe_shapes({"d": d, "h": h, "d_multiple_of": d_multiple_of, "h_of": h_of})
     settings = (True, False) if bias is None else (bool(bias),)
-    target = target or C._target_of(factory)
+    target = target or R._target_of(factory)
     last = None
     for b in settings:
         try:
@@ -211,7 +214,7 @@ def identify_ffn(factory, d=None, h=None, bias=None, call=None, extra_params=(),
                                   command=reproducer(
                                       factory, target, pd, ph, b, call, extra_params,
                                       layout))
-        except C.ConformanceFailure as exc:
+        except R.ConformanceFailure as exc:
             last = exc
             continue
         if not ranked:
@@ -260,7 +263,7 @@ def reproducer(factory, target, d, h, bias, call=None, extra_params=(), layout=N
     """The identify run of one probe build, as a command that runs as printed."""
     import shlex
 
-    from ffnverify.testing.conformance import _cli_layout, _importable
+    from ffnverify.testing.results import _cli_layout, _importable
 
     where = _importable(call)
     cli_layout = None if layout is None else _cli_layout(layout)
@@ -296,13 +299,14 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
               experts=None):
     """The simplest diagnoses over every (variant, layout) that reads the module (a
     neighbouring activation is the ranking's business, not a diagnosis here)."""
-    from ffnverify.testing import conformance as C
+    from ffnverify.testing import checks as C
     from ffnverify.testing import diagnose
+    from ffnverify.testing import results as R
 
     prepared = []
     for c in ranked:
         lay = _tables(C.lookup(c.variant)[1], layout, experts, h)[c.layout]
-        case = C.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
+        case = R.Case(factory, c.variant, lay if c.layout == "mapping" else c.layout,
                       bool(bias), d, h, PROBE_TOKENS, seed,
                       "cpu", target, call=call, extra=tuple(extra_params),
                       shapes={"d": d, "h": h}, expert=experts)
@@ -323,3 +327,4 @@ def _diagnose(factory, ranked, d, h, bias, call, extra_params, seed, target, lay
         if found:
             return found
     return []
+
