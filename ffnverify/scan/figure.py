@@ -28,7 +28,9 @@ from itertools import product as _cartesian
 from ffnverify.scan import precision, words
 from ffnverify.scan.numbers import Tok, literal
 
-MAX_ALTERNATIVES = 8
+MAX_ALTERNATIVES = 32
+# the lenient reading of a figure with more readings than that: not a claim (no verdict)
+TOO_MANY_READINGS = "too_many_readings_to_decide()"
 # "fits on a single 40 GB A100", "fits in 2GB": at most (beside `words.BOUNDS`)
 _FITS = re.compile(r"\b(?:fits?|fitting) (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
                    r"single))?\s*~?\s*$|\bwithin\s*$", re.I)
@@ -186,18 +188,25 @@ def compare(choices: list[list[Term]], result: Tok, op: str = "",
         strict = f"{lhs} {op} {literal(result.value)}"
     else:
         strict = _near(lhs, result.value, tol)
+    readings = alternatives(result, binary, result=True)
+    count = len(readings)
+    for c in choices:
+        count *= len(c)
+    if count > 4 * MAX_ALTERNATIVES:  # bounded before they are built (hostile input)
+        return strict, TOO_MANY_READINGS
     lenient = []
     for combo in _cartesian(*choices):
-        for value, tol in alternatives(result, binary, result=True):
+        for value, tol in readings:
             if low is not None:  # the interval, at this reading of the unit (GB or GiB),
                 # each end at its own precision: 2.5–3 GB is [2.45 GB, 3.5 GB]
                 factor = value / result.value if result.value else 1
                 bottom = (lo_value - lo_unit / 2) * factor
                 value, tol = (bottom + value + tol) / 2, (value + tol - bottom) / 2
             lenient.append(_met(list(combo), value, tol, "" if low is not None else op))
-            if len(lenient) >= MAX_ALTERNATIVES:
-                break
-        if len(lenient) >= MAX_ALTERNATIVES:
-            break
     lenient = list(dict.fromkeys(lenient))
+    if len(lenient) > MAX_ALTERNATIVES:
+        # more readings than one claim holds: dropping some could leave a FALSE that a
+        # dropped reading rescues, so the lenient side is one the engine cannot decide
+        # and the statement gets no verdict (never FALSE on an incomplete set)
+        return strict, TOO_MANY_READINGS
     return strict, lenient[0] if len(lenient) == 1 else "(" + " or ".join(lenient) + ")"

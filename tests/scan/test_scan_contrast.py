@@ -73,3 +73,21 @@ def test_training_flops_written_as_arithmetic_stay_checked_as_written(scan_text)
     (st,) = scan_text(doc)["statements"]
     assert (st["status"], st["verdict"]) == ("checked", "true")
     assert "6ND" not in st.get("detail", "")
+
+
+def test_more_readings_than_a_claim_holds_give_no_lenient_claim():
+    """Dropping readings past a cap could leave a FALSE that a dropped one rescues: past
+    the cap the lenient side is no claim (the statement gets no verdict), and the count
+    is bounded before the readings are built."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    from ffnverify.scan import figure  # noqa: PLC0415
+    from ffnverify.scan.numbers import tokens  # noqa: PLC0415
+
+    result = next(t for t in tokens("32 GB") if t.kind == "NUM")
+    two = [figure.const(Fraction(2)), figure.const(Fraction(3))]
+    few = figure.compare([two, two], result)
+    assert figure.TOO_MANY_READINGS not in few[1]
+    many = figure.compare([two] * 12, result)  # 4096 combinations
+    assert many[1] == figure.TOO_MANY_READINGS
+    assert many[0] != figure.TOO_MANY_READINGS  # the strict reading is still the figure's
