@@ -205,7 +205,7 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
         said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
-                   + (f", in {dtype}" if fmt else ", at 16 bits (no dtype stated: 8 and 32 also tried)"))
+                   + (f", in {dtype}" if fmt else ", at 16 bits (no dtype stated: assumed; fp32 and fp8 also tried)"))
         parts.append(Part(strict, lenient, sure and fmt is not None, tuple(sorted(figures)),
                           reading))
     return parts

@@ -28,7 +28,7 @@ def verdicts(engine, text):
     "Llama 3 8B needs 8 GB of KV cache at 128K tokens.",   # 8 bits
 ])
 def test_unstated_dtype_any_common_width_is_not_false(engine, text):
-    for strict, lenient, part in verdicts(engine, text):
+    for _strict, lenient, part in verdicts(engine, text):
         assert lenient == "true", (text, part)
         assert not part.sure  # the dtype was not stated: a reading to confirm
 
