@@ -57,6 +57,9 @@ _DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s
                      r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
                      r"consumer|vram\s+(?:gpu|card))", re.I)
 _COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
+# a cache whose dtype is not stated: 16 bits first (the strict reading), then the other
+# widths caches are kept in (fp32, fp8/int8): FALSE only when none of them is true
+_UNSTATED_DTYPES = ("bf16", "fp32", "fp8")
 
 
 def _results(toks, text):
@@ -194,26 +197,30 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
             figures.append(batch[1])
         if fmt:
             figures += inside(toks, fmt[0], fmt[1])
-        calls = []
-        window = _window(name)
-        for c in ctx_values:
-            if window and ctx[1] is not None and c > window:
-                c_read = (c, window)  # a sliding window: the cache may hold only its tokens
-            else:
-                c_read = (c,)
-            for c_at in c_read:
-                for b in batch_values:
-                    extra = f", batch={literal(b)}" if b != 1 else ""
-                    calls.append(call(
-                        f"kv_cache_bytes({name}, {literal(c_at)}{extra}, dtype={dtype})"))
         low = toks[rng[0]] if rng else None
         if rng:
             figures.append(rng[0])
-        strict, lenient = compare([calls], res, bound(text, res), low=low)
+        window = _window(name)
+        readings = []  # (strict, lenient) at each width read; the first is the strict one
+        for d in (dtype,) if fmt else _UNSTATED_DTYPES:
+            calls = []
+            for c in ctx_values:
+                # a sliding window: the cache may hold only the window's tokens
+                held = (c, window) if window and ctx[1] is not None and c > window else (c,)
+                for c_at in held:
+                    for b in batch_values:
+                        extra = f", batch={literal(b)}" if b != 1 else ""
+                        calls.append(call(
+                            f"kv_cache_bytes({name}, {literal(c_at)}{extra}, dtype={d})"))
+            readings.append(compare([calls], res, bound(text, res), low=low))
+        strict = readings[0][0]  # each width compared on its own: none is cut off
+        lenient = " or ".join(le for _, le in readings)
+        lenient = lenient if len(readings) == 1 else f"({lenient})"
         said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
-                   + (f", in {dtype}" if fmt else ", at 16 bits (no dtype stated: assumed)"))
+                   + (f", in {dtype}" if fmt else
+                      ", at 16 bits (no dtype stated: assumed; fp32 and fp8 also tried)"))
         parts.append(Part(strict, lenient, sure and fmt is not None, tuple(sorted(figures)),
                           reading))
     return parts
