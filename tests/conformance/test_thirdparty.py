@@ -1,0 +1,73 @@
+"""Third-party FFN classes (issue 24 "Done when"), run through identify and check in the
+thirdparty env (tox -e thirdparty): each passes with the variant it computes, or is rejected
+for the named reason. Skipped where the library is not installed."""
+
+import importlib.util
+import os
+import warnings
+
+import pytest
+
+pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
+
+from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
+from ffnverify.testing.results import ConformanceFailure  # noqa: E402
+
+from .thirdparty import BROKEN, ENTRIES  # noqa: E402
+
+pytestmark = [pytest.mark.hf, pytest.mark.torch]
+EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
+
+
+def _need(pkg):
+    try:
+        found = importlib.util.find_spec(pkg) is not None
+    except Exception as exc:  # a package whose import machinery itself fails
+        pytest.skip(f"{pkg} cannot be located: {type(exc).__name__}: {exc}")
+    if not found:
+        pytest.skip(f"{pkg} is not installed (tox -e thirdparty installs it)")
+
+
+def _shape_kw(kw):
+    return {k: kw[k] for k in ("h_of", "experts", "d_multiple_of") if k in kw}
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[e[0] for e in ENTRIES])
+def test_third_party_class_is_identified_and_conformant(entry):
+    name, factory, variant, bias, kw, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = identify_ffn(factory, bias=bias[-1], **_shape_kw(kw))
+        assert found.best is not None and found.best.variant == variant, found.summary()
+        report = check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
+    assert report.variant == variant and report.layout == found.best.layout, report.summary()
+
+
+@pytest.mark.parametrize("entry", BROKEN, ids=[e[0] for e in BROKEN])
+def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
+    """FalconH1 with gate 0.5 and output 2.0 multipliers computes 2·down(silu(0.5·gate)·up),
+    which is x·σ(0.5x) gating: rejected, and the diagnosis says what fits exactly."""
+    name, factory, variant, bias, kw, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        found = identify_ffn(factory, bias=bias[-1])
+        assert found.best is None, found.summary()
+        with pytest.raises(ConformanceFailure) as info:
+            check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
+    text = info.value.report()
+    assert "diagnosis:" in text and "matches at every drawn point" in text, text
+
+
+def test_open_clip_needs_torchvision():
+    """open_clip imports torchvision at package import; beside torch 2.13.0+cpu the PyPI
+    torchvision build does not load ('operator torchvision::nms does not exist'), so the
+    thirdparty env leaves open_clip out. Its MLP is nn.Sequential(c_fc, gelu, c_proj)."""
+    if importlib.util.find_spec("open_clip") is None:
+        pytest.skip("open_clip is not installed")
+    try:
+        import open_clip.transformer  # noqa: F401
+    except (ImportError, RuntimeError) as exc:
+        pytest.skip(f"open_clip does not import here: {type(exc).__name__}: {exc}")
+    pytest.fail("open_clip imports: add its MLP to thirdparty.ENTRIES")

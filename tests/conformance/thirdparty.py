@@ -1,0 +1,133 @@
+"""Third-party FFN classes beyond the hf env's (issue 24 "Done when"), as kit factories built
+from configs on CPU (no weights): transformers' Nemotron, Arcee, Persimmon, OpenAI-GPT,
+T5DenseActDense, Jamba, FalconH1, CLIP, SigLIP, Mixtral and Dbrx experts; litgpt; olmo-core.
+
+Each entry: (name, factory(d, h, bias), variant, bias settings, check_ffn keywords, package).
+Imports happen inside the factories, so this module loads without the libraries.
+"""
+
+import importlib
+
+HEADS = {"num_attention_heads": 1, "num_key_value_heads": 1, "head_dim": 2}
+
+
+def _hf(model, cls, cfg, **kw):
+    m = importlib.import_module(f"transformers.models.{model}.modeling_{model}")
+    c = importlib.import_module(f"transformers.models.{model}.configuration_{model}")
+    return getattr(m, cls), getattr(c, cfg)
+
+
+def nemotron(d, h, bias=False):
+    cls, cfg = _hf("nemotron", "NemotronMLP", "NemotronConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="relu2", mlp_bias=bias,
+                   num_attention_heads=1, num_key_value_heads=1, head_dim=2))
+
+
+def arcee(d, h, bias=False):
+    cls, cfg = _hf("arcee", "ArceeMLP", "ArceeConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="relu2", mlp_bias=bias,
+                   **HEADS))
+
+
+def persimmon(d, h, bias=True):
+    cls, cfg = _hf("persimmon", "PersimmonMLP", "PersimmonConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="relu2",
+                   num_attention_heads=1))
+
+
+def openai_gpt(d, h, bias=True):
+    cls, cfg = _hf("openai", "MLP", "OpenAIGPTConfig")
+    assert h == 4 * d, "OpenAI-GPT's MLP takes n_state; the config fixes n_embd"
+    return cls(h, cfg(n_embd=d, n_head=1, afn="gelu", resid_pdrop=0.1))
+
+
+def t5_dense(d, h, bias=False):
+    cls, cfg = _hf("t5", "T5DenseActDense", "T5Config")
+    return cls(cfg(d_model=d, d_ff=h, dense_act_fn="relu", dropout_rate=0.1, num_heads=1,
+                   d_kv=2))
+
+
+def jamba(d, h, bias=False):
+    cls, cfg = _hf("jamba", "JambaMLP", "JambaConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="silu",
+                   num_attention_heads=1, num_key_value_heads=1))
+
+
+def falcon_h1(multipliers=(1.0, 1.0)):
+    def factory(d, h, bias=False):
+        cls, cfg = _hf("falcon_h1", "FalconH1MLP", "FalconH1Config")
+        return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="silu", mlp_bias=bias,
+                       mlp_multipliers=list(multipliers), num_attention_heads=1,
+                       num_key_value_heads=1, head_dim=2))
+    factory.__qualname__ = "FalconH1MLP"
+    return factory
+
+
+def clip(d, h, bias=True):
+    cls, cfg = _hf("clip", "CLIPMLP", "CLIPTextConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="quick_gelu",
+                   num_attention_heads=1))
+
+
+def siglip(d, h, bias=True):
+    cls, cfg = _hf("siglip", "SiglipMLP", "SiglipTextConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="gelu_pytorch_tanh",
+                   num_attention_heads=1))
+
+
+def mixtral_experts(d, h, bias=False):
+    cls, cfg = _hf("mixtral", "MixtralExperts", "MixtralConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, num_local_experts=3, **HEADS))
+
+
+def dbrx_experts(d, h, bias=False):
+    cls, cfg = _hf("dbrx", "DbrxExperts", "DbrxConfig")
+    # DbrxFFN builds its experts from config.ffn_config (hidden_size = d_model)
+    config = cfg(d_model=d, n_heads=1, ffn_config={"ffn_hidden_size": h, "moe_num_experts": 3,
+                                                   "ffn_act_fn": {"name": "silu"}})
+    return cls(config.ffn_config)
+
+
+def litgpt(cls_name, **kw):
+    def factory(d, h, bias=False):
+        from litgpt import model
+        from litgpt.config import Config
+
+        cfg = Config(n_embd=d, intermediate_size=h, moe_intermediate_size=h, bias=bias,
+                     n_head=1, n_query_groups=1, head_size=2, **kw)
+        return getattr(model, cls_name)(cfg)
+    factory.__qualname__ = cls_name
+    return factory
+
+
+def olmo_core(d, h, bias=True):
+    from olmo_core.nn.feed_forward import FeedForward
+
+    return FeedForward(d_model=d, hidden_size=h, bias=bias, dtype=__import__("torch").float64)
+
+
+T, L, OLMO = "transformers", "litgpt", "olmo_core"
+FOUR = {"h_of": lambda d: 4 * d}
+ENTRIES = [
+    ("NemotronMLP", nemotron, "relu2", (False, True), {}, T),
+    ("ArceeMLP", arcee, "relu2", (False, True), {}, T),
+    ("PersimmonMLP", persimmon, "relu2", (True,), {}, T),
+    # OpenAI-GPT's afn "gelu" is its own ACT_FNS' gelu_new: tanh-GELU
+    ("OpenAI-GPT MLP", openai_gpt, "gelu_tanh", (True,), FOUR, T),
+    ("T5DenseActDense", t5_dense, "relu", (False,), {}, T),
+    ("JambaMLP", jamba, "swiglu", (False,), {}, T),
+    ("FalconH1MLP", falcon_h1(), "swiglu", (False, True), {}, T),
+    ("CLIPMLP", clip, "quick_gelu", (True,), {}, T),
+    ("SiglipMLP", siglip, "gelu_tanh", (True,), {}, T),
+    ("MixtralExperts[1]", mixtral_experts, "swiglu", (False,), {"experts": 1}, T),
+    ("DbrxExperts[2]", dbrx_experts, "swiglu", (False,), {"experts": 2}, T),
+    ("litgpt LLaMAMLP", litgpt("LLaMAMLP"), "swiglu", (False, True), {}, L),
+    ("litgpt GemmaMLP", litgpt("GemmaMLP", gelu_approximate="tanh"), "geglu_tanh",
+     (False, True), {}, L),
+    ("litgpt GptNeoxMLP", litgpt("GptNeoxMLP"), "gelu", (False, True), {}, L),
+    ("litgpt LLaMAMoE(1 expert)", litgpt("LLaMAMoE", n_expert=1, n_expert_per_token=1),
+     "swiglu", (False,), {"experts": 0}, L),
+    ("olmo-core FeedForward", olmo_core, "swiglu", (False, True), {}, OLMO),
+]
+# broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
+BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1((0.5, 2.0)), "swiglu", (False,), {}, T)]
