@@ -15,7 +15,7 @@ from ffnverify.testing.results import ConformanceFailure  # noqa: E402
 
 from .thirdparty import BROKEN, ENTRIES  # noqa: E402
 
-pytestmark = [pytest.mark.hf, pytest.mark.torch]
+pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
 
 
