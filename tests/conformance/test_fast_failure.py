@@ -17,14 +17,13 @@ from .zoo import SwiGLU  # noqa: E402
 pytestmark = pytest.mark.torch
 
 
-def test_a_failure_at_every_shape_is_reported_in_seconds(capsys):
+def test_a_failure_at_every_shape_is_reported_at_the_smallest_shape(capsys):
     """The issue's case: tanh-GELU with 0.044, the CLI's defaults (100 examples, both bias
-    settings, four dtypes, shrinking on): it took 3m52s; it must take under 30 s."""
-    start = time.monotonic()
+    settings, four dtypes, shrinking on): reported at d=1 h=1 n=1. Its wall-clock bound
+    (it took 3m52s; under 30 s) is benchmarks/test_bench_fast_failure.py (tox -e bench)."""
     code = main(["check", f"{broken.__name__}:GeluConstantOff", "--variant", "gelu_tanh"])
-    seconds = time.monotonic() - start
     out = capsys.readouterr().out
-    assert code == 1 and seconds < 30, (seconds, out)
+    assert code == 1, out
     assert "drawn:     d=1 h=1 n=1" in out
     assert "the gelu_tanh constant c = 0.044 (correct 0.044715)" in out
 
