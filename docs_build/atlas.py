@@ -67,17 +67,23 @@ def _figures(corpus: Path) -> list:
     def pct(v):
         return "n/a" if v is None else f"{100 * v:.1f}%"
 
+    claims = []
     for folder, half in FOLDERS:
         if not (corpus / folder / "labels.toml").exists():
             continue
         f = measure.run(corpus / folder, half)
+        claims += [f"{a}/{b} ≈ {pct(a / b)}" for a, b in (
+            (f["detected"], f["labelled"]), (f["checked_right"], f["checked"]),
+            (f["false_flagged_count"], f["labelled_false"]),
+            (f["checked"] + f["suggested"], f["labelled"])) if b]
         name = f"{folder}, half {half}" if half else folder
         lines.append(f"| {name} | {f['labelled']} | {f['labelled_false']} | "
                      f"{pct(f['prose_recall'])} | {pct(f['detection_precision'])} | "
                      f"{pct(f['checked_verdicts_right'])} ({f['checked']} checked) | "
                      f"{pct(f['false_verdict_precision'])} | {pct(f['false_flagged'])} | "
                      f"{pct(f['read_share'])} |")
-    return lines
+    # the table's ratios as claims, so the page's own audit recomputes them
+    return lines + ["", "```claim", *dict.fromkeys(claims), "```"]
 
 
 def render(corpus: Path, with_scan: bool = True) -> str:
