@@ -20,6 +20,7 @@ from fractions import Fraction
 from ffnverify.scan import precision, words
 from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
 from ffnverify.scan.parts import Part
+from ffnverify.scan.recognise import runs
 
 
 def num(t: Tok) -> str:
@@ -48,30 +49,7 @@ def approx_claim(lhs: str, t: Tok, op: str = "≈") -> str:
     return f"approx({lhs}, {num(t)}, abs={literal(t.unit / 2)})"
 
 
-_ARITH_OPS = {"+", "-", "×", "/", "^", "(", ")"}
-
-
 _COMPARE = {"=": "==", "≈": "≈", "≠": "!=", "<": "<", ">": ">", "≤": "<=", "≥": ">="}
-
-
-def _runs(toks):
-    run = []
-    for t in toks:
-        if t.kind == "NUM" and t.ratio and run:  # "≈ 2.67×": the run ends with it
-            run.append(t)
-            yield run
-            run = []
-            continue
-        ok = (t.kind == "NUM" and not t.ratio) or (
-            t.kind == "OP" and (t.text in _ARITH_OPS or t.text in _COMPARE or t.text == "~"))
-        if ok:
-            run.append(t)
-        else:
-            if run:
-                yield run
-            run = []
-    if run:
-        yield run
 
 
 def _stated(t: Tok) -> str:
@@ -212,7 +190,7 @@ def arithmetic(toks) -> tuple[list, bool]:
     charitable readings of `precision.lenient`."""
     parts, unsure = [], False
     at = {id(t): i for i, t in enumerate(toks)}
-    for run in _runs(toks):
+    for run in runs(toks):
         sides, ops, cur = [], [], []
         for t in run:
             if t.kind == "OP" and t.text in _COMPARE:
@@ -269,7 +247,7 @@ def worded_results(toks, text) -> list:
     confirm (the words, not an `=`, tie the two)."""
     parts = []
     at = {id(t): i for i, t in enumerate(toks)}
-    for run in _runs(toks):
+    for run in runs(toks):
         cuts = [k for k, t in enumerate(run) if t.kind == "OP" and t.text in _COMPARE]
         if cuts:  # "d_model × d_k = 512 × 64, which is 32,768": the part after the last
             if expression(run[:cuts[-1]]) is not None:  # `=` when no numbers are before
