@@ -14,13 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "ffnverify"
 
-# a package whose cycles another helper is removing (issue 25 §2) -> who; a cycle wholly
-# inside one of these packages is expected until then, any other cycle fails
-EXPECTED = {
-    "ffnverify.scan": "helper S4 (scan: detect <-> read, numbers <-> spelled, and the "
-                      "component through them)",
-    "ffnverify.testing": "helper K1 (testing: conformance <-> diagnose / identify)",
-}
+# a package whose cycles other work is still removing -> who; empty since issue 25 §2's
+# three cycles (claims, scan, testing) were removed, so any cycle fails
+EXPECTED: dict[str, str] = {}
 
 
 def owner(cycle) -> str | None:

@@ -15,8 +15,9 @@ that are no row ("GPT-3", "Falcon 40B"), so that no figure of theirs binds to a 
 import re
 from functools import lru_cache
 
-from ffnverify.scan.numbers import number_words, tokens
+from ffnverify.scan.numbers import tokens
 from ffnverify.scan.recognise import writes_arithmetic
+from ffnverify.scan.spelled import number_words
 from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(

@@ -367,10 +367,3 @@ def literal(x: Fraction) -> str:
         return f"{sign}{s[:-digits]}.{s[-digits:]}"
     return f"({x.numerator}/{x.denominator})"
 
-
-def number_words(text: str) -> list[tuple[int, Fraction]]:
-    """English fractions written in words ("two thirds of the parameters", "a quarter"):
-    (position, value) each, as `spelled` reads them (the one table of number words)."""
-    from ffnverify.scan.spelled import spelled  # spelled builds on this module's tokens
-
-    return [(s.start, s.value) for s in spelled(text) if s.kind == "fraction"]

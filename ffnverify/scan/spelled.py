@@ -253,3 +253,9 @@ def fields(toks, text, names, about: str = "") -> list[Part]:
                                   figures=(i,), reading=f"{func} of {name}, in words"))
                 break
     return parts
+
+
+def number_words(text: str) -> list[tuple[int, Fraction]]:
+    """English fractions written in words ("two thirds of the parameters", "a quarter"):
+    (position, value) each, as `spelled` reads them (the one table of number words)."""
+    return [(s.start, s.value) for s in spelled(text) if s.kind == "fraction"]

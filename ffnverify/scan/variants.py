@@ -13,7 +13,8 @@ from fractions import Fraction
 
 from ffnverify.scan import words
 from ffnverify.scan.arithmetic import approx_claim, is_op, is_word, num
-from ffnverify.scan.numbers import Tok, literal, normalise, number_words, tokens
+from ffnverify.scan.numbers import Tok, literal, normalise, tokens
+from ffnverify.scan.spelled import number_words
 
 
 @dataclass
