@@ -35,6 +35,14 @@ KV = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|cachin
 PER_TOKEN = re.compile(r"\bper[- ](?:generated )?token\b|\b(?:each|every)(?: additional| extra| new|"
                        r" generated)? token\b|\ba single token\b|"
                        r"\bone token\b|/\s?token\b|\ba token\b", re.I)
+# the attention form a figure is stated for, as (form, pattern), first match wins where two
+# overlap ("without GQA" before "GQA"): "with MHA" of a GQA model is the same model with
+# kv_heads = heads (a hypothetical, never checked); "with GQA" is its own cache only where
+# the model has grouped KV heads (the group count of a hypothetical GQA is not stated)
+_FORMS = (("mha", re.compile(r"\bwithout (?:GQA|MQA|grouped[- ]query|multi[- ]query)\b|"
+                             r"\bMHA\b|\bmulti[- ]head(?:ed)? (?:self[- ])?attention\b", re.I)),
+          ("mqa", re.compile(r"\bMQA\b|\bmulti[- ]query (?:self[- ])?attention\b", re.I)),
+          ("gqa", re.compile(r"\bGQA\b|\bgrouped[- ]query (?:self[- ])?attention\b", re.I)))
 _CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
                              r"(?: of)?\s*$|\bat\s*$", re.I)
 _TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
@@ -161,10 +169,51 @@ def _window(name: str) -> int:
         return 0
 
 
+def _forms(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, form) of every attention form the text names (MHA, MQA, GQA)."""
+    found, taken = [], []
+    for form, pattern in _FORMS:
+        for m in pattern.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found.append((m.start(), m.end(), form))
+    return sorted(found)
+
+
+def _heads(name: str):
+    """(heads, kv_heads) of a catalogue row, or None where it is not one."""
+    try:
+        row = catalogue.get(name)
+        return row.heads, row.kv_heads
+    except (KeyError, ValueError, AttributeError):
+        return None
+
+
+def _as_form(name: str, form: str):
+    """How a cache stated for an attention form is read for the model `name`: "actual"
+    (the form is the model's own), the kv-heads expression of a hypothetical form
+    ("heads(m)" for MHA, "1" for MQA), or None (a form that cannot be read: GQA of a model
+    without grouped heads, whose group count is not stated; a model not in the catalogue)."""
+    shape = _heads(name)
+    if shape is None or not shape[0] or not shape[1]:
+        return None
+    heads, kv = shape
+    own = "mha" if kv == heads else "mqa" if kv == 1 else "gqa"
+    if form == own:
+        return "actual"
+    return {"mha": f"heads({name})", "mqa": "1"}.get(form)
+
+
 def kv_cache(toks, text, names, about: str = "") -> list[Part]:
     """The KV cache of a named model, at a stated context (or per token) and dtype.
-    `about`: the words around the unit (a table's header) that may say it is the cache."""
-    if not names or not (KV.search(text) or KV.search(about)):
+    `about`: the words around the unit (a table's header) that may say it is the cache.
+    An attention form bound to the figure ("Memory per token (MHA)", "with MHA requires")
+    also says it is the cache (a reading to confirm), and a form that is not the model's
+    own is read as the hypothetical model with that form (never sure)."""
+    forms = _forms(text)
+    said_kv = bool(KV.search(text) or KV.search(about))
+    if not names or not (said_kv or forms):
         return []
     results = _results(toks, text)
     if not results:
@@ -188,6 +237,10 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
         fmt = nearest(res.start, formats, others, side(starts, formats))
         dtype = fmt[2] if fmt else "bf16"
         batch = nearest(res.start, batches, others, side(starts, batches))
+        form = nearest(res.start, forms, others, side(starts, forms))
+        as_form = _as_form(name, form[2]) if form else "actual"
+        if as_form is None or not (said_kv or form):
+            continue
         figures = [r]
         ctx_values = [1] if ctx[1] is None else _alts(toks[ctx[1]])
         if ctx[1] is not None:
@@ -211,7 +264,10 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
                     for b in batch_values:
                         extra = f", batch={literal(b)}" if b != 1 else ""
                         calls.append(call(
-                            f"kv_cache_bytes({name}, {literal(c_at)}{extra}, dtype={d})"))
+                            f"kv_cache_bytes({name}, {literal(c_at)}{extra}, dtype={d})"
+                            if as_form == "actual" else
+                            f"2 * layers({name}) * {as_form} * head_dim({name})"
+                            f" * {literal(c_at)} * {literal(b)} * bytes({d})"))
             readings.append(compare([calls], res, bound(text, res), low=low))
         strict = readings[0][0]  # each width compared on its own: none is cut off
         lenient = " or ".join(le for _, le in readings)
@@ -220,9 +276,14 @@ def kv_cache(toks, text, names, about: str = "") -> list[Part]:
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
                    + (f", in {dtype}" if fmt else
-                      ", at 16 bits (no dtype stated: assumed; fp32 and fp8 also tried)"))
-        parts.append(Part(strict, lenient, sure and fmt is not None, tuple(sorted(figures)),
-                          reading))
+                      ", at 16 bits (no dtype stated: assumed; fp32 and fp8 also tried)")
+                   + ("" if as_form == "actual" else f", as if it used {form[2].upper()} "
+                      f"(kv_heads = {as_form}: a hypothetical model)")
+                   + ("" if said_kv else f" (read as the KV cache from {form[2].upper()}: "
+                      "assumed)"))
+        figures += inside(toks, form[0], form[1]) if form else []
+        parts.append(Part(strict, lenient, sure and fmt is not None and said_kv
+                          and as_form == "actual", tuple(sorted(set(figures))), reading))
     return parts
 
 
