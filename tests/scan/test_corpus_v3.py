@@ -17,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 HERE = Path(__file__).parent / "corpus_v3"
-FOLDERS = ("dev", "heldout", "hostile", "fresh")
+FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2")
+HELD_OUT_SETS = ("fresh", "fresh2")  # held out whatever sha256(url) gives
 DOC_SUFFIXES = (".md", ".txt", ".rst", ".html", ".ipynb")
 
 
@@ -102,7 +103,6 @@ def test_labels_are_unique_per_position():
 
 def test_every_document_has_its_source_and_the_split_its_url_gives():
     docs = {d["file"]: d for d in _sources()}
-    urls_elsewhere = {d["url"] for d in docs.values() if d["split"] != "fresh"}
     for folder in FOLDERS:
         for path in sorted((HERE / folder).glob("*")):
             if path.suffix in DOC_SUFFIXES:
@@ -113,9 +113,10 @@ def test_every_document_has_its_source_and_the_split_its_url_gives():
         assert doc["split"] == folder
         if folder == "hostile":
             assert doc["url"].startswith("synthetic:"), "hostile documents are synthetic"
-        elif folder == "fresh":  # a second held-out set: held out whatever its hash
+        elif folder in HELD_OUT_SETS:  # a later held-out set: held out whatever its hash
             assert doc["url"].startswith(("https://", "http://")), f"{name}: not real"
-            assert doc["url"] not in urls_elsewhere, f"{name}: also listed outside fresh/"
+            elsewhere = {d["url"] for d in docs.values() if d["split"] != folder}
+            assert doc["url"] not in elsewhere, f"{name}: also listed outside {folder}/"
         else:
             digit = int(hashlib.sha256(doc["url"].encode()).hexdigest()[0], 16)
             assert folder == ("dev" if digit % 2 == 0 else "heldout"), (
@@ -129,11 +130,29 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
         assert labelled == docs, f"{folder}: {labelled ^ docs}"
 
 
-def test_the_fresh_folder_is_a_held_out_set_of_its_stated_size():
-    docs = [d for d in _sources() if d["split"] == "fresh"]
-    labels = _labels("fresh")
-    assert len(docs) >= 20 and len(labels) >= 180, (len(docs), len(labels))
+@pytest.mark.parametrize("folder, least_docs, least_labels",
+                         [("fresh", 20, 180), ("fresh2", 25, 200)])
+def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, least_labels):
+    docs = [d for d in _sources() if d["split"] == folder]
+    labels = _labels(folder)
+    assert len(docs) >= least_docs and len(labels) >= least_labels, (len(docs), len(labels))
     assert {lab["truth"] for lab in labels} == {"true", "false", "none"}
+    assert len({d["file"] for d in docs}) == len(docs)
+
+
+def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others():
+    docs = _sources()
+
+    def thread(url):  # a site, or a repository's issue/PR thread or file
+        host = url.split("/")[2].removeprefix("www.")
+        if host == "github.com":
+            return "/".join(url.split("/")[3:7])
+        return host
+
+    earlier = [d for d in docs if d["split"] not in ("fresh2", "hostile")]
+    for doc in (d for d in docs if d["split"] == "fresh2"):
+        assert thread(doc["url"]) not in {thread(d["url"]) for d in earlier}, doc["file"]
+        assert doc["title"] not in {d["title"] for d in earlier}, doc["file"]
 
 
 # --- the evaluator ------------------------------------------------------------------

@@ -145,6 +145,46 @@ CONFIGS = {
     "phi-3-mini": dict(d=3072, L=32, H=32, kv=32, ff=8192, V=32064, ctx=4096),
     # allenai/OLMo-7B: non-parametric LayerNorm, 50304 embedding rows, untied.
     "olmo-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=50304, ctx=2048, norm="ln0"),
+    # --- added for fresh2/ (the third v3 session); fields typed from config.json --------
+    # bigscience/bloom config.json (n_layer 70, hidden_size 14336, n_head 112, vocab 250880,
+    # seq_length 2048; ALiBi, no position rows); its fields only.
+    "bloom-176b": dict(d=14336, L=70, H=112, ff=57344, V=250880, ctx=2048, fields_only=True),
+    # tiiuae/falcon-40b config.json (hidden_size 8192, n_layer 60, n_head 128, n_head_kv 8,
+    # vocab 65024; 4*hidden MLP); its fields only.
+    "falcon-40b": dict(d=8192, L=60, H=128, kv=8, ff=32768, V=65024, ctx=2048,
+                       fields_only=True),
+    # Qwen/Qwen1.5-7B config.json (hidden 4096, 32 layers, 32 heads and 32 KV heads,
+    # intermediate 11008, vocab 151936, 32768 positions); its fields only.
+    "qwen1.5-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=151936, ctx=32768,
+                       fields_only=True),
+    # Qwen/Qwen1.5-32B config.json (hidden 5120, 64 layers, 40 heads, 8 KV heads,
+    # intermediate 27392, vocab 152064); its fields only.
+    "qwen1.5-32b": dict(d=5120, L=64, H=40, kv=8, ff=27392, V=152064, ctx=32768,
+                        fields_only=True),
+    # Qwen/Qwen2-0.5B, -1.5B, -72B config.json and the Qwen2 technical report, Table 1
+    # (0.5B and 1.5B tie their embeddings); fields only.
+    "qwen2-0.5b": dict(d=896, L=24, H=14, kv=2, ff=4864, V=151936, ctx=131072,
+                       fields_only=True),
+    "qwen2-1.5b": dict(d=1536, L=28, H=12, kv=2, ff=8960, V=151936, ctx=131072,
+                       fields_only=True),
+    "qwen2-72b": dict(d=8192, L=80, H=64, kv=8, ff=29568, V=152064, ctx=131072,
+                      fields_only=True),
+    # Qwen/Qwen2-57B-A14B config.json (moe_intermediate_size 2560, 64 routed experts, 8
+    # per token, a shared expert of 20480 = 8 x 2560); fields only.
+    "qwen2-57b-a14b": dict(d=3584, L=28, H=28, kv=4, ff=2560, V=151936, ctx=65536, E=64,
+                           k=8, fields_only=True),
+    # Qwen/Qwen3-32B config.json (hidden 5120, 64 layers, 64 heads, 8 KV heads, head_dim
+    # 128 as published, intermediate 25600, vocab 151936); its fields only.
+    "qwen3-32b": dict(d=5120, L=64, H=64, kv=8, hd=128, ff=25600, V=151936, ctx=40960,
+                      fields_only=True),
+    # 01-ai/Yi-1.5-34B config.json (hidden 7168, 60 layers, 56 heads, 8 KV heads,
+    # intermediate 20480, vocab 64000); its fields only.
+    "yi-1.5-34b": dict(d=7168, L=60, H=56, kv=8, ff=20480, V=64000, ctx=4096,
+                       fields_only=True),
+    # CohereForAI/c4ai-command-r-v01 config.json (hidden 8192, 40 layers, 64 heads and 64
+    # KV heads, intermediate 22528, vocab 256000); its fields only.
+    "command-r-v01": dict(d=8192, L=40, H=64, kv=64, ff=22528, V=256000, ctx=8192,
+                          fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
