@@ -146,9 +146,15 @@ CONFIGS = {
     # allenai/OLMo-7B: non-parametric LayerNorm, 50304 embedding rows, untied.
     "olmo-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=50304, ctx=2048, norm="ln0"),
     # --- added for fresh2/ (the third v3 session); fields typed from config.json --------
-    # bigscience/bloom config.json (n_layer 70, hidden_size 14336, n_head 112, vocab 250880,
-    # seq_length 2048; ALiBi, no position rows); its fields only.
-    "bloom-176b": dict(d=14336, L=70, H=112, ff=57344, V=250880, ctx=2048, fields_only=True),
+    # bigscience/bloom, bloom-560m, bloom-1b1 config.json (n_layer, hidden_size, n_head;
+    # vocab 250880; 4*hidden MLP; GPT-2 style biases and LayerNorms, ALiBi instead of
+    # position rows, a LayerNorm after the embedding, tied head).
+    "bloom-176b": dict(d=14336, L=70, H=112, ff=57344, V=250880, ctx=2048, gpt2=True,
+                       alibi=True, embed_norm=True),
+    "bloom-560m": dict(d=1024, L=24, H=16, ff=4096, V=250880, ctx=2048, gpt2=True,
+                       alibi=True, embed_norm=True),
+    "bloom-1b1": dict(d=1536, L=24, H=16, ff=6144, V=250880, ctx=2048, gpt2=True,
+                      alibi=True, embed_norm=True),
     # tiiuae/falcon-40b config.json (hidden_size 8192, n_layer 60, n_head 128, n_head_kv 8,
     # vocab 65024; 4*hidden MLP); its fields only.
     "falcon-40b": dict(d=8192, L=60, H=128, kv=8, ff=32768, V=65024, ctx=2048,
@@ -204,6 +210,8 @@ PUBLISHED_TOTALS = {
     "gemma-7b": 8_537_680_896,
     "qwen2-7b": 7_615_616_512,
     "tinyllama-1.1b": 1_100_048_384,  # the TinyLlama model page
+    "bloom-176b": 176_247_271_424,  # the BLOOM model card
+    "bloom-560m": 559_214_592,  # sum of the checkpoint's tensors
 }
 
 FIELDS = {"layers": "L", "d_model": "d", "d_ff": "ff", "heads": "H", "kv_heads": "kv",
@@ -260,7 +268,7 @@ def _layer(c) -> int:
 
 def _embed(c) -> int:
     n = c["V"] * c["d"]
-    if c.get("gpt2") or c.get("bert"):
+    if (c.get("gpt2") or c.get("bert")) and not c.get("alibi"):
         n += c["ctx"] * c["d"]
     return n
 
@@ -298,6 +306,7 @@ def params(name: str, part: str = "total") -> int:
         total = _embed(c) + 2 * d + 2 * d + c["L"] * _layer(c) + d * d + d
     elif c.get("gpt2"):
         total = _embed(c) + c["L"] * _layer(c) + (2 * d if c.get("final_norm", True) else 0)
+        total += 2 * d if c.get("embed_norm") else 0  # BLOOM's LayerNorm after the embedding
     else:
         head = 0 if c.get("tied") else c["V"] * d
         total = _embed(c) + c["L"] * _layer(c) + _norm(c) + head
