@@ -159,10 +159,6 @@ CONFIGS = {
     # vocab 65024; 4*hidden MLP); its fields only.
     "falcon-40b": dict(d=8192, L=60, H=128, kv=8, ff=32768, V=65024, ctx=2048,
                        fields_only=True),
-    # Qwen/Qwen1.5-7B config.json (hidden 4096, 32 layers, 32 heads and 32 KV heads,
-    # intermediate 11008, vocab 151936, 32768 positions); its fields only.
-    "qwen1.5-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=151936, ctx=32768,
-                       fields_only=True),
     # Qwen/Qwen1.5-32B config.json (hidden 5120, 64 layers, 40 heads, 8 KV heads,
     # intermediate 27392, vocab 152064); its fields only.
     "qwen1.5-32b": dict(d=5120, L=64, H=40, kv=8, ff=27392, V=152064, ctx=32768,
