@@ -210,6 +210,14 @@ def test_hedges_bounds_ranges_and_negation():
     assert _one("32", "!=", "32") == "false" and _one("40", "!=", "32") == "true"
 
 
+def test_a_ratio_scales_each_of_its_parts():
+    per_head = {"q": "head_dim", "model": "bert-base", "scale": "768"}  # one head's Q: 768 x 64
+    ratio = {"q": "ratio", "num": {"q": "arith", "lhs": "768*64"}, "den": per_head, "op": "==",
+             "stated": "1"}
+    assert evaluator.truth(ratio) == "true"
+    assert evaluator.truth(dict(ratio, num={"q": "arith", "lhs": "768*768"})) == "false"
+
+
 def test_binary_and_decimal_readings_of_memory_and_context():
     assert _one("llama-3-8b", "==", "8K", q="context") == "true"
     assert _one("2^30", "==", "1 GiB") == "true"

@@ -534,8 +534,8 @@ def exact_value(check: dict) -> F:
         return arith(check["lhs"])
     if q == "dtype_bytes":
         return DTYPE_BYTES[check["dtype"]]
-    if q == "ratio":
-        return exact_value(check["num"]) / exact_value(check["den"])
+    if q == "ratio":  # each part's own `scale` applies to that part
+        return scaled_value(check["num"]) / scaled_value(check["den"])
     raise ValueError(f"unknown quantity {q!r}")
 
 
