@@ -183,6 +183,13 @@ CONFIGS = {
     # intermediate 20480, vocab 64000); its fields only.
     "yi-1.5-34b": dict(d=7168, L=60, H=56, kv=8, ff=20480, V=64000, ctx=4096,
                        fields_only=True),
+    # microsoft/Phi-3-small-8k-instruct config.json (hidden 4096, 32 layers, 32 heads, 8 KV
+    # heads, vocab 100352, 8192 positions) and Phi-3-medium-4k-instruct (hidden 5120, 40
+    # layers, 40 heads, 10 KV heads, intermediate 17920, vocab 32064); fields only.
+    "phi-3-small": dict(d=4096, L=32, H=32, kv=8, ff=14336, V=100352, ctx=8192,
+                        fields_only=True),
+    "phi-3-medium": dict(d=5120, L=40, H=40, kv=10, ff=17920, V=32064, ctx=4096,
+                         fields_only=True),
     # CohereForAI/c4ai-command-r-v01 config.json (hidden 8192, 40 layers, 64 heads and 64
     # KV heads, intermediate 22528, vocab 256000); its fields only.
     "command-r-v01": dict(d=8192, L=40, H=64, kv=64, ff=22528, V=256000, ctx=8192,
