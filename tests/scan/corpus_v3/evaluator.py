@@ -183,6 +183,11 @@ CONFIGS = {
     # intermediate 20480, vocab 64000); its fields only.
     "yi-1.5-34b": dict(d=7168, L=60, H=56, kv=8, ff=20480, V=64000, ctx=4096,
                        fields_only=True),
+    # karpathy/llama2.c README model table (dim, n_layers, n_heads; vocab 32000, tied) and
+    # model.py (hidden_dim = 2/3 * 4 * dim rounded up to a multiple of 32).
+    "stories15m": dict(d=288, L=6, H=6, ff=768, V=32000, ctx=256, tied=True),
+    "stories42m": dict(d=512, L=8, H=8, ff=1376, V=32000, ctx=1024, tied=True),
+    "stories110m": dict(d=768, L=12, H=12, ff=2048, V=32000, ctx=1024, tied=True),
     # microsoft/Phi-3-small-8k-instruct config.json (hidden 4096, 32 layers, 32 heads, 8 KV
     # heads, vocab 100352, 8192 positions) and Phi-3-medium-4k-instruct (hidden 5120, 40
     # layers, 40 heads, 10 KV heads, intermediate 17920, vocab 32064); fields only.
