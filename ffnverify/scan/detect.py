@@ -99,8 +99,10 @@ def _model_patterns():
             body = "llama[\\s_-]*(?:1[\\s_-]*|v1[\\s_-]*)?" + "[\\s_-]*".join(pieces[2:])
         else:
             body = "[\\s_-]*".join(pieces)
-        out.append((name, re.compile(r"(?:[\w.-]+/)?(?<![\w.])" + body
-                                     + r"(?![\w]|\.\d|-\d)", re.I)))
+        # no "org/" prefix in the pattern: `(?:[\w.-]+/)?` at every position made the
+        # search quadratic in a run of word characters (a hostile file); `_with_org`
+        # widens a match over its "meta-llama/" instead, in linear time
+        out.append((name, re.compile(r"(?<![\w.])" + body + r"(?![\w]|\.\d|-\d)", re.I)))
     out.sort(key=lambda x: -len(x[1].pattern))
     return out
 
@@ -117,7 +119,20 @@ def _matches(text: str) -> tuple:
     if not _family_hint().search(text):
         return ()
     pattern, names = _one_pattern()
-    return tuple((m.start(), m.end(), names[m.lastindex - 1]) for m in pattern.finditer(text))
+    return tuple((_with_org(text, m.start()), m.end(), names[m.lastindex - 1])
+                 for m in pattern.finditer(text))
+
+
+_ORG = re.compile(r"[\w.-]{1,64}/$")
+
+
+def _with_org(text: str, start: int) -> int:
+    """The start of a name widened over the hub organisation written before it
+    ("meta-llama/Llama-2-7b-hf" starts at "meta-llama/")."""
+    if start == 0 or text[start - 1] != "/":
+        return start
+    m = _ORG.search(text, max(0, start - 65), start)
+    return m.start() if m else start
 
 
 @lru_cache(maxsize=16384)

@@ -173,7 +173,7 @@ def as_tokens(toks, text):
     return tuple(out), where
 
 
-_NUM = r"[~≈]?\$?\d[\d,.]*(?:\s?(?:[KMGT]i?B|[kKMBGT]|thousand|million|billion|trillion))?"
+_NUM = r"[~≈]?\$?(?<![\d,.])\d[\d,.]*+(?:\s?(?:[KMGT]i?B|[kKMBGT]|thousand|million|billion|trillion))?"
 _IS = r"(?:\s*(?:,|—|–|:|\(|=)\s*|\s+)(?:(?:which|that|it) (?:is|was)\s+|i\.e\.,?\s+|is\s+|are\s+|" \
       r"was\s+|being\s+|or\s+|exactly\s+|about\s+|roughly\s+|almost\s+|nearly\s+|just\s+)*"
 _LINK = r"(?:\s+(?:of|as (?:many|much|large|big|wide|long|high)(?: \w+)? as|that of|the size of))?" \
