@@ -201,7 +201,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if model is None:
             continue
         used.add(id(cand))
-        if func == "params_total" and names_size(cand, model):
+        if func == "params_total" and names_size(cand, model) and _written_with(
+                names, model, cand, text):
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
@@ -237,6 +238,19 @@ def _glued(toks, i) -> bool:
     return nxt is not None and nxt.kind == "WORD" and (
         nxt.start == toks[i].end or nxt.lower in ("times", "fold", "x")
         or nxt.text in ("K", "k", "M", "B", "G", "T"))  # "128 K tokens": a scale apart
+
+
+def _written_with(names, model: str, t: Tok, text: str) -> bool:
+    """Whether the model's name as the text writes it carries figure t ("Llama 2 70B …
+    70B"), or the model is not named in the text (a heading's): then the figure may be
+    its nominal size. "GPT-3 has 175 billion parameters" names no size, so its 175
+    billion is a measurement, read at its precision."""
+    spans = [(s, e) for s, e, n in names if n == model and s >= 0]
+    digits = re.match(r"\d+(?:\.\d+)?", t.text)
+    if not spans or digits is None:
+        return True
+    pat = re.compile(rf"(?<![\d.]){re.escape(digits.group())}(?![\d])")
+    return any(pat.search(text[s:e]) for s, e in spans)
 
 
 def names_size(t: Tok, model: str) -> bool:

@@ -228,6 +228,13 @@ def _read_number(text: str, i: int):
     return tok, end
 
 
+# a reference marker glued to the word or stop before it: [1], [2, 3], [4–6], [^7]
+# (a shape "[2, 768]" or "为[2, 768]" is no citation: its numbers are large, or it
+# follows no word or stop of a Latin script)
+_REFERENCE_AFTER = re.compile(r"[A-Za-z.,;:!?)\]\"'”’]")
+_REFERENCE = re.compile(r"\[(?:\^\w{1,16}|\d{1,3}(?:\s?[,–-]\s?\d{1,3}){0,8})\]")
+
+
 @lru_cache(maxsize=16384)
 def tokens(text: str) -> tuple:
     """The tokens of `text` (cached: the detector, the context pass and the reader all
@@ -263,6 +270,14 @@ def _tokens(text: str) -> list[Tok]:
                     i = out.pop().start
                 out.append(Tok("WORD", text[i:j], i, j))
                 i = j
+                continue
+        if ch == "[" and i and _REFERENCE_AFTER.match(text[i - 1]):
+            ref = _REFERENCE.match(text, i)
+            if ref and all(int(x) < 200 for x in re.findall(r"\d+", ref.group())
+                           if not ref.group().startswith("[^")):
+                # "…batch size.[1][2]", "Wikipedia[12]": a citation, not a figure
+                out.append(Tok("OTHER", ref.group(), i, ref.end()))
+                i = ref.end()
                 continue
         if ch == "$" and text[i + 1:i + 2].isdigit():  # a currency sign: "$3M"
             got = _read_number(text, i + 1)

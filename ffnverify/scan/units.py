@@ -27,7 +27,9 @@ _STARTERS = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "w
              "we", "they", "our", "each", "every", "all", "some", "here", "there", "then",
              "thus", "hence", "note", "see", "as", "since", "because", "while", "however",
              "also", "one", "two", "both", "now", "after", "before"}
-_SENTENCE_END = re.compile(r"[.!?][)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
+# a stop, then any citation markers ("… batch size.[1][2] These …"), quotes, brackets
+_SENTENCE_END = re.compile(r"[.!?](?:\[(?:\^\w{1,16}|\d{1,3}(?:\s?[,–-]\s?\d{1,3}){0,8})\])*"
+                           r"[)\]\"'”’*]*\s+(?=[\"'“(\[*$]*[A-Z0-9À-ÖØ-ÞΑ-ΩА-Я])")
 _BULLET = re.compile(r"\s(?:-|–|•|\*)\s+(?=\*\*|[A-Z])")
 _RUN_IN = re.compile(r"\s(?=\*\*[^*\n]{1,80}:\*\*)")
 _BOLD_START = re.compile(r"\s(?=\*\*[A-Z])")

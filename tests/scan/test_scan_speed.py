@@ -1,7 +1,10 @@
 """A fast guard on the scan's own work (reading, units, detection, readings; the claims
 engine excluded): 100 KB of dense Markdown in well under the 1 s per 100 KB that the
 1 MB benchmark (benchmarks/test_bench_scan.py, 10 s) allows. CPU time, so a loaded
-machine does not fail it."""
+machine does not fail it; the bound is 5 s, not the 1.5 s it takes on an idle machine,
+because CPU time itself grows on a machine whose two cores are shared (3.15 s measured
+under seven other agents' tests): this guards against a blow-up (a quadratic pattern
+takes minutes), the benchmark against a slowdown."""
 
 import re
 import time
@@ -35,7 +38,7 @@ def test_100_kb_of_markdown_is_read_fast():
     readings = [reading(u.text, context, u.header, u.cells) for u in found]
     spent = time.process_time() - start
     assert len(found) > 500 and sum(r is not None for r in readings) > 300
-    assert spent < 3.0, f"{spent:.2f} s CPU for 100 KB"
+    assert spent < 5.0, f"{spent:.2f} s CPU for 100 KB"
 
 
 # Runs that once made a regular expression quadratic (each start position rescanned the
@@ -57,4 +60,4 @@ def test_hostile_runs_are_read_in_linear_time():
         for unit in found:
             reading(unit.text, Context(), unit.header, unit.cells)
         spent = time.process_time() - start
-        assert spent < 3.0, f"{what}: {spent:.2f} s CPU for a {len(text):,}-character run"
+        assert spent < 5.0, f"{what}: {spent:.2f} s CPU for a {len(text):,}-character run"
