@@ -181,6 +181,25 @@ def _terminates(x: Fraction) -> bool:
     return d == 1
 
 
+_SYMBOL_OPS = frozenset({"+", "-", "×", "/", "^"})
+
+
+def _open_end(toks, at, edge, after: bool) -> bool:
+    """Whether the run's side at `edge` goes on into a symbol: an operator next to a word
+    (`5.5·d_model`, `d·4`) or a number glued to one (`2.67d`). That side is no number,
+    and reading it as one turns `11264 = 5.5·d_model` into `11264 == 5.5`."""
+    e = at[id(edge)]
+    k = e + (1 if after else -1)
+    if not 0 <= k < len(toks) or toks[k].kind != "WORD":
+        return False
+    if edge.kind == "OP":  # the operator must join a number to the word: "5.5·d", "d·4"
+        inner = e - 1 if after else e + 1  # ("= 1,280 (× KV heads)" is an aside)
+        return edge.text in _SYMBOL_OPS and 0 <= inner < len(toks) and \
+            toks[inner].kind == "NUM"
+    glued = toks[k].start == edge.end if after else toks[k].end == edge.start
+    return edge.kind == "NUM" and glued
+
+
 def arithmetic(toks) -> tuple[list, bool]:
     """Parts for every comparison of numbers written out in the unit; and whether one
     leans on a `~` number on its left (then it is only a reading). The strict reading
@@ -200,6 +219,10 @@ def arithmetic(toks) -> tuple[list, bool]:
             else:
                 cur.append(t)
         sides.append(cur)
+        if _open_end(toks, at, run[-1], after=True):
+            sides, ops = sides[:-1], ops[:-1]  # "= 5.5·d_model", "= 2.67d": a symbol's product
+        if ops and _open_end(toks, at, run[0], after=False):
+            sides, ops = sides[1:], ops[1:]  # "d·4 = 16384": the left side goes on before it
         if not ops:
             continue
         if not any(t.kind == "OP" and t.text in ("+", "-", "×", "/", "^") for s in sides
