@@ -36,7 +36,7 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import quantities, words
+from ffnverify.scan import anaphora, carry, quantities, shares, words
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -193,6 +193,12 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     arith, _ = arithmetic(toks)
     parts += arith + worded_results(toks, clean)
     parts += expansions(toks)
+    parts += shares.percent_of(toks, clean, names)
+    before = carry.before(context, text)
+    if cells and before is not None:
+        parts += shares.table_shares(header, cells, before.table, toks)
+    parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
+        toks, clean, before) + anaphora.formula_values(toks, clean, before))
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got

@@ -55,9 +55,10 @@ class Unit:
     section: str = ""  # the catalogue model the nearest heading above names, if any
 
 
-def _cuts(text: str) -> list[int]:
+def _cuts(text: str, code=()) -> list[int]:
     cuts = set(_sentence_starts(text))
-    bullets = list(_BULLET.finditer(text))
+    # a ` * ` inside inline code is an operator (`12 * d^2 * L`), never a bullet
+    bullets = [m for m in _BULLET.finditer(text) if not any(a <= m.start() < b for a, b in code)]
     if len(bullets) >= 2:  # a list pasted into one paragraph; one " - " is a dash
         cuts.update(m.start() + 1 for m in bullets)
     for m in _RUN_IN.finditer(text):
@@ -92,10 +93,13 @@ def _sentence_starts(text: str) -> list[int]:
 
 def _is_arithmetic(code: str) -> bool:
     """Inline code that is arithmetic: numbers and operators, or a formula in one-letter
-    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`)."""
+    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`) or has a number
+    times a symbol (`12 * d^2 * L`)."""
     if not _ARITHMETIC.fullmatch(code):
         return False
-    return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code))
+    # a formula in symbols with a coefficient (`12 * d^2 * L + 2 * V * d`) is math too
+    return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code)) or bool(
+        re.search(r"\d\s*[*×·]\s*[A-Za-z]", code))
 
 
 def _strip_marker(segment: str) -> int:
@@ -110,7 +114,7 @@ def split(block: Block, file: str, where) -> list[Unit]:
     if block.kind in ("row", "heading", "math"):
         pieces = [(0, len(text))]
     else:
-        cuts = _cuts(text)
+        cuts = _cuts(text, block.code)
         if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
             cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
         bounds = [0, *cuts, len(text)]
