@@ -32,6 +32,8 @@ _GIVING = {"giving", "gives", "give", "yielding", "yields", "i.e", "ie", "so", "
            "or", "that's", "which", "is", "to", "resulting", "in", "means", "get", "we"}
 _SMALLER = {"smaller", "less", "fewer", "lower", "cheaper", "shorter", "narrower",
             "reduction", "reduced", "compression", "compressed"}
+_LARGER = {"larger", "more", "bigger", "higher", "wider", "greater", "longer", "as", "much",
+           "many", "expansion", "increase", "the", "size", "width"}
 _WORD_FRACTIONS = {"half": Fraction(1, 2), "third": Fraction(1, 3), "quarter": Fraction(1, 4),
                    "thirds": Fraction(1, 3), "quarters": Fraction(1, 4)}
 _COUNT_WORDS = {"a": 1, "one": 1, "two": 2, "three": 3}
@@ -65,6 +67,13 @@ def _bases(toks, upto, spans, recent) -> list:
             seen.add(t.value)
             unique.append(t)
     return unique[:MAX_BASES]
+
+
+def _kin(a, b) -> bool:
+    """Figures of one kind: both bytes, both FLOPs, or both neither (a count of layers
+    times 2 is no number of gigabytes)."""
+    return (a.scale == "bytes") == (b.scale == "bytes") and (a.scale == "flops") == (
+        b.scale == "flops")
 
 
 def _either(bases, factor: Fraction, divide: bool, result) -> tuple[str, str]:
@@ -125,6 +134,7 @@ def carried_steps(toks, text, before) -> list[Part]:
             continue
         bases = [prev] if prev is not None else _bases(toks, i, spans, before.recent
                                                         if before else ())[:1]
+        bases = [b for b in bases if _kin(b, toks[k + 2])]
         if not bases:
             return parts
         result = _hedged(toks, r, k + 1)
@@ -170,6 +180,9 @@ def multipliers(toks, text, before) -> list[Part]:
             k, divide = i + 1, False
             if k < len(toks) and toks[k].kind == "WORD" and toks[k].lower in _SMALLER:
                 divide, k = True, k + 1
+            while k < len(toks) and k - i <= 3 and toks[k].kind == "WORD" and \
+                    toks[k].lower in _LARGER:
+                k += 1
             k += 0 if t.ratio else 1
             r = _result_after(toks, k, _GIVING)
             if r is None or not any(
@@ -192,7 +205,7 @@ def multipliers(toks, text, before) -> list[Part]:
             divide, start = False, i
             shown = text[t.start:toks[k - 1].end] + " of " + toks[k + 1].text
         bases = [b for b in _bases(toks, start, spans, before.recent if before else ())
-                 if b is not toks[r]]
+                 if b is not toks[r] and _kin(b, toks[r])]
         if not bases:
             continue
         result = _hedged(toks, r, start)

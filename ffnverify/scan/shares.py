@@ -16,13 +16,16 @@ Every figure is read from tokens; nothing is evaluated as code.
 import re
 from fractions import Fraction
 
-from ffnverify.scan.figure import Term, alternatives, compare, terms_of
+from ffnverify.scan.figure import Term, alternatives, compare, range_ends, terms_of
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 
 _LINKS = {"which", "that", "is", "are", "was", "were", "makes", "make", "up", "represents",
           "represent", "accounts", "account", "for", "or", "i.e", "ie", "comprises",
-          "amounts", "to", "being"}
+          "amounts", "to", "being", "about", "roughly", "around", "approximately", "nearly",
+          "almost", "just", "exactly", "some",
+          # the noun of the figure: "6.7B parameters, which is 10% of 67B"
+          "parameters", "params", "weights", "tokens", "bytes", "flops", "values", "elements"}
 _FILLERS = {"a", "an", "the", "total", "of", "all", "its", "their", "our", "overall",
             "whole", "entire", "model's", "grand"}
 _AFTER_Y = {"is", "are", "=", "gives", "give", "comes", "to", "i.e", "ie", "or", "("}
@@ -67,7 +70,8 @@ def percent_of(toks, text, names, about: str = "") -> list[Part]:
     from ffnverify.scan.binding import in_names
 
     parts = []
-    nums = [i for i, t in enumerate(toks) if t.kind == "NUM" and not in_names(t, names)]
+    nums = [i for i, t in enumerate(toks) if t.kind == "NUM" and not in_names(t, names)
+            and range_ends(toks, i) is None]  # a range is no one figure
     for p in nums:
         if not _percent(toks[p]) or p + 1 >= len(toks) or toks[p + 1].lower != "of":
             continue
@@ -139,8 +143,9 @@ def table_shares(header, cells, rows, toks) -> list[Part]:
     docstring). `rows`: the texts of every row of the table (`carry.Before.table`)."""
     if not header or not cells or len(rows) < 2:
         return []
-    split = [r.split(" | ") for r in rows]
-    if any(len(r) != len(header) for r in split) or list(cells) not in [list(r) for r in split]:
+    split = [[c.strip() for c in r.split("|")] for r in rows]
+    cells = [c.strip() for c in cells]
+    if any(len(r) != len(header) for r in split) or cells not in split:
         return []
     got = _columns(header, split)
     if got is None:
