@@ -36,7 +36,7 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import anaphora, carry, quantities, shares, words
+from ffnverify.scan import anaphora, carry, derived, quantities, shares, totals, words
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -197,8 +197,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     before = carry.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)
+    parts += derived.derived_cells(header, cells, toks)
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
-        toks, clean, before) + anaphora.formula_values(toks, clean, before))
+        toks, clean, before) + anaphora.formula_values(toks, clean, before)
+              + totals.totals(toks, clean, before))
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got

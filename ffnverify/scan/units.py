@@ -93,13 +93,18 @@ def _sentence_starts(text: str) -> list[int]:
 
 def _is_arithmetic(code: str) -> bool:
     """Inline code that is arithmetic: numbers and operators, or a formula in one-letter
-    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`) or has a number
-    times a symbol (`12 * d^2 * L`)."""
+    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`)."""
     if not _ARITHMETIC.fullmatch(code):
         return False
-    # a formula in symbols with a coefficient (`12 * d^2 * L + 2 * V * d`) is math too
-    return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code)) or bool(
-        re.search(r"\d\s*[*×·]\s*[A-Za-z]", code))
+    return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code))
+
+
+def _is_formula(code: str) -> bool:
+    """Inline code that is a formula in one-letter symbols with a number times a symbol
+    (`12 * d^2 * L + 2 * V * d`): math when it is the whole unit (a list item that states
+    it), as a later unit may evaluate it."""
+    return bool(_ARITHMETIC.fullmatch(code)) and bool(re.search(r"\d\s*[*×·]\s*[A-Za-z]",
+                                                                 code))
 
 
 def _strip_marker(segment: str) -> int:
@@ -143,7 +148,8 @@ def _unit(block, file, where, text, start, end, kind):
     probe = body
     for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
         a, b = max(cs, first) - first, min(ce, first + len(body)) - first
-        if a < b and not _is_arithmetic(body[a:b]):
+        whole = not body[:a].strip(" -*:") and not body[b:].strip(" .,;")
+        if a < b and not _is_arithmetic(body[a:b]) and not (whole and _is_formula(body[a:b])):
             probe = probe[:a] + " " * (b - a) + probe[b:]
     return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
                  block.group, offset, probe)]

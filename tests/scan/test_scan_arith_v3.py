@@ -12,7 +12,7 @@ import pytest
 
 from ffnverify.scan.read import Context, reading
 from ffnverify.scan.scan import settle
-from ffnverify.scan.units import _is_arithmetic
+from ffnverify.scan.units import _is_arithmetic, _is_formula
 
 
 def decide(engine, text):
@@ -233,6 +233,60 @@ def test_a_formula_with_an_unbound_symbol_or_none_before_is_not_evaluated(scan_t
 
 
 def test_inline_code_with_a_symbol_formula_is_math_and_not_cut_at_its_stars():
-    assert _is_arithmetic("12 * d^2 * L + 2 * V * d")
-    assert not _is_arithmetic("params(swiglu, 4096, 11008)")
-    assert not _is_arithmetic("x * y")  # no number: code as likely as math
+    assert _is_formula("12 * d^2 * L + 2 * V * d")  # read when it is the whole unit
+    assert not _is_formula("params(swiglu, 4096, 11008)")
+    assert not _is_formula("x * y")  # no number: code as likely as math
+    assert not _is_arithmetic("12 * d^2 * L + 2 * V * d")  # in a sentence it stays code
+
+
+# ---- a total stated with its parts ----------------------------------------------------
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Serving 10 users requires 240 GB: 140 GB for weights and 100 GB for the KV cache.",
+     "true"),
+    ("Serving 10 users requires 260 GB: 140 GB for weights and 100 GB for the KV cache.",
+     "false"),  # mutant: 140 + 100 is 240
+    ("Weights take 14 GB plus 2 GB for the cache, for a total of 16 GB.", "true"),
+    ("Weights take 14 GB plus 2 GB for the cache, for a total of 18 GB.", "false"),
+])
+def test_a_total_and_its_parts(engine, text, verdict):
+    case(engine, text, "suggested", verdict)
+
+
+@pytest.mark.parametrize("text", [
+    "The model needs 16 GB: 14 GB in fp16 or 7 GB in int8.",  # alternatives, not parts
+    "It runs on two 80 GB GPUs, a total of 160 GB.",  # a part counted twice
+    "It has 32 layers: 4096 wide and 11008 in the FFN.",  # counts of different things
+])
+def test_figures_that_are_no_parts_are_not_summed(text):
+    r = reading(text, Context())
+    assert r is None or not any(p.reading.startswith("a total") for p in r.parts)
+
+
+def test_a_total_may_add_to_the_figure_said_before_it(scan_text):
+    doc = ("A 7B-parameter model stored in float32 occupies about 28 GB. Full fine-tuning "
+           "with Adam adds gradients (another 28 GB) plus two momentum buffers (56 GB more), "
+           "totalling roughly {n} GB before activations.\n")
+    got = statement(scan_text(doc.format(n="112")), "Full fine-tuning")
+    assert (got["status"], got["verdict"]) == ("suggested", "true")
+    got = statement(scan_text(doc.format(n="140")), "Full fine-tuning")  # mutant
+    assert (got["status"], got["verdict"]) == ("suggested", "false")
+
+
+# ---- a cell derived in its row --------------------------------------------------------
+
+_DERIVED = ("| Parameter | Symbol | Value | Source |\n|---|---|---|---|\n"
+            "| KV heads (GQA-8) | H_kv | {kv} | H_total=64 / GQA_ratio=8 |\n"
+            "| Per-head dimension | D | {d} | model_dim(8192) / H_total(64) |\n"
+            "| Layers | L | 80 | Published architecture |\n")
+
+
+def test_a_cell_derived_in_its_row(scan_text):
+    rows = {"statements": scan_text(_DERIVED.format(kv="8", d="128"))["statements"]}
+    for starts, claim in (("KV heads", "64 / 8 == 8"), ("Per-head", "8192 / 64 == 128")):
+        got = statement(rows, starts)
+        assert (got["status"], got["verdict"], got["claim"]) == ("suggested", "true", claim)
+    rows = {"statements": scan_text(_DERIVED.format(kv="16", d="96"))["statements"]}
+    for starts in ("KV heads", "Per-head"):  # mutants
+        assert statement(rows, starts)["verdict"] == "false"
+    assert "derived" not in statement(rows, "Layers")["detail"]  # no arithmetic cell
