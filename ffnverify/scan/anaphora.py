@@ -51,15 +51,25 @@ def _base(t) -> bool:
         and t.value > 0
 
 
+def _factors(toks) -> set:
+    """Ids of the figures written as factors: `3.5×.`, `4× (giving ...)` (a `×` glued to
+    the number with nothing multiplied after it)."""
+    return {id(t) for t, op, nxt in zip(toks, toks[1:], [*toks[2:], None])
+            if t.kind == "NUM" and is_op(op, "×") and not op.space_before
+            and (nxt is None or nxt.kind != "NUM")}
+
+
 def _bases(toks, upto, spans, recent) -> list:
     """The figures a step may lean on: this unit's before `upto` (nearest first), then the
-    units' before it (the nearest unit first, its last figure first)."""
-    out = [t for t in reversed(toks[:upto]) if _base(t)
+    units' before it (the nearest unit first, its last figure first); no factor."""
+    factors = _factors(toks)
+    out = [t for t in reversed(toks[:upto]) if _base(t) and id(t) not in factors
            and not any(s <= t.start < e for s, e in spans)]
     for text in recent[:1]:
         clean = re.sub(r"\s+", " ", normalise(text))
-        named = _named_spans(clean)
-        out += [t for t in reversed(tokens(clean)) if _base(t)
+        named, there = _named_spans(clean), tokens(clean)
+        factors = _factors(there)
+        out += [t for t in reversed(there) if _base(t) and id(t) not in factors
                 and not any(s <= t.start < e for s, e in named)]
     seen, unique = set(), []
     for t in out:

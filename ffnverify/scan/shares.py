@@ -42,8 +42,10 @@ def _percent(t) -> bool:
 
 
 def _same_kind(x, y) -> bool:
+    """Figures of one kind, written alike: both bytes, both FLOPs, both money, and both
+    scaled or both plain ("66.6, which is 95% of the 70B's 79.5" shares no 66.6 of 70B)."""
     return (x.scale == "bytes") == (y.scale == "bytes") and (x.scale == "flops") == (
-        y.scale == "flops") and x.money == y.money
+        y.scale == "flops") and x.money == y.money and bool(x.scale) == bool(y.scale)
 
 
 def _link(toks, a, b, allowed) -> bool:

@@ -80,6 +80,7 @@ def test_a_share_of_two_figures(engine, text, status, verdict):
     "It has 38M parameters and uses 58% of the 65M budget.",  # not X is P% of Y
     "A 38M model trained 58% faster than the 65M one.",
     "The 7B model, which is 10% of Llama 2 70B",  # a model's name is no figure
+    "The 8B model scores 66.6, which is 95% of the 70B's 79.5.",  # 70B is a name here
 ])
 def test_numbers_that_are_no_share_are_not_read_as_one(text):
     r = reading(text, Context())
