@@ -117,11 +117,15 @@ def _hedged(toks, r, start):
     return toks[r]
 
 
+_CARRIED_HINT = re.compile(r"(?<![\d)\s])\s*[×*·/]\s*\w|^\s*[×*·/]")
+
+
 def carried_steps(toks, text, before) -> list[Part]:
     """"that value will be × 3 = 98,304": × n (or / n) with no left operand, then its
     result; the base is the result before it (see the module docstring)."""
-    parts, prev, spans = [], None, _named_spans(text)
-    if not any(t.kind == "WORD" and t.lower in _ANAPHORS for t in toks):
+    parts, prev = [], None
+    if not ("×" in text or "*" in text or "·" in text or "/" in text) or \
+            not _CARRIED_HINT.search(text):
         return parts
     i = 0
     while i < len(toks):
@@ -142,8 +146,8 @@ def carried_steps(toks, text, before) -> list[Part]:
         if r + 1 < len(toks) and is_op(toks[r + 1], "×", "/", "+", "-", "^"):
             i += 1
             continue
-        bases = [prev] if prev is not None else _bases(toks, i, spans, before.recent
-                                                        if before else ())[:1]
+        bases = [prev] if prev is not None else _bases(toks, i, _named_spans(text),
+                                                        before.recent if before else ())[:1]
         bases = [b for b in bases if _kin(b, toks[k + 2])]
         if not bases:
             return parts
@@ -155,6 +159,8 @@ def carried_steps(toks, text, before) -> list[Part]:
                           f"{' or another' if len(bases) > 1 else ''}): "
                           f"{t.text} {toks[k].text} = {toks[r].text}"))
         prev, i = toks[r], r + 1
+    if parts and not any(t.kind == "WORD" and t.lower in _ANAPHORS for t in toks):
+        return []  # nothing in the unit says it goes on from a figure before it
     return parts
 
 
@@ -178,11 +184,22 @@ def _fraction_at(toks, i):
     return None
 
 
+# what a unit with a factor applied to a figure before it has (a cheap test first)
+_FACTOR_HINT = re.compile(r"\d\s?[×x](?!\w)")
+_GIVING_HINT = re.compile(r"giv|yield|i\.e|[=→]")
+_OF_THAT_HINT = re.compile(r"\bof (?:that|this|it|those|these)\b", re.I)
+
+
 def multipliers(toks, text, before) -> list[Part]:
     """"4× (giving 16,384)" and "2/3 of that (≈10,922)": a factor applied to a figure
     named before it, with its result (see the module docstring)."""
-    parts, spans = [], _named_spans(text)
+    parts, spans = [], None
+    if not (_FACTOR_HINT.search(text) and _GIVING_HINT.search(text)) and \
+            not _OF_THAT_HINT.search(text):
+        return parts
     for i, t in enumerate(toks):
+        if t.kind not in ("NUM", "WORD"):
+            continue
         ratio = t.ratio or (i + 2 < len(toks) and is_op(toks[i + 1], "×") and not toks[
             i + 1].space_before and is_op(toks[i + 2], "(") and i + 3 < len(toks) and toks[
             i + 3].lower in _GIVING)  # "4× (giving 16,384)": a factor, not a product
@@ -214,6 +231,7 @@ def multipliers(toks, text, before) -> list[Part]:
                 continue
             divide, start = False, i
             shown = text[t.start:toks[k - 1].end] + " of " + toks[k + 1].text
+        spans = _named_spans(text) if spans is None else spans
         bases = [b for b in _bases(toks, start, spans, before.recent if before else ())
                  if b is not toks[r] and _kin(b, toks[r])]
         if not bases:

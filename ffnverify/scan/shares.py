@@ -15,6 +15,7 @@ Every figure is read from tokens; nothing is evaluated as code.
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 from ffnverify.scan.figure import Term, alternatives, compare, range_ends, terms_of
 from ffnverify.scan.numbers import literal, normalise, tokens
@@ -72,6 +73,8 @@ def percent_of(toks, text, names, about: str = "") -> list[Part]:
     from ffnverify.scan.binding import in_names
 
     parts = []
+    if not re.search(r"%\s*of\b", text):
+        return parts
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM" and not in_names(t, names)
             and range_ends(toks, i) is None]  # a range is no one figure
     for p in nums:
@@ -109,8 +112,10 @@ def _one_number(cell: str):
     return nums[0] if len(nums) == 1 and not nums[0].ratio and not nums[0].money else None
 
 
+@lru_cache(maxsize=256)
 def _columns(header, rows):
-    """(count column, share column) of a table, or None when they are not both clear."""
+    """(count column, share column) of a table (its rows as tuples of cells), or None when
+    they are not both clear."""
     width = len(header)
     cols = [[r[j] if j < len(r) else "" for r in rows] for j in range(width)]
     shares, counts = [], []
@@ -149,7 +154,7 @@ def table_shares(header, cells, rows, toks) -> list[Part]:
     cells = [c.strip() for c in cells]
     if any(len(r) != len(header) for r in split) or cells not in split:
         return []
-    got = _columns(header, split)
+    got = _columns(tuple(header), tuple(tuple(r) for r in split))
     if got is None:
         return []
     c, s = got

@@ -34,6 +34,12 @@ _COUNT_BEFORE = re.compile(r"(?:\b(?:two|three|four|five|six|seven|eight|ten|six
                            r"\d+)\s*(?:×|x|\*)?\s*|×\s*|\*\s*)$", re.I)
 
 
+# a unit that may state a total with its parts (cheap tests first): a byte or FLOP figure,
+# and a total word, a colon, a dash or a parenthesis
+_HINT_FIGURE = re.compile(r"\d\s?[KMGTP]i?B\b|FLOP|bytes")
+_HINT_TOTAL = re.compile(r"total|sum|adding up|altogether|combined|[:—–(]", re.I)
+
+
 def _kind(t) -> str:
     return t.scale if t.kind == "NUM" and t.scale in ("bytes", "flops") and not t.ratio \
         else ""
@@ -61,6 +67,8 @@ def _part(toks, addends, total, what) -> Part:
 def totals(toks, text, before) -> list[Part]:
     """The parts and totals of the unit (see the module docstring)."""
     out = []
+    if not _HINT_FIGURE.search(text) or not _HINT_TOTAL.search(text):
+        return out
     figures = [t for t in toks if _kind(t)]
     if len(figures) < 2:
         return out
