@@ -291,3 +291,11 @@ def test_a_cell_derived_in_its_row(scan_text):
     for starts in ("KV heads", "Per-head"):  # mutants
         assert statement(rows, starts)["verdict"] == "false"
     assert "derived" not in statement(rows, "Layers")["detail"]  # no arithmetic cell
+
+
+# ---- the statement's polarity still governs these readings -----------------------------
+
+def test_a_question_or_a_negation_is_not_checked_as_stated(engine):
+    assert decide(engine, "Is 2048 * 4KB != 640MB?")[0] == "unchecked"  # a question
+    status, verdict, _, _ = decide(engine, "Embeddings are not 38M, which is 58% of 65M.")
+    assert status != "checked" or verdict != "true"
