@@ -16,6 +16,7 @@ exactly on the tokens (bounded powers); nothing is evaluated as code.
 import re
 from dataclasses import replace
 from fractions import Fraction
+from itertools import product as _cartesian
 
 from ffnverify.scan import precision, words
 from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
@@ -206,7 +207,9 @@ def arithmetic(toks) -> tuple[list, bool]:
     takes the result as written, at its stated precision where it states one (`= 67.1M`
     is [67.05M, 67.15M]; a result no finite decimal states exactly, `8/3 × 2048 =
     5461.33`, at its last digit; a plain integer exactly); the lenient one adds the
-    charitable readings of `precision.lenient`."""
+    charitable readings of `precision.lenient`. `≠` is read as the negation of `=`
+    (`unequal`), so it holds only when no reading of its figures makes the two sides
+    equal, and fails only when they are equal as written."""
     parts, unsure = [], False
     at = {id(t): i for i, t in enumerate(toks)}
     for run in runs(toks):
@@ -228,40 +231,78 @@ def arithmetic(toks) -> tuple[list, bool]:
         if not any(t.kind == "OP" and t.text in ("+", "-", "×", "/", "^") for s in sides
                    for t in s) and not any(t.power for s in sides for t in s):
             continue  # `d = 4` after a word, `32 = 32`: nothing computed
-        texts = [expression(s) for s in sides]
         for k, op in enumerate(ops):
-            left, right = texts[k], texts[k + 1]
-            if left is None or right is None:
+            left, right = sides[k], sides[k + 1]
+            if expression(left) is None or expression(right) is None:
                 continue
-            rhs_side = [t for t in sides[k + 1] if not is_op(t, "~")]
-            leans = any(t.tilde for t in sides[k] if t.kind == "NUM")
-            unsure = unsure or leans
-            if any(t.scale == "bytes" for s in sides for t in s):
-                continue
-            figs = tuple(at[id(t)] for t in sides[k] + sides[k + 1] if t.kind == "NUM")
-            approx = op == "≈" or any(is_op(t, "~") for t in sides[k + 1][:1])
-            single = len(rhs_side) == 1 and rhs_side[0].kind == "NUM"
-            if op == "=" and single and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
-                exact = _value(sides[k])
-                if exact is not None and not _terminates(exact):
-                    approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
-            if op == "=" and single and rhs_side[0].scale in SCALES and not approx:
-                # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (docs/architecture.md §5.2)
-                strict = precision.strict(left, rhs_side[0])
-            elif approx and single:
-                strict = approx_claim(left, rhs_side[0])
-            elif approx:  # the right side's figures at their stated precision
-                strict = f"{left} ≈ {expression(sides[k + 1], stated=True) or right}"
-            else:
-                strict = f"{left} {_COMPARE[op]} {right}"
-            loose = strict
-            if single and op in ("=", "≈") and rhs_side[0].unit:
-                t = rhs_side[0]
-                hedge = approx and (t.tilde or any(is_op(x, "~") for x in sides[k + 1][:1]))
-                loose = precision.lenient(left, hedged_tok(t) if hedge else t)
-            parts.append(Part(strict, loose, not leans, figs,
-                              f"arithmetic as written: {strict}"))
+            unsure = unsure or any(t.tilde for t in left if t.kind == "NUM")
+            part = unequal(left, right, at) if op == "≠" else _compared(left, op, right, at)
+            if part is not None:
+                parts.append(part)
     return parts, unsure
+
+
+def _compared(left, op, right, at) -> Part | None:
+    """The part `left op right` states (both sides expressions), or None where the
+    reading is another reader's (byte arithmetic: `chains`, `memory`)."""
+    lhs, rhs = expression(left), expression(right)
+    rhs_side = [t for t in right if not is_op(t, "~")]
+    leans = any(t.tilde for t in left if t.kind == "NUM")
+    if any(t.scale == "bytes" for t in left + right):
+        return None
+    figs = tuple(at[id(t)] for t in left + right if t.kind == "NUM")
+    approx = op == "≈" or any(is_op(t, "~") for t in right[:1])
+    single = len(rhs_side) == 1 and rhs_side[0].kind == "NUM"
+    if op == "=" and single and rhs_side[0].unit < 1 and rhs_side[0].scale == "":
+        exact = _value(left)
+        if exact is not None and not _terminates(exact):
+            approx = True  # "8/3 × 2048 = 5461.33": no finite decimal is exact
+    if op == "=" and single and rhs_side[0].scale in SCALES and not approx:
+        # "8,192 × 8,192 = 67.1M": a scaled figure states a rounded one (docs/architecture.md §5.2)
+        strict = precision.strict(lhs, rhs_side[0])
+    elif approx and single:
+        strict = approx_claim(lhs, rhs_side[0])
+    elif approx:  # the right side's figures at their stated precision
+        strict = f"{lhs} ≈ {expression(right, stated=True) or rhs}"
+    else:
+        strict = f"{lhs} {_COMPARE[op]} {rhs}"
+    loose = strict
+    if single and op in ("=", "≈") and rhs_side[0].unit:
+        t = rhs_side[0]
+        hedge = approx and (t.tilde or any(is_op(x, "~") for x in right[:1]))
+        loose = precision.lenient(lhs, hedged_tok(t) if hedge else t)
+    return Part(strict, loose, not leans, figs, f"arithmetic as written: {strict}")
+
+
+MAX_TWINS = 4  # byte figures in one `≠` read both ways (2^4 readings at most)
+
+
+def unequal(left, right, at) -> Part | None:
+    """`left ≠ right` ("2048 * 4KB != 640MB"): the negation of `left = right`. Its strict
+    reading is that no reading of the figures makes the sides equal (each at its stated
+    precision; a byte unit as decimal or binary, `KB` as KB or KiB, on either side); its
+    lenient one that they are not equal as written. So it is TRUE when the sides differ
+    under every reading, FALSE when they are equal as written, and a reading to confirm
+    in between. None when the right side is not one figure."""
+    rhs_side = [t for t in right if not is_op(t, "~")]
+    if len(rhs_side) != 1 or rhs_side[0].kind != "NUM" or not rhs_side[0].unit:
+        return None
+    result = rhs_side[0]
+    figs = tuple(at[id(t)] for t in left + right if t.kind == "NUM")
+    twins = [t for t in left if t.kind == "NUM" and t.scale == "bytes"]
+    if len(twins) > MAX_TWINS:
+        return None
+    readings = []
+    for choice in _cartesian(*[precision.alternatives(t, True) for t in twins]):
+        swap = {id(t): v for t, (v, _) in zip(twins, choice)}
+        side = [replace(t, value=swap[id(t)]) if id(t) in swap else t for t in left]
+        readings.append(precision.lenient(expression(side), result))
+    lenient_equal = readings[0] if len(readings) == 1 else "(" + " or ".join(
+        dict.fromkeys(readings)) + ")"
+    strict_equal = precision.strict(expression(left), result)
+    return Part(f"not ({lenient_equal})", f"not ({strict_equal})", True, figs,
+                f"arithmetic as written: {expression(left)} ≠ {result.text} (no reading of "
+                "its figures equal)")
 
 
 def worded_results(toks, text) -> list:

@@ -220,7 +220,7 @@ def _read_number(text: str, i: int):
         tok.scale, end = "%", end + 1
         tok.plain = tok.plain  # 33% is a literal of the claim language too
     r = _RATIO.match(text, end)
-    if r and not re.match(r"\s*[\d(.]", text[r.end():]) and not re.match(
+    if r and not re.match(r"\s*(?:[\d(]|\.\d)", text[r.end():]) and not re.match(
             r"\s*[dDhH](?![A-Za-z])|\s*d_", text[r.end():]):
         tok.ratio, end = True, r.end()
     tok.end = end

@@ -17,14 +17,20 @@ Parts that may be `checked` (sure):
   its clause names; a parameter figure is compared with the quantity its scope names
   (per layer, FFN, attention, embedding, non-embedding, active); a size that repeats
   the model's name is a name;
-- `N matrix multiplications` of a named variant; `X is E rounded up to a multiple of M`.
+- `N matrix multiplications` of a named variant; `X is E rounded up to a multiple of M`;
+- a share of two figures, "38M, which is 58% of 65M" (`shares`); `≠` as the negation of
+  `=` under every reading (`arithmetic.unequal`).
 
 Parts to confirm (`suggested` at most): a figure paired with a field by nearness only, a
 model the grammar does not give (two names as one subject, a model named in the sentence
 before or in the section's heading), negated and refuted statements (read as the negation),
 conditionals (a premise is not read; a counterfactual reads nothing of the real model),
 comparisons of variants in percent or as a ratio (the widths come from the unit, else
-from the document), "two thirds of the parameters", the 2N/6N FLOPs rules. A question
+from the document), "two thirds of the parameters", the 2N/6N FLOPs rules, and arithmetic
+that leans on the text around the unit (`carry`: the units before it, its table's rows):
+a table's share column (`shares`), a cell derived in its row (`derived`), a total with
+its parts (`totals`), a step, factor or formula applied to a figure before it
+(`anaphora`). A question
 is read as nothing. The quantity readers (`quantities`) add their own parts.
 
 The readers live in their own modules: `arithmetic` (arithmetic as written), `variants`
@@ -36,7 +42,7 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import quantities, words
+from ffnverify.scan import anaphora, carry, derived, quantities, shares, totals, words
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -193,6 +199,14 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     arith, _ = arithmetic(toks)
     parts += arith + worded_results(toks, clean)
     parts += expansions(toks)
+    parts += shares.percent_of(toks, clean, names)
+    before = carry.before(context, text)
+    if cells and before is not None:
+        parts += shares.table_shares(header, cells, before.table, toks)
+    parts += derived.derived_cells(header, cells, toks)
+    parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
+        toks, clean, before) + anaphora.formula_values(toks, clean, before)
+              + totals.totals(toks, clean, before))
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got

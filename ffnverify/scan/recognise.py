@@ -97,8 +97,10 @@ def writes_arithmetic(toks) -> bool:
         if not any(_op(t, *_BINARY) or (t.kind == "NUM" and t.power)
                    for s in sides for t in s):
             continue
-        if any(t.scale == "bytes" for s in sides for t in s):
-            continue  # the reader leaves byte arithmetic to the memory readings
+        if any(t.scale == "bytes" for s in sides for t in s) and not any(
+                _op(t, "≠") for t in run):
+            continue  # the reader leaves byte arithmetic to the memory readings (all but
+            # `≠`, which `arithmetic.unequal` reads)
         if any(well_formed(a) and well_formed(b) for a, b in zip(sides, sides[1:])):
             return True
     return False

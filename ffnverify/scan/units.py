@@ -57,9 +57,10 @@ class Unit:
     section: str = ""  # the catalogue model the nearest heading above names, if any
 
 
-def _cuts(text: str) -> list[int]:
+def _cuts(text: str, code=()) -> list[int]:
     cuts = set(_sentence_starts(text))
-    bullets = list(_BULLET.finditer(text))
+    # a ` * ` inside inline code is an operator (`12 * d^2 * L`), never a bullet
+    bullets = [m for m in _BULLET.finditer(text) if not any(a <= m.start() < b for a, b in code)]
     if len(bullets) >= 2:  # a list pasted into one paragraph; one " - " is a dash
         cuts.update(m.start() + 1 for m in bullets)
     for m in _RUN_IN.finditer(text):
@@ -100,6 +101,14 @@ def _is_arithmetic(code: str) -> bool:
     return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code))
 
 
+def _is_formula(code: str) -> bool:
+    """Inline code that is a formula in one-letter symbols with a number times a symbol
+    (`12 * d^2 * L + 2 * V * d`): math when it is the whole unit (a list item that states
+    it), as a later unit may evaluate it."""
+    return bool(_ARITHMETIC.fullmatch(code)) and bool(re.search(r"\d\s*[*×·]\s*[A-Za-z]",
+                                                                 code))
+
+
 def _strip_marker(segment: str) -> int:
     """How many leading characters are a bullet marker and spaces."""
     m = re.match(r"\s*(?:[-–•*](?!\*)\s+)?", segment)
@@ -112,7 +121,7 @@ def split(block: Block, file: str, where) -> list[Unit]:
     if block.kind in ("row", "heading", "math"):
         pieces = [(0, len(text))]
     else:
-        cuts = _cuts(text)
+        cuts = _cuts(text, block.code)
         if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
             cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
         bounds = [0, *cuts, len(text)]
@@ -141,7 +150,8 @@ def _unit(block, file, where, text, start, end, kind):
     probe = body
     for cs, ce in block.code:  # inline code is code: commands, identifiers, claim text
         a, b = max(cs, first) - first, min(ce, first + len(body)) - first
-        if a < b and not _is_arithmetic(body[a:b]):
+        whole = not body[:a].strip(" -*:") and not body[b:].strip(" .,;")
+        if a < b and not _is_arithmetic(body[a:b]) and not (whole and _is_formula(body[a:b])):
             probe = probe[:a] + " " * (b - a) + probe[b:]
     return [Unit(file, line, col, max(line, end_line), body, kind, block.header, block.cells,
                  block.group, offset, probe)]

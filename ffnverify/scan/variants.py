@@ -8,10 +8,10 @@ readings to confirm (`read.reading` marks them).
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ffnverify.scan import words
+from ffnverify.scan import carry, words
 from ffnverify.scan.arithmetic import approx_claim, is_op, is_word, num
 from ffnverify.scan.numbers import Tok, literal, normalise, tokens
 from ffnverify.scan.spelled import number_words
@@ -26,6 +26,7 @@ class Context:
     plain: Fraction | None = None
     gated_text: str = ""
     plain_text: str = ""
+    carried: dict = field(default_factory=dict)  # what earlier units state (carry.learn)
 
 
 def variant_of(t: Tok) -> str | None:
@@ -342,7 +343,9 @@ def flops_rules(text) -> list:
 
 
 def learn(text: str, context: Context):
-    """Record the widths a unit gives a gated and a plain FFN."""
+    """Record the widths a unit gives a gated and a plain FFN (and, in `carry`, the units
+    before it and its table's rows)."""
+    carry.learn(text, context)
     text = normalise(text)
     toks = tokens(text)
     found = widths(toks)
