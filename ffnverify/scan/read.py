@@ -175,10 +175,15 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
-            subject: str | None = None) -> Reading | None:
+            subject: str | None = None, origin: str = "", family: str = "",
+            nominal=None) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
-    `subject`: the model the previous sentence of the same paragraph named, which "It has
-    32 layers" speaks of (a reading to confirm). None when nothing is read."""
+    `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
+    under its heading speaks of (a reading to confirm); `origin` says where it came from
+    ("the heading “Llama 2 70B” (line 3)"). `family`: a family the place names without a
+    size ("GPT-2"), which a table row labelled with a size ("124 M") completes (`structure`).
+    `nominal`: the size the subject was identified by ("GPT-2 124M"), a name, no figure.
+    None when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -186,7 +191,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     names = models(clean)
     near = near_misses(clean)
     if cells:
-        got, miss, nf = row_claims(header, cells, clean, toks, subject)
+        got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
         parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
@@ -200,11 +205,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         names_read |= nf
     elif subject and not cells and not near and not other_names(clean):
         got, miss, nf = model_claims(toks, clean, [(-1, -1, subject)], given_sure=False)
+        got, nf = _nominal_names(got, nf, toks, nominal)
         parts += got
         missing += miss
+        names_read |= nf
         if got:
-            notes.append(f"read as said of {subject}, named before it (the sentence before, "
-                         "or the section's heading)")
+            notes.append(f"read as said of {subject}, which {origin} names (not the statement "
+                         "itself)" if origin else f"read as said of {subject}, named before it")
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
     for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
@@ -244,6 +251,15 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def _nominal_names(parts, name_figs, toks, nominal) -> tuple[list, set]:
+    """A figure equal to the size the subject was identified by ("124M Parameters" under
+    "GPT-2 124M") repeats its name: a name, not a measurement; the parts reading it go."""
+    if nominal is None:
+        return parts, name_figs
+    names = {i for i, t in enumerate(toks) if t.kind == "NUM" and t.value == nominal}
+    return [p for p in parts if not names & set(p.figures)], set(name_figs) | names
 
 
 def _is_name_fig(t, near) -> bool:
