@@ -584,8 +584,10 @@ def read_rst(text: str) -> Doc:
     blocks = []
     cursor = 1  # the source line where the search for the next block starts
     groups = itertools.count(1)
+    titled = any(isinstance(c, nodes.title) for c in doc.children)
     for node in doc.findall(lambda n: isinstance(n, (nodes.paragraph, nodes.title,
-                                                       nodes.math_block, nodes.row))):
+                                                       nodes.subtitle, nodes.math_block,
+                                                       nodes.row))):
         if isinstance(node, nodes.row):
             cells = tuple(" ".join(e.astext().split()) for e in node.children)
             head = isinstance(node.parent, nodes.thead)
@@ -613,10 +615,11 @@ def read_rst(text: str) -> Doc:
                                                                 nodes.literal_block)):
             continue
         kind = "math" if isinstance(node, nodes.math_block) else \
-            "heading" if isinstance(node, nodes.title) else \
+            "heading" if isinstance(node, (nodes.title, nodes.subtitle)) else \
             "item" if any(isinstance(a, nodes.list_item) for a in _ancestors(node)) else "para"
         raw = node.astext() if kind == "math" else (node.rawsource or node.astext())
-        block = Block(kind, (next(groups),))
+        block = Block(kind, (next(groups),), level=_rst_level(node, nodes, titled)
+                      if kind == "heading" else 0)
         for piece in raw.split("\n"):
             piece = piece.strip()
             if not piece:
@@ -629,6 +632,15 @@ def read_rst(text: str) -> Doc:
             _mark_rst_code(block)
             blocks.append(block)
     return Doc(blocks, src.where)
+
+
+def _rst_level(node, nodes, titled: bool) -> int:
+    """A title's level: the document's title 1, its subtitle 2, a section's title one more
+    than the sections it is inside (one more again under a document title)."""
+    if isinstance(node, nodes.subtitle):
+        return 2
+    depth = sum(isinstance(a, nodes.section) for a in _ancestors(node))
+    return max(1, depth + (1 if titled and depth else 0))
 
 
 # inline literals ``...`` and the code-like roles (:code:, :literal:, Sphinx's :samp:,

@@ -236,7 +236,8 @@ def places(blocks, where) -> list:
         # own sentences: by their words, or "It ..." after the sentence naming the model
         if not here.started:
             here.started = True  # the section's first paragraph: one model names its text
-            if len(rows) == 1 and not others and leads(block, models(normalise(block.text))):
+            if len(rows) == 1 and not others and not block.level \
+                    and leads(block, models(normalise(block.text))):
                 line = where(block.offset(0))[0] if block.length else 0
                 here.lead = Given(next(iter(rows)), origin=f"the section's first paragraph "
                                   f"(line {line})")
@@ -263,6 +264,10 @@ def _place(stack, rows, others, listed=True) -> Given | None:
     here = stack[-1]
     if here.lead is not None and listed:  # its first paragraph's model, for its own data
         pool = (seen_rows | here.rows, seen_others + here.others)
+        heads = [sec.given for sec in stack if sec.given is not None]
+        if any(g is _CONFLICT or (g.model and g.model != here.lead.model)
+               or (g.family and not consistent(g.family, here.lead.model)) for g in heads):
+            return None  # the heading over it names another model
         return None if _clashes(here.lead, *pool) else here.lead
     family = None
     for section in reversed(stack):
