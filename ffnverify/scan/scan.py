@@ -91,7 +91,8 @@ def statements_of(text: str, fmt: str, shown: str):
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
-    for block, place in zip(doc.blocks, given):
+    headed = structure.fields(doc.blocks)  # the field each block's heading names
+    for block, place, field in zip(doc.blocks, given, headed):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
             lead = intro = ""
@@ -110,6 +111,7 @@ def statements_of(text: str, fmt: str, shown: str):
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
             unit.section = around
+            unit.field = field
             unit.origin = origin if around else ""
             if place is not None and around == place.model:
                 unit.nominal = place.nominal
@@ -307,7 +309,8 @@ def scan(paths, engine, claims=None) -> dict:
             else:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject, origin=origin, family=unit.family,
-                            nominal=unit.nominal if subject == unit.section else None)
+                            nominal=unit.nominal if subject == unit.section else None,
+                            field=unit.field)
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:

@@ -46,6 +46,17 @@ class Given:
     nominal: Fraction | None = None
 
 
+@dataclass(frozen=True)
+class Field:
+    """A field a heading names, and nothing else ("## vocab_size", "## Context length"):
+    its claim function, the heading as written, and the section's text (every block of it),
+    in which a figure said of another field is that field's."""
+
+    func: str
+    heading: str
+    texts: tuple = ()
+
+
 _CONFLICT = Given(origin="conflict")
 
 
@@ -207,6 +218,41 @@ def leads(block, named) -> bool:
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     return "“" + (text if len(text) <= 60 else text[:57] + "...") + "”"
+
+
+def heading_field(text: str) -> str | None:
+    """The field a heading names when it names nothing else: it is one field's name as a
+    whole ("vocab_size", "n_heads", "Context length"), not a phrase that mentions one
+    ("Where the parameters live")."""
+    from ffnverify.scan import words
+
+    clean = re.sub(r"[*_`#:]+$|^[*_`#\s]+", "", text.strip()).strip().lower()
+    if len(clean) > 40:
+        return None
+    for written in (clean, clean.replace("_", " ")):
+        for pattern, func in words.FIELD_RES:
+            if pattern.fullmatch(written):  # a parameter count is of some scope or other:
+                return None if func == "params_total" else func  # no heading gives it
+    return None
+
+
+def fields(blocks) -> list:
+    """For each block, the `Field` the nearest heading over it names (its own section's
+    heading only: a field heading speaks for its own text), or None."""
+    out, current, sections = [], None, []
+    for block in blocks:
+        if block.kind == "heading":
+            func = heading_field(block.text)
+            current = [func, block.text, []] if func else None
+            if current:
+                sections.append(current)
+            out.append(None)
+            continue
+        if current:
+            current[2].append(block.text)
+        out.append(current)
+    frozen = {id(c): Field(c[0], c[1], tuple(c[2])) for c in sections}
+    return [frozen[id(c)] if c else None for c in out]
 
 
 def places(blocks, where) -> list:

@@ -56,6 +56,7 @@ class Unit:
     origin: str = ""  # where that model (or `family`) came from: "the heading “GPT-3” (line 1)"
     family: str = ""  # a family its place names without a size ("GPT-2"), for a row of sizes
     nominal: object = None  # the size the section's model was identified by: a name
+    field: object = None  # the field its section's heading names (`structure.Field`)
 
 
 def _cuts(text: str) -> list[int]:

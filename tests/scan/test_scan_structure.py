@@ -232,3 +232,53 @@ def test_prose_after_the_first_paragraph_is_not_given_its_model(scan_text):
     assert _status(scan_text(doc), "An expert holds about 176M parameters.")[0] != "checked"
     assert _by_text(scan_text(doc))["An expert holds about 176M parameters."]["verdict"] \
         != "false"
+
+
+# ---- a heading that names a field: "## vocab_size" ------------------------------------
+
+FIELD_DOC = ("# Notes on GPT-2 Small\n\n## vocab_size\n\n"
+             "The model has a lookup table with exactly {vocab} slots.\n\n"
+             "## hidden_dim\n\nIt is 4 times the embedding dimension (768 × 4 = 3072). "
+             "Then it compresses the data back to 768 dimensions.\n")
+
+
+def test_a_field_heading_names_the_field_of_a_bare_figure(scan_text):
+    got = scan_text(FIELD_DOC.format(vocab="50,257"))
+    r = _by_text(got)["The model has a lookup table with exactly 50,257 slots."]
+    assert (r["status"], r["verdict"]) == ("suggested", "true")
+    assert "vocab(gpt2-small) == 50257" in r["claim"] and "“vocab_size”" in r["detail"]
+    wrong = _by_text(scan_text(FIELD_DOC.format(vocab="50,000")))
+    r = wrong["The model has a lookup table with exactly 50,000 slots."]
+    assert (r["status"], r["verdict"]) == ("suggested", "false")
+
+
+def test_a_figure_the_section_says_of_another_field_is_not_the_headings(scan_text):
+    got = _by_text(scan_text(FIELD_DOC.format(vocab="50,257")))
+    r = got["Then it compresses the data back to 768 dimensions."]
+    assert r["status"] == "unchecked", r  # 768 is the embedding width
+
+
+@pytest.mark.parametrize("heading,line", [
+    ("Where the parameters live", "The model has 124 of them."),  # a phrase, not a field
+    ("Parameters", "The model has 124 of them."),  # a count of some scope or other
+    ("n_layers", "The 12th layer extracts meaning."),  # an ordinal
+    ("n_heads", "It reads the tokens 12 times in parallel."),  # a multiple
+    ("n_layers", "The model has between 10 and 14 of them."),  # a range
+    ("n_layers", "There are 12 of them and 768 features."),  # two figures
+    ("n_layers", "It has 12 attention heads."),  # the statement names its own field
+])
+def test_a_field_heading_does_not_read_what_it_does_not_bind(scan_text, heading, line):
+    got = scan_text(f"# GPT-2 Small\n\n## {heading}\n\n{line}\n")
+    assert got["statements"], line
+    for r in got["statements"]:
+        assert "names the field" not in r["detail"], r  # no reading by the heading
+        assert r["status"] != "checked", r
+
+
+def test_heading_fields_are_whole_field_names():
+    assert structure.heading_field("vocab_size") == "vocab"
+    assert structure.heading_field("emb_dim") == "d_model"
+    assert structure.heading_field("**Context length**") == "context"
+    assert structure.heading_field("Where the parameters live") is None
+    assert structure.heading_field("Parameters") is None
+    assert structure.heading_field("GPT-2 Architecture") is None
