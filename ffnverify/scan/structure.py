@@ -255,10 +255,31 @@ def fields(blocks) -> list:
     return [frozen[id(c)] if c else None for c in out]
 
 
+def _document(blocks, where) -> Given | None:
+    """The model a whole document is about: the one model its headings name, when its
+    text and headings together name no other (the widest scope: a section that names
+    none, after a sibling that names it, still speaks of it). None otherwise."""
+    headed, rows, others = [], set(), []
+    for block in blocks:
+        r, o = _names(block.text)
+        if block.kind == "heading" or block.level:
+            headed += [(block, x) for x in r]
+        rows |= r
+        others += o
+    if len({x for _, x in headed}) != 1 or headed[0][1].startswith("?"):
+        return None
+    block, model = headed[0]
+    if _clashes(Given(model), rows, others):
+        return None
+    what = "title" if block.kind != "heading" else "heading"
+    return Given(model, origin=f"the document, whose only model its {what} "
+                 f"{_quote(block.text)} (line {where(block.offset(0))[0]})")
+
+
 def places(blocks, where) -> list:
     """For each block, the `Given` its place in the document names, or None (headings:
     None). `where(offset) -> (line, col)` names the heading's line in `origin`."""
-    stack: list[_Section] = [_Section(0, None)]
+    stack: list[_Section] = [_Section(0, _document(blocks, where))]
     out = []
     for block in blocks:
         if block.kind == "heading" or block.level:

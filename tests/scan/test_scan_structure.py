@@ -67,10 +67,11 @@ def test_a_wrong_figure_under_the_heading_is_suggested_false_never_checked(scan_
 
 def test_a_heading_naming_none_under_it_inherits_but_a_sibling_does_not(scan_text):
     doc = ("# Llama 2 70B\n\n## Architecture\n\n- Layers: 81\n\n"
-           "# Benchmarks\n\n- Layers: 81\n")
+           "# Benchmarks\n\n- Layers: 81\n\n# Mistral 7B\n\n- Layers: 32\n")
     got = [(r["line"], r["status"], r["verdict"]) for r in scan_text(doc)["statements"]]
     assert (5, "suggested", "false") in got  # under its subsection: the model's
-    assert (9, "unchecked", None) in got  # a new top-level section names no model
+    assert (9, "unchecked", None) in got  # a new top-level section names no model (and
+    # the document names two, so it is about neither as a whole)
 
 
 def test_a_subsection_naming_another_model_speaks_of_that_one(scan_text):
@@ -87,7 +88,7 @@ def test_a_subsection_naming_another_model_speaks_of_that_one(scan_text):
     "## Llama 2 70B\n\nCompared with Falcon 40B, it is larger.\n\n- Layers: 60\n",  # no row
     "## Llama 2 70B\n\nA 7B model is what most people run.\n\n- Layers: 32\n",  # a size
     "## Mixtral 8x7B Instruct v0.1\n\n- Total Parameters: 45 billion\n",  # another release
-    "## Llama 2 70B\n\n## Other\n\n- Layers: 32\n",  # a sibling heading
+    "## Llama 2 70B\n\n## Other\n\n- Layers: 32\n\n## Mistral 7B\n",  # a sibling heading
 ])
 def test_a_scope_naming_another_model_gives_none(scan_text, doc):
     for r in scan_text(doc)["statements"]:
@@ -282,3 +283,27 @@ def test_heading_fields_are_whole_field_names():
     assert structure.heading_field("Where the parameters live") is None
     assert structure.heading_field("Parameters") is None
     assert structure.heading_field("GPT-2 Architecture") is None
+
+
+# ---- a document whose headings name one model, and which names no other --------------
+
+DOC_SCOPE = ("# KV cache growth\n\n## Example: Llama 2 70B\n\n- Layers: 80\n\n"
+             "## The growth problem\n\n- KV heads: {kv}\n")
+
+
+def test_a_document_whose_headings_name_one_model_speaks_of_it_throughout(scan_text):
+    got = scan_text(DOC_SCOPE.format(kv=8))
+    r = _by_text(got)["KV heads: 8"]  # under a sibling heading that names no model
+    assert (r["status"], r["verdict"]) == ("suggested", "true")
+    assert "the document, whose only model its heading “Example: Llama 2 70B”" in r["detail"]
+    assert _status(scan_text(DOC_SCOPE.format(kv=64)), "KV heads: 64") == ("suggested", "false")
+
+
+@pytest.mark.parametrize("doc", [
+    DOC_SCOPE.format(kv=64) + "\nMistral 7B is smaller.\n",  # another model, anywhere
+    DOC_SCOPE.format(kv=64) + "\nA 7B model needs less.\n",  # a size that is not its own
+    DOC_SCOPE.format(kv=64).replace("## Example: Llama 2 70B\n\n",  # named in text only
+                                    "## Example\n\nAn example: Llama 2 70B.\n\n"),
+])
+def test_a_document_naming_another_model_or_naming_it_only_in_text_gives_none(scan_text, doc):
+    assert _status(scan_text(doc), "KV heads: 64") == ("unchecked", None)
