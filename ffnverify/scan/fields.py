@@ -274,7 +274,7 @@ def field_by_heading(toks, text, model: str, field, origin: str) -> list:
     if t.ratio or t.scale or t.value.denominator != 1 or _in_arithmetic(toks, i) \
             or _glued(toks, i) or _range_of(toks, i) or words.bound(text[:t.start], text[t.end:]):
         return []
-    if any(_said_of_another(other, t.value, field.func) for other in field.texts):
+    if field.said.get(t.value):  # the section says this figure of another field
         return []
     lhs = f"{field.func}({model})"
     binary = field.func in words.BINARY_FIELDS
@@ -283,16 +283,3 @@ def field_by_heading(toks, text, model: str, field, origin: str) -> list:
     return [Part(strict, lenient, False, (i,), f"{field.func} of {model}, stated {t.text}: "
                  f"the heading “{heading}” names the field and {origin} the model (to confirm)")]
 
-
-def _said_of_another(text: str, value, func: str) -> bool:
-    """Whether `text` states `value` next to another field's noun."""
-    from ffnverify.scan.numbers import normalise, tokens
-
-    clean = normalise(text)
-    found = fields_in(clean)
-    for t in tokens(clean):
-        if t.kind == "NUM" and t.value == value:
-            if any(f != func and (0 <= t.start - e <= 24 or 0 <= s - t.end <= 24)
-                   for s, e, f in found):
-                return True
-    return False

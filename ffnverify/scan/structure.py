@@ -49,12 +49,13 @@ class Given:
 @dataclass(frozen=True)
 class Field:
     """A field a heading names, and nothing else ("## vocab_size", "## Context length"):
-    its claim function, the heading as written, and the section's text (every block of it),
-    in which a figure said of another field is that field's."""
+    its claim function, the heading as written, and the figures the section's text (every
+    block of it) says of other fields (`said`: value -> their claim functions), which are
+    those fields' figures."""
 
     func: str
     heading: str
-    texts: tuple = ()
+    said: dict = field(default_factory=dict, hash=False, compare=False)
 
 
 _CONFLICT = Given(origin="conflict")
@@ -251,8 +252,27 @@ def fields(blocks) -> list:
         if current:
             current[2].append(block.text)
         out.append(current)
-    frozen = {id(c): Field(c[0], c[1], tuple(c[2])) for c in sections}
+    frozen = {id(c): Field(c[0], c[1], _said(c[2], c[0])) for c in sections}
     return [frozen[id(c)] if c else None for c in out]
+
+
+def _said(texts, func: str) -> dict:
+    """value -> the other fields whose nouns a figure of that value stands next to."""
+    from ffnverify.scan.fields import fields_in
+    from ffnverify.scan.numbers import tokens
+
+    out: dict = {}
+    for text in texts:
+        clean = normalise(text)
+        found = [f for f in fields_in(clean) if f[2] != func]
+        if not found:
+            continue
+        for t in tokens(clean):
+            if t.kind == "NUM" and any(0 <= t.start - e <= 24 or 0 <= s - t.end <= 24
+                                       for s, e, _ in found):
+                out.setdefault(t.value, set()).update(
+                    f for s, e, f in found if 0 <= t.start - e <= 24 or 0 <= s - t.end <= 24)
+    return out
 
 
 def _document(blocks, where) -> Given | None:
