@@ -281,5 +281,5 @@ def field_by_heading(toks, text, model: str, field, origin: str) -> list:
     strict, lenient = precision.strict(lhs, t), precision.lenient(lhs, t, binary=binary)
     heading = " ".join(field.heading.split())[:40]
     return [Part(strict, lenient, False, (i,), f"{field.func} of {model}, stated {t.text}: "
-                 f"the heading “{heading}” names the field and {origin} the model (to confirm)")]
+                 f"the field named by the heading “{heading}”, the model by {origin} (to confirm)")]
 

@@ -212,8 +212,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         missing += miss
         names_read |= nf
         if got:
-            notes.append(f"read as said of {subject}, which {origin} names (not the statement "
-                         "itself)" if origin else f"read as said of {subject}, named before it")
+            notes.append(f"read as said of {subject}, named by {origin}, not by the statement "
+                         "itself" if origin else f"read as said of {subject}, named before it")
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
     for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
@@ -262,7 +262,7 @@ def _by_heading(toks, clean, parts, names, near, subject, origin, field) -> list
     statement names, or else of the model its place names (`subject`)."""
     own = {n[2] for n in names}
     if len(own) == 1 and not near:
-        model, origin = own.pop(), "the statement"
+        model, origin = own.pop(), "the statement itself"
     elif not own and subject and not near and not other_names(clean):
         model = subject
     else:

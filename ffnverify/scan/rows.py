@@ -48,7 +48,7 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
     offsets = cell_offsets(text, cells)
     pairs = []
     sure = True
-    whose = f"{subject}, the model {origin or 'the section'} names"
+    whose = f"{subject}, the model named by {origin or 'the section'}"
     if not row_model and not any(head_models) and subject and cells \
             and field_of(cells[0]) and not other_names(text):
         row_model, sure = subject, False
@@ -59,8 +59,8 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
         size = structure.parse_size(cells[0])[1]
         row_model = structure.family_member(family, size)
         sure = False
-        whose = f"{row_model}, the {family} row of size {cells[0].strip()} ({origin} " \
-            f"names {family})"
+        whose = f"{row_model}, the {family} row of size {cells[0].strip()} ({family} named " \
+            f"by {origin})"
         name_figs.update(k for k, t in enumerate(toks) if t.kind == "NUM"
                          and offsets[0] <= t.start < offsets[0] + len(cells[0]))
     if row_model:

@@ -292,8 +292,9 @@ def _document(blocks, where) -> Given | None:
     if _clashes(Given(model), rows, others):
         return None
     what = "title" if block.kind != "heading" else "heading"
-    return Given(model, origin=f"the document, whose only model its {what} "
-                 f"{_quote(block.text)} (line {where(block.offset(0))[0]})")
+    return Given(model, origin=f"the document as a whole (its {what} "
+                 f"{_quote(block.text)}, line {where(block.offset(0))[0]}, names no other "
+                 "model, nor does its text)")
 
 
 def places(blocks, where) -> list:
@@ -310,8 +311,10 @@ def places(blocks, where) -> list:
             if got is not None and got is not _CONFLICT:
                 line = where(block.offset(0))[0] if block.length else 0
                 what = "title" if block.kind != "heading" else "heading"
+                sized = f", whose size rounds {got.model}'s parameter count" \
+                    if got.nominal is not None else ""
                 got = Given(got.model, got.family, f"the {what} {_quote(block.text)} (line "
-                            f"{line})", got.nominal)
+                            f"{line}){sized}", got.nominal)
             if block.kind == "heading":
                 stack.append(_Section(level, got))
                 out.append(None)

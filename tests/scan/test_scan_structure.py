@@ -295,7 +295,7 @@ def test_a_document_whose_headings_name_one_model_speaks_of_it_throughout(scan_t
     got = scan_text(DOC_SCOPE.format(kv=8))
     r = _by_text(got)["KV heads: 8"]  # under a sibling heading that names no model
     assert (r["status"], r["verdict"]) == ("suggested", "true")
-    assert "the document, whose only model its heading “Example: Llama 2 70B”" in r["detail"]
+    assert "the document as a whole (its heading “Example: Llama 2 70B”" in r["detail"]
     assert _status(scan_text(DOC_SCOPE.format(kv=64)), "KV heads: 64") == ("suggested", "false")
 
 
