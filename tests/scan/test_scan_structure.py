@@ -41,7 +41,7 @@ def _document(fmt, layers, kv):
     name, body = FORMATS[fmt]
     if fmt == "ipynb":
         cell = f"## Llama 2 70B\n\n- Layers: {layers}\n- KV heads: {kv}\n"
-        body = json.dumps({"cells": [{"cell_type": "markdown", "metadata": {},
+        body = json.dumps({"cells": [{"cell_type": "markdown", "id": "c1", "metadata": {},
                                       "source": cell}],
                            "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
     else:
