@@ -46,6 +46,7 @@ class Block:
     chunks: list = field(default_factory=list)
     length: int = 0
     code: list = field(default_factory=list)  # [(start, end)] of inline code in text
+    level: int = 0  # a heading's level (1 = the document's title level); 0 for other blocks
 
     def add(self, text: str, offset: int, contiguous: bool = True):
         """Append `text`; its first character sits at `offset` in the source, the others

@@ -267,3 +267,33 @@ def _name_unit(model: str) -> Fraction:
     if not m:
         return Fraction(0)
     return Fraction(10**9 if m.group(3) == "b" else 10**6, 10**len(m.group(2) or ""))
+
+
+def field_by_heading(toks, text, model: str, field, origin: str) -> list:
+    """A figure the unit does not bind to any field, under a heading that names one field
+    and nothing else (`structure.Field`: "## vocab_size" over "The model has a lookup table
+    with exactly 50,257 slots"): that field's value for `model`, a reading to confirm.
+    Only when the unit names no field itself and states exactly one figure, a count that
+    no arithmetic uses, and the section says that figure of no other field ("the
+    embedding dimension (768 × 4 = 3072) ... back to 768" under "## hidden_dim")."""
+    from ffnverify.scan.detect import meaningful_numbers
+
+    if fields_in(text) or not available(field.func):
+        return []
+    nums = meaningful_numbers(text, toks)
+    if len(nums) != 1:
+        return []
+    t = nums[0]
+    i = next(k for k, x in enumerate(toks) if x is t)
+    if t.ratio or t.scale or t.value.denominator != 1 or _in_arithmetic(toks, i) \
+            or _glued(toks, i) or _range_of(toks, i) or words.bound(text[:t.start], text[t.end:]):
+        return []
+    if field.said.get(t.value):  # the section says this figure of another field
+        return []
+    lhs = f"{field.func}({model})"
+    binary = field.func in words.BINARY_FIELDS
+    strict, lenient = precision.strict(lhs, t), precision.lenient(lhs, t, binary=binary)
+    heading = " ".join(field.heading.split())[:40]
+    return [Part(strict, lenient, False, (i,), f"{field.func} of {model}, stated {t.text}: "
+                 f"the field named by the heading “{heading}”, the model by {origin} (to confirm)")]
+

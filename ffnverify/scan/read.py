@@ -52,7 +52,7 @@ from ffnverify.scan.arithmetic import (
     worded_results,
 )
 from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names
-from ffnverify.scan.fields import fields_in, model_claims
+from ffnverify.scan.fields import field_by_heading, fields_in, model_claims
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
 from ffnverify.scan.rows import row_claims, shape_counts
@@ -181,10 +181,17 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
-            subject: str | None = None) -> Reading | None:
+            subject: str | None = None, origin: str = "", family: str = "",
+            nominal=None, field=None) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
-    `subject`: the model the previous sentence of the same paragraph named, which "It has
-    32 layers" speaks of (a reading to confirm). None when nothing is read."""
+    `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
+    under its heading speaks of (a reading to confirm); `origin` says where it came from
+    ("the heading “Llama 2 70B” (line 3)"). `family`: a family the place names without a
+    size ("GPT-2"), which a table row labelled with a size ("124 M") completes (`structure`).
+    `nominal`: the size the subject was identified by ("GPT-2 124M"), a name, no figure.
+    `field`: the field the section's heading names and nothing else (`structure.Field`),
+    which a figure bound to no field of its own is read as (`fields.field_by_heading`).
+    None when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -192,7 +199,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     names = models(clean)
     near = near_misses(clean)
     if cells:
-        got, miss, nf = row_claims(header, cells, clean, toks, subject)
+        got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
         parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
@@ -214,11 +221,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         names_read |= nf
     elif subject and not cells and not near and not other_names(clean):
         got, miss, nf = model_claims(toks, clean, [(-1, -1, subject)], given_sure=False)
+        got, nf = _nominal_names(got, nf, toks, nominal)
         parts += got
         missing += miss
+        names_read |= nf
         if got:
-            notes.append(f"read as said of {subject}, named before it (the sentence before, "
-                         "or the section's heading)")
+            notes.append(f"read as said of {subject}, named by {origin}, not by the statement "
+                         "itself" if origin else f"read as said of {subject}, named before it")
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
     for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
@@ -236,6 +245,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about)
     else:
         parts += quantities.read_quantities(toks, clean, (), about=about)
+    if field is not None and not cells:
+        parts += _by_heading(toks, clean, parts, names, near, subject, origin, field)
     parts = list({p.strict: p for p in parts}.values())
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
@@ -258,6 +269,30 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def _by_heading(toks, clean, parts, names, near, subject, origin, field) -> list:
+    """The part a field heading gives a figure no other part reads: of the one model the
+    statement names, or else of the model its place names (`subject`)."""
+    own = {n[2] for n in names}
+    if len(own) == 1 and not near:
+        model, origin = own.pop(), "the statement itself"
+    elif not own and subject and not near and not other_names(clean):
+        model = subject
+    else:
+        return []
+    got = field_by_heading(toks, clean, model, field, origin or "its place")
+    taken = set().union(*(p.figures for p in parts)) if parts else set()
+    return [p for p in got if not taken & set(p.figures)]
+
+
+def _nominal_names(parts, name_figs, toks, nominal) -> tuple[list, set]:
+    """A figure equal to the size the subject was identified by ("124M Parameters" under
+    "GPT-2 124M") repeats its name: a name, not a measurement; the parts reading it go."""
+    if nominal is None:
+        return parts, name_figs
+    names = {i for i, t in enumerate(toks) if t.kind == "NUM" and t.value == nominal}
+    return [p for p in parts if not names & set(p.figures)], set(name_figs) | names
 
 
 def _is_name_fig(t, near) -> bool:

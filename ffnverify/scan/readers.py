@@ -153,6 +153,7 @@ def read_markdown(text: str) -> Doc:
     kinds = []  # the open block types
     row = None
     header: tuple = ()
+    heading_level = 1
     for tok in tokens:
         if tok.nesting == 1:
             gid = next(ids)
@@ -163,6 +164,8 @@ def read_markdown(text: str) -> Doc:
                        "group": tuple(stack), "head": "thead_open" in kinds}
             elif tok.type == "table_open":
                 header = ()
+            elif tok.type == "heading_open":
+                heading_level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
             continue
         if tok.nesting == -1:
             if stack:
@@ -201,7 +204,7 @@ def read_markdown(text: str) -> Doc:
             kind = {"heading_open": "heading"}.get(parent, "para")
             if "list_item_open" in kinds:
                 kind = "item"
-            block = Block(kind, tuple(stack))
+            block = Block(kind, tuple(stack), level=heading_level if kind == "heading" else 0)
             _inline_block(tok, block, src)
             if block.text.lstrip().startswith("$$"):
                 block.kind = "math"
@@ -318,11 +321,25 @@ def _table_rows(src: Source) -> dict:
     return out
 
 
+def _blank(src: Source, number: int) -> bool:
+    return number > len(src.starts) or not src.line_text(number).strip()
+
+
+def _title_like(line: str) -> bool:
+    """A line standing alone that reads as a title ("GPT-2", "Model sizes"): short, capital
+    or digit first, no sentence punctuation at its end. It stays a line of text (a title
+    may state a figure); its `level` (1 for the document's first line, else 2) lets the
+    text below it be read as its section's."""
+    return len(line) <= 60 and (line[0].isupper() or line[0].isdigit()) \
+        and line[-1] not in _ENDS + ",)" and len(line.split()) <= 8
+
+
 def read_text(text: str) -> Doc:
     """Paragraphs are separated by blank lines; inside one, a line break ends a unit
     unless the text visibly wraps (the line ends without punctuation and the next line
     goes on in lower case). A paragraph that is a table (a header line of words over
-    lines of figures, in columns divided by `|` or aligned with spaces) is rows."""
+    lines of figures, in columns divided by `|` or aligned with spaces) is rows. A short
+    line standing alone is also a title (`_title_like`)."""
     src = Source(text)
     blocks = []
     group = itertools.count(1)
@@ -355,7 +372,9 @@ def read_text(text: str) -> Doc:
         if wraps:
             current.add(" ", off - 1 if off else 0, contiguous=False)
         else:
-            current = Block("line", (gid,))
+            alone = current is None and _blank(src, number + 1)
+            current = Block("line", (gid,), level=(1 if not blocks else 2)
+                            if alone and _title_like(stripped) else 0)
             blocks.append(current)
         current.add(line.strip(), off)
         previous = stripped
@@ -398,6 +417,7 @@ class _HTML(HTMLParser):
         self.skip = 0
         self.current = None  # the Block being filled
         self.kind = "para"
+        self.level = 0  # the open heading's level (h1: 1)
         self.row = None  # [cells] while inside <tr>
         self.cell = None
         self.header = ()
@@ -453,6 +473,8 @@ class _HTML(HTMLParser):
             self._flush()
             self.kind = {"li": "item", "dd": "item", "dt": "item"}.get(
                 tag, "heading" if tag in ("h1", "h2", "h3", "h4", "h5", "h6", "title") else "para")
+            self.level = int(tag[1]) if self.kind == "heading" and tag != "title" else \
+                1 if self.kind == "heading" else 0
 
     def handle_startendtag(self, tag, attrs):
         # HTML ignores the slash: <br/> is <br>, and <div hidden/> opens a hidden <div>
@@ -494,7 +516,7 @@ class _HTML(HTMLParser):
         if self.cell is not None:
             return self.cell
         if self.current is None:
-            self.current = Block(self.kind, (next(self.groups),))
+            self.current = Block(self.kind, (next(self.groups),), level=self.level)
         return self.current
 
     def _shown(self) -> bool:
@@ -562,8 +584,10 @@ def read_rst(text: str) -> Doc:
     blocks = []
     cursor = 1  # the source line where the search for the next block starts
     groups = itertools.count(1)
+    titled = any(isinstance(c, nodes.title) for c in doc.children)
     for node in doc.findall(lambda n: isinstance(n, (nodes.paragraph, nodes.title,
-                                                       nodes.math_block, nodes.row))):
+                                                       nodes.subtitle, nodes.math_block,
+                                                       nodes.row))):
         if isinstance(node, nodes.row):
             cells = tuple(" ".join(e.astext().split()) for e in node.children)
             head = isinstance(node.parent, nodes.thead)
@@ -591,10 +615,11 @@ def read_rst(text: str) -> Doc:
                                                                 nodes.literal_block)):
             continue
         kind = "math" if isinstance(node, nodes.math_block) else \
-            "heading" if isinstance(node, nodes.title) else \
+            "heading" if isinstance(node, (nodes.title, nodes.subtitle)) else \
             "item" if any(isinstance(a, nodes.list_item) for a in _ancestors(node)) else "para"
         raw = node.astext() if kind == "math" else (node.rawsource or node.astext())
-        block = Block(kind, (next(groups),))
+        block = Block(kind, (next(groups),), level=_rst_level(node, nodes, titled)
+                      if kind == "heading" else 0)
         for piece in raw.split("\n"):
             piece = piece.strip()
             if not piece:
@@ -607,6 +632,15 @@ def read_rst(text: str) -> Doc:
             _mark_rst_code(block)
             blocks.append(block)
     return Doc(blocks, src.where)
+
+
+def _rst_level(node, nodes, titled: bool) -> int:
+    """A title's level: the document's title 1, its subtitle 2, a section's title one more
+    than the sections it is inside (one more again under a document title)."""
+    if isinstance(node, nodes.subtitle):
+        return 2
+    depth = sum(isinstance(a, nodes.section) for a in _ancestors(node))
+    return max(1, depth + (1 if titled and depth else 0))
 
 
 # inline literals ``...`` and the code-like roles (:code:, :literal:, Sphinx's :samp:,

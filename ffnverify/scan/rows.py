@@ -6,7 +6,7 @@ models in the header; a size column repeating the row's model name is a name) an
 
 import re
 
-from ffnverify.scan import precision, words
+from ffnverify.scan import precision, structure, words
 from ffnverify.scan.detect import models, other_names
 from ffnverify.scan.fields import available, names_size, params_lhs
 from ffnverify.scan.numbers import normalise, tokens
@@ -14,6 +14,9 @@ from ffnverify.scan.parts import Part
 
 
 def field_of(cell: str):
+    """The field a header or label cell names; LaTeX subscripts written in it are read as
+    plain (`n_{layer}` is n_layer)."""
+    cell = re.sub(r"[{}$\\]", "", cell)
     for pattern, func in words.FIELD_RES:
         if pattern.fullmatch(cell.strip().lower()) or pattern.search(cell.lower()):
             return func
@@ -29,22 +32,37 @@ def cell_offsets(text: str, cells) -> list[int]:
     return out
 
 
-def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, list, set]:
+def row_claims(header, cells, text="", toks=(), subject=None, origin="",
+               family="") -> tuple[list, list, set]:
     """A table row: models per row (header names the fields) or fields per row (header
     names the models). The header binds each column (sure); a size column that repeats
     the row's model name is a name. Also returns the figures that are names. A row that
-    names no model, under a heading that names one (`subject`), is read as said of it,
-    its first cell naming the field: a reading to confirm."""
+    names no model, under a heading that names one (`subject`, named by `origin`), is
+    read as said of it, its first cell naming the field: a reading to confirm. A row
+    whose first cell is only a size ("124 M"), under a place that names a family
+    (`family`, "GPT-2"), is that family's row of that size (`structure.family_member`):
+    to confirm, and the size is its name."""
     parts, missing, name_figs = [], [], set()
     row_model = next((models(c)[0][2] for c in cells if models(c)), None)
     head_models = [(models(h)[0][2] if models(h) else None) for h in header]
     offsets = cell_offsets(text, cells)
     pairs = []
     sure = True
+    whose = f"{subject}, the model named by {origin or 'the section'}"
     if not row_model and not any(head_models) and subject and cells \
             and field_of(cells[0]) and not other_names(text):
         row_model, sure = subject, False
         header = (cells[0],) * len(cells)
+    elif not row_model and not any(head_models) and family and cells \
+            and not other_names(text) and structure.parse_size(cells[0]) \
+            and not structure.parse_size(cells[0])[0]:
+        size = structure.parse_size(cells[0])[1]
+        row_model = structure.family_member(family, size)
+        sure = False
+        whose = f"{row_model}, the {family} row of size {cells[0].strip()} ({family} named " \
+            f"by {origin})"
+        name_figs.update(k for k, t in enumerate(toks) if t.kind == "NUM"
+                         and offsets[0] <= t.start < offsets[0] + len(cells[0]))
     if row_model:
         for j in range(len(cells)):
             func = field_of(header[j]) if j < len(header) else None
@@ -86,7 +104,7 @@ def row_claims(header, cells, text="", toks=(), subject=None) -> tuple[list, lis
             "(" + " or ".join(p[1] for p in pairs_text) + ")"
         parts.append(Part(pairs_text[0][0], loose, scope_clear and sure, figs,
                           f"{func} of {model} from the column {head!r}" if sure else
-                          f"{func} of {model}, the model the section's heading names"))
+                          f"{func} of {whose}, from the column {head!r}"))
     return parts, missing, name_figs
 
 

@@ -29,13 +29,14 @@ from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
-from ffnverify.scan import readers, units
+from ffnverify.scan import readers, structure, units
 from ffnverify.scan.detect import is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
-_ANAPHORA = re.compile(r"\W*(?:it|its|it's|this model|the model|this network|they|their)\b",
-                       re.I)
+# a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
+_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b[^,.;]{0,40},\s*)?"
+                       r"(?:it|its|it's|this model|the model|this network|they|their)\b", re.I)
 STATUSES = ("covered", "checked", "suggested", "unchecked")
 MAX_FILE_BYTES = 16 * 2**20
 MAX_TEXT = 500
@@ -86,30 +87,36 @@ def statements_of(text: str, fmt: str, shown: str):
     """(statement units, covered group ids, problems) of one document."""
     doc = readers.read(text, fmt)
     found = []
-    section = ""  # the model the last heading naming one names: the section's subject
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
-    for block in doc.blocks:
+    given = structure.places(doc.blocks, doc.where)  # the model each block's place names
+    headed = structure.fields(doc.blocks)  # the field each block's heading names
+    for block, place, field in zip(doc.blocks, given, headed):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
-            if len({n[2] for n in named}) == 1:
-                section = named[0][2]
-            elif named:
-                section = ""
             lead = intro = ""
             continue  # a title names a topic; the statements are in the text below it
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
-        around = (lead if block.kind == "row" else intro or _parent_item(block, parents)) \
-            or section
+        around, origin = (lead, "the text before the table") if block.kind == "row" \
+            else (intro, "the paragraph before it") if intro \
+            else (_parent_item(block, parents), "the list item it is under")
+        if not around and place is not None:
+            around, origin = place.model, place.origin
         intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
         if block.kind != "row":
-            lead = one if _leads(block, named) else ""
+            lead = one if structure.leads(block, named) else ""
             intro = lead if block.text.rstrip().endswith(":") else ""
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
             unit.section = around
+            unit.field = field
+            unit.origin = origin if around else ""
+            if place is not None and around == place.model:
+                unit.nominal = place.nominal
+            if place is not None and not place.model:
+                unit.family, unit.origin = place.family, place.origin
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -118,17 +125,6 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
-
-
-_COMPARING = re.compile(r"\bcompar|\bunlike\b|\bversus\b|\bvs\b|\bthan\b|\blike\b", re.I)
-
-
-def _leads(block, named) -> bool:
-    """Whether a block introduces the table after it as one model's: a paragraph (not a
-    list item) that opens with the one model it names and compares it with nothing
-    ("Llama-3-8B (L=32, H=8 KV heads, d=128)")."""
-    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
-        and named[0][0] <= 4 and not _COMPARING.search(block.text)
 
 
 def _parent_item(block, parents) -> str:
@@ -294,6 +290,7 @@ def scan(paths, engine, claims=None) -> dict:
         for unit in found:
             named = models(normalise(unit.probe or unit.text))
             subject = subjects.get(unit.group) if _ANAPHORA.match(unit.text) else None
+            origin = "the sentence before it" if subject else unit.origin
             subject = subject or unit.section or None  # "Context window | 33K" under
             # a "Mixtral 8x7B" heading: said of it (a reading to confirm)
             if named:
@@ -311,7 +308,9 @@ def scan(paths, engine, claims=None) -> dict:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
-                            None if named else subject)
+                            None if named else subject, origin=origin, family=unit.family,
+                            nominal=unit.nominal if subject == unit.section else None,
+                            field=unit.field)
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:

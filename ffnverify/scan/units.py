@@ -54,7 +54,11 @@ class Unit:
     group: tuple = ()
     offset: int = 0  # source offset of the first character
     probe: str = ""  # the text with inline code blanked: what is detected and read
-    section: str = ""  # the catalogue model the nearest heading above names, if any
+    section: str = ""  # the catalogue model its place names (heading, paragraph before)
+    origin: str = ""  # where that model (or `family`) came from: "the heading “GPT-3” (line 1)"
+    family: str = ""  # a family its place names without a size ("GPT-2"), for a row of sizes
+    nominal: object = None  # the size the section's model was identified by: a name
+    field: object = None  # the field its section's heading names (`structure.Field`)
 
 
 def _cuts(text: str, code=()) -> list[int]:

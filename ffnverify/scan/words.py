@@ -244,12 +244,13 @@ FROM_TO = re.compile(r"\b(?:from|replacing)\b[^.;]{1,60}?\b(?:to|with|by)\b", re
 # field nouns (`fields`, `rows`): a figure binds to a field through these
 FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:kv|key[-/ ]?value|key_value)[-_ ]?heads?|query groups|kv groups", "kv_heads"),
-    (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)", "head_dim"),
+    (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)|\bd_?head\b|"
+     r"(?:key|query)(?:/(?:key|query))? (?:dimension|dim|size)", "head_dim"),
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
-     r"\bn_embd\b|\bemb(?:ed)?_dim\b", "d_model"),
+     r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b", "d_model"),
     (r"active experts|experts per token|experts active", "active_experts"),
     (r"\bexperts\b", "experts"),
     (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
@@ -259,8 +260,10 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|max(?:imum)? (?:sequence length|"
-     r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b", "context"),
-    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?params\b", "params_total"),
+     r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b|\b(?:n_)?ctx\b",
+     "context"),
+    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?param(?:eter)?s?\b",
+     "params_total"),
 ]
 
 FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]

@@ -1,0 +1,380 @@
+"""The model a statement's place in its document gives (SPEC §5.2, binding by structure).
+
+A statement that names no model may still be about one: a list item or key–value line
+under a heading that names it ("## Llama 2 70B" over "- Layers: 80"), a table under such
+a heading, a row of sizes under a title that names a family ("GPT-2" over "124 M  12  12
+768"). `places(blocks, where)` walks a document's blocks (`blocks.Block`, headings with
+their `level`) and gives each block the `Given` its place names, or None:
+
+- the nearest heading above it (at its level or any level above) that names one model
+  gives it; a heading naming two models, or a release the catalogue does not hold
+  ("Mixtral 8x7B Instruct"), gives none, and neither does any heading above it;
+- a family name with a size ("GPT-2 124M", a row "355 M" under a title "GPT-2") is the
+  family's catalogue row whose parameter count the size rounds (`family_member`): a
+  nominal size is a rounded name, within 5% of the count, with no other row of the family
+  that close; the size is then that model's name, not a measurement (`Given.nominal`);
+- a section whose text, up to the statement (its own block included), names another
+  model or release (a catalogue row, a near miss, a name the catalogue does not hold)
+  gives none: two models in one scope give none.
+
+A model given by structure is only ever a reading to confirm (`suggested`), and the report
+names where it came from (`Given.origin`: "the heading “GPT-3” (line 1)").
+"""
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+from ffnverify.scan.binding import subjects
+from ffnverify.scan.detect import models, near_misses, other_names, size_of
+from ffnverify.scan.numbers import normalise
+
+NOMINAL_SLACK = Fraction(1, 20)  # a nominal size is within 5% of the count it names
+_SIZE = re.compile(r"^(.*?)[\s_-]*(\d+(?:\.\d+)?)\s?([MB])(?:\s*param(?:eter)?s?)?$", re.I)
+
+
+@dataclass(frozen=True)
+class Given:
+    """What a place gives: a catalogue row (`model`), or only a family as written
+    (`family`, "GPT-2"), where it came from (`origin`), and the size the row was identified
+    by, which is its name (`nominal`)."""
+
+    model: str = ""
+    family: str = ""
+    origin: str = ""
+    nominal: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field a heading names, and nothing else ("## vocab_size", "## Context length"):
+    its claim function, the heading as written, and the figures the section's text (every
+    block of it) says of other fields (`said`: value -> their claim functions), which are
+    those fields' figures."""
+
+    func: str
+    heading: str
+    said: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+_CONFLICT = Given(origin="conflict")
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", s.lower())
+
+
+@lru_cache(maxsize=1)
+def _rows() -> tuple:
+    """(squashed written name, row) for every catalogue row and alias."""
+    from ffnverify.catalogue.models import ALIASES, ROWS
+
+    out = [(_squash(m.name), m.name) for m in ROWS]
+    out += [(_squash(a), row) for a, row in ALIASES.items()]
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
+def _count(row: str) -> int:
+    from ffnverify.catalogue import params_total
+
+    return params_total(row)
+
+
+def family_rows(family: str) -> list[str]:
+    """The catalogue rows of a family as written ("GPT-2": gpt2-small ... gpt2-xl)."""
+    key = _squash(family)
+    if len(key) < 2:
+        return []
+    return sorted({row for name, row in _rows() if name.startswith(key)})
+
+
+def family_member(family: str, size: Fraction) -> str | None:
+    """The one row of `family` whose parameter count `size` rounds (within 5%), or None."""
+    if not size:
+        return None
+    near = [r for r in family_rows(family) if abs(_count(r) - size) <= NOMINAL_SLACK * size]
+    return near[0] if len(near) == 1 else None
+
+
+def parse_size(text: str) -> tuple[str, Fraction] | None:
+    """(family text, size) of "GPT-2 124M", "124 M", "1.5B params"; None otherwise."""
+    m = _SIZE.match(text.strip())
+    if not m:
+        return None
+    scale = 10**6 if m.group(3).upper() == "M" else 10**9
+    return m.group(1).strip(), Fraction(m.group(2)) * scale
+
+
+def consistent(written: str, row: str) -> bool:
+    """Whether a name that is no row ("Llama 2", "GPT-2") may be the row's family."""
+    key = _squash(written)
+    return bool(key) and any(name.startswith(key) for name, r in _rows() if r == row)
+
+
+def _given(text: str) -> Given | None:
+    """What a heading's text names: one row, a family (no size), a conflict, or None."""
+    clean = normalise(text)
+    rows = {n for _, _, n in subjects(clean, models(clean))}
+    if near_misses(clean):
+        return _CONFLICT  # a release the catalogue does not hold
+    found = set(rows)
+    family, nominal = "", None
+    for s, e in other_names(clean):
+        written = clean[s:e]
+        sized = parse_size(written)
+        member = family_member(*sized) if sized and sized[0] else None
+        if member:
+            found.add(member)
+            nominal = sized[1]
+        elif not any(consistent(written, r) for r in rows):
+            if rows or family:
+                return _CONFLICT
+            family = written
+    if len(found) > 1 or (found and family and not any(consistent(family, r) for r in found)):
+        return _CONFLICT
+    if found:
+        return Given(model=found.pop(), nominal=nominal)
+    return Given(family=family) if family else None
+
+
+# a model named by its size alone: "a 7B model", "70B-class", "13B models"
+_SIZED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([MB])\b(?=[\s-]*(?:param(?:eter)?s?[\s-]+)?"
+                    r"(?:models?\b|class\b|scale\b|llms?\b|dense\b))", re.I)
+
+
+def _names(text: str) -> tuple[set, list]:
+    """The rows and the other names (as written) a block's text names; a size that names
+    a model ("a 7B model") is kept as `#size`."""
+    clean = normalise(text)
+    rows = {n for _, _, n in subjects(clean, models(clean))}
+    rows |= {"?" + n for _, _, n, _ in near_misses(clean)}  # another release: never the row
+    taken = [(a, b) for a, b, _ in models(clean)] + [(a, b) for a, b, _, _ in
+                                                     near_misses(clean)]
+    sized = [f"#{m.group(1)}{m.group(2).upper()}" for m in _SIZED.finditer(clean)
+             if not any(a <= m.start() < b for a, b in taken)]
+    return rows, [clean[s:e] for s, e in other_names(clean)] + sized
+
+
+def _clashes(given: Given, rows: set, others: list) -> bool:
+    """Whether a section's text names a model other than the one its heading gives (a row,
+    a release, a name the catalogue does not hold, a size that is not its size)."""
+    if given.model:
+        size = size_of(given.model)
+        return any(r != given.model for r in rows) or any(
+            (o[1:] != _size_text(size) and not _size_names(o[1:], given))
+            if o.startswith("#") else
+            (not consistent(o, given.model) and not _same_member(o, given)) for o in others)
+    if rows:
+        return True
+    return any(o.startswith("#") or (_squash(o) != _squash(given.family)
+                                     and not _squash(o).startswith(_squash(given.family)))
+               for o in others)
+
+
+def _size_text(size) -> str:
+    if size is None:
+        return ""
+    for scale, unit in ((10**9, "B"), (10**6, "M")):
+        if size >= scale:
+            v = Fraction(size, scale)
+            return f"{v.numerator}{unit}" if v.denominator == 1 else f"{float(v):g}{unit}"
+    return ""
+
+
+def _size_names(written: str, given: Given) -> bool:
+    """Whether a written size ("124M") is the size `given`'s model was identified by."""
+    sized = parse_size(written)
+    return bool(sized and given.nominal is not None and sized[1] == given.nominal)
+
+
+def _same_member(written: str, given: Given) -> bool:
+    sized = parse_size(written)
+    return bool(sized and sized[0] and family_member(*sized) == given.model)
+
+
+@dataclass
+class _Section:
+    level: int
+    given: Given | None
+    rows: set = field(default_factory=set)
+    others: list = field(default_factory=list)
+    started: bool = False  # whether a block of its text was seen
+    lead: Given | None = None  # the one model its first paragraph names, for the blocks
+    # after it in the section (not its subsections)
+
+
+_COMPARING = re.compile(r"\bcompar|\bunlike\b|\bversus\b|\bvs\b|\bthan\b|\blike\b", re.I)
+
+
+def leads(block, named) -> bool:
+    """Whether a block introduces what follows it as one model's: a paragraph (not a list
+    item) that opens with the one model it names and compares it with nothing
+    ("Llama-3-8B (L=32, H=8 KV heads, d=128)"). `named`: `detect.models` of its text."""
+    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
+        and named[0][0] <= 4 and not _COMPARING.search(block.text)
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return "“" + (text if len(text) <= 60 else text[:57] + "...") + "”"
+
+
+def heading_field(text: str) -> str | None:
+    """The field a heading names when it names nothing else: it is one field's name as a
+    whole ("vocab_size", "n_heads", "Context length"), not a phrase that mentions one
+    ("Where the parameters live")."""
+    from ffnverify.scan import words
+
+    clean = re.sub(r"[*_`#:]+$|^[*_`#\s]+", "", text.strip()).strip().lower()
+    if len(clean) > 40:
+        return None
+    for written in (clean, clean.replace("_", " ")):
+        for pattern, func in words.FIELD_RES:
+            if pattern.fullmatch(written):  # a parameter count is of some scope or other:
+                return None if func == "params_total" else func  # no heading gives it
+    return None
+
+
+def fields(blocks) -> list:
+    """For each block, the `Field` the nearest heading over it names (its own section's
+    heading only: a field heading speaks for its own text), or None."""
+    out, current, sections = [], None, []
+    for block in blocks:
+        if block.kind == "heading":
+            func = heading_field(block.text)
+            current = [func, block.text, []] if func else None
+            if current:
+                sections.append(current)
+            out.append(None)
+            continue
+        if current:
+            current[2].append(block.text)
+        out.append(current)
+    frozen = {id(c): Field(c[0], c[1], _said(c[2], c[0])) for c in sections}
+    return [frozen[id(c)] if c else None for c in out]
+
+
+def _said(texts, func: str) -> dict:
+    """value -> the other fields whose nouns a figure of that value stands next to."""
+    from ffnverify.scan.fields import fields_in
+    from ffnverify.scan.numbers import tokens
+
+    out: dict = {}
+    for text in texts:
+        clean = normalise(text)
+        found = [f for f in fields_in(clean) if f[2] != func]
+        if not found:
+            continue
+        for t in tokens(clean):
+            if t.kind == "NUM" and any(0 <= t.start - e <= 24 or 0 <= s - t.end <= 24
+                                       for s, e, _ in found):
+                out.setdefault(t.value, set()).update(
+                    f for s, e, f in found if 0 <= t.start - e <= 24 or 0 <= s - t.end <= 24)
+    return out
+
+
+def _document(blocks, where) -> Given | None:
+    """The model a whole document is about: the one model its headings name, when its
+    text and headings together name no other (the widest scope: a section that names
+    none, after a sibling that names it, still speaks of it). None otherwise."""
+    headed, rows, others = [], set(), []
+    for block in blocks:
+        r, o = _names(block.text)
+        if block.kind == "heading" or block.level:
+            headed += [(block, x) for x in r]
+        rows |= r
+        others += o
+    if len({x for _, x in headed}) != 1 or headed[0][1].startswith("?"):
+        return None
+    block, model = headed[0]
+    if _clashes(Given(model), rows, others):
+        return None
+    what = "title" if block.kind != "heading" else "heading"
+    return Given(model, origin=f"the document as a whole (its {what} "
+                 f"{_quote(block.text)}, line {where(block.offset(0))[0]}, names no other "
+                 "model, nor does its text)")
+
+
+def places(blocks, where) -> list:
+    """For each block, the `Given` its place in the document names, or None (headings:
+    None). `where(offset) -> (line, col)` names the heading's line in `origin`."""
+    stack: list[_Section] = [_Section(0, _document(blocks, where))]
+    out = []
+    for block in blocks:
+        if block.kind == "heading" or block.level:
+            level = block.level or 1
+            while len(stack) > 1 and stack[-1].level >= level:
+                stack.pop()
+            got = _given(block.text)
+            if got is not None and got is not _CONFLICT:
+                line = where(block.offset(0))[0] if block.length else 0
+                what = "title" if block.kind != "heading" else "heading"
+                sized = f", whose size rounds {got.model}'s parameter count" \
+                    if got.nominal is not None else ""
+                got = Given(got.model, got.family, f"the {what} {_quote(block.text)} (line "
+                            f"{line}){sized}", got.nominal)
+            if block.kind == "heading":
+                stack.append(_Section(level, got))
+                out.append(None)
+                continue
+            stack.append(_Section(level, got))  # a plain-text title line is also text
+        rows, others = _names(block.text)
+        here = stack[-1]
+        out.append(_place(stack, rows, others, _listed(block)))  # the first paragraph's
+        # own sentences: by their words, or "It ..." after the sentence naming the model
+        if not here.started:
+            here.started = True  # the section's first paragraph: one model names its text
+            if len(rows) == 1 and not others and not block.level \
+                    and leads(block, models(normalise(block.text))):
+                line = where(block.offset(0))[0] if block.length else 0
+                here.lead = Given(next(iter(rows)), origin=f"the section's first paragraph "
+                                  f"(line {line})")
+        here.rows |= rows
+        here.others += others
+    return out
+
+
+_KEY_VALUE = re.compile(r"^\W{0,3}[A-Za-z][^:.!?]{0,48}:\s*\S")
+
+
+def _listed(block) -> bool:
+    """Whether a block is listed data (a list item, a table row, a `Key: value` line),
+    which a section's first paragraph introduces; prose after it speaks for itself."""
+    return block.kind in ("item", "row") or bool(_KEY_VALUE.match(block.text))
+
+
+def _place(stack, rows, others, listed=True) -> Given | None:
+    """The Given of the nearest heading that gives one, unless it or a section between
+    it and the block (the block's own text included) names another model. A heading that
+    names only a family ("GPT-2 Architecture") under one that names a row of it ("GPT-2
+    124M") gives that row."""
+    seen_rows, seen_others = set(rows), list(others)
+    here = stack[-1]
+    if here.lead is not None and listed:  # its first paragraph's model, for its own data
+        pool = (seen_rows | here.rows, seen_others + here.others)
+        heads = [sec.given for sec in stack if sec.given is not None]
+        if any(g is _CONFLICT or (g.model and g.model != here.lead.model)
+               or (g.family and not consistent(g.family, here.lead.model)) for g in heads):
+            return None  # the heading over it names another model
+        return None if _clashes(here.lead, *pool) else here.lead
+    family = None
+    for section in reversed(stack):
+        if section.given is _CONFLICT:
+            return None
+        seen_rows |= section.rows
+        seen_others += section.others
+        given = section.given
+        if given is None:
+            continue
+        if not given.model and family is None:
+            family = given  # look further up for the row of this family
+            continue
+        if given.model and family is not None and not consistent(family.family, given.model):
+            return None
+        if given.model:
+            return None if _clashes(given, seen_rows, seen_others) else given
+    if family is not None:
+        return None if _clashes(family, seen_rows, seen_others) else family
+    return None
