@@ -18,7 +18,8 @@ from ffnverify.scan.parts import Part
 
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
-READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
+READERS = (memory.kv_cache, memory.weights, memory.products, memory.dtype_sizes, moe.parameters,
+           moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
            spelled.ratios)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
@@ -27,7 +28,7 @@ WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, sp
 
 
 def read_quantities(toks, text: str, names, subject: str | None = None,
-                    about: str = "") -> list[Part]:
+                    about: str = "", around=()) -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
     above; `names` are the catalogue models it names, as `detect.models` returns them
     ((start, end, catalogue name), left to right).
@@ -36,14 +37,24 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     paragraph or heading over a table), used only when the unit names none; every part
     read with it is `sure=False` and its `reading` says so. `about`: words around the unit
     that say what it measures (a table's header: "Context | KV cache"), used only to
-    recognise the quantity, never as figures."""
+    recognise the quantity, never as figures. `around`: (count, kv topic) the text before
+    the unit gives it (`carried.Carry`): the nominal count "a 7B model" the weights reader
+    may use, and whether the document's title or section speaks of the KV cache, which lets
+    the KV reader read a byte figure at a context that does not say so; both only in parts
+    to confirm."""
     names = binding.subjects(text, names)
     assumed = not names and subject is not None
     if assumed:
         names = ((-1, -1, subject),)
+    count, topic = tuple(around) if around else ("", False)
     parts: list[Part] = []
     for reader in READERS:
-        parts += reader(toks, text, names, about)
+        if reader is memory.weights:
+            parts += reader(toks, text, names, about, count=count)
+        elif reader is memory.kv_cache:
+            parts += reader(toks, text, names, about, topic=topic)
+        else:
+            parts += reader(toks, text, names, about)
     worded, where = spelled.as_tokens(toks, text)
     if worded is not toks:
         for reader in WORD_READERS:

@@ -175,10 +175,11 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
-            subject: str | None = None) -> Reading | None:
+            subject: str | None = None, around=("", False)) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the previous sentence of the same paragraph named, which "It has
-    32 layers" speaks of (a reading to confirm). None when nothing is read."""
+    32 layers" speaks of (a reading to confirm). `around`: (count, kv topic) the text
+    before gives it (`carried.Carry`). None when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -217,11 +218,15 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     subjects = tuple(n for n in names if not words.MODIFIER.match(clean, n[1]))
     about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
-        parts += quantities.read_quantities(toks, clean, subjects, about=about)
+        parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
     elif subject and not near and not other_names(clean):  # the model named before it
-        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about)
+        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about,
+                                            around=around)
     else:
-        parts += quantities.read_quantities(toks, clean, (), about=about)
+        others = [e for _, e in other_names(clean) if not clean[e:e + 1].isalpha()]
+        parts += quantities.read_quantities(toks, clean, (), about=about, around=around
+                                            if not near and not others else ())  # "opt" in
+        # "optimizer" is no model name (detect.other_names matches word prefixes)
     parts = list({p.strict: p for p in parts}.values())
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)

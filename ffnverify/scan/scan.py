@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
-from ffnverify.scan import readers, units
+from ffnverify.scan import carried, readers, units
 from ffnverify.scan.detect import is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
@@ -90,9 +90,11 @@ def statements_of(text: str, fmt: str, shown: str):
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
+    carry = carried.Carry()  # the count and topic the text before a unit gives it
     for block in doc.blocks:
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
+            carry.heading(block.text)
             if len({n[2] for n in named}) == 1:
                 section = named[0][2]
             elif named:
@@ -110,6 +112,8 @@ def statements_of(text: str, fmt: str, shown: str):
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
             unit.section = around
+            unit.count, unit.kv_topic = carry.count, carry.kv
+            carry.after(unit.probe or unit.text)
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -311,7 +315,7 @@ def scan(paths, engine, claims=None) -> dict:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
-                            None if named else subject)
+                            None if named else subject, around=(unit.count, unit.kv_topic))
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:
