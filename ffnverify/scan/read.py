@@ -228,6 +228,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                                             if not near and not others else ())  # "opt" in
         # "optimizer" is no model name (detect.other_names matches word prefixes)
     parts = list({p.strict: p for p in parts}.values())
+    active = {f for p in parts if p.strict.startswith("approx(params_active(") for f in p.figures}
+    parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(", "params_total("))
+                                      and active & set(p.figures))]  # active, not the total
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
     parts, kind, why = _polarised(parts, toks, clean)
