@@ -19,11 +19,14 @@ from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
 _KV_TOPIC = re.compile(r"\bkv[- ]?cache\b|\bkey[- ]value cache\b", re.I)
+_SIZED = re.compile(r"\d\s*(?:[BMT]\b|billion|million|trillion|bn\b)", re.I)  # a quick test
 
 
 def counts_named(text: str) -> list[str]:
     """The distinct parameter counts a text gives a model by its noun ("a 7B model",
     "7B-parameter", "7 billion parameters"), as written, left to right."""
+    if not _SIZED.search(text):
+        return []
     clean = normalise(text)
     toks = tokens(clean)
     out = {}
@@ -55,8 +58,10 @@ class Carry:
 
     def after(self, text: str):
         """Update after a unit: its own count is carried on, or nothing when unclear."""
+        if not self.count and not _SIZED.search(text):
+            return  # nothing carried, nothing to carry
         named = counts_named(text)
-        if models(normalise(text)) or len(named) > 1:
+        if len(named) > 1 or models(normalise(text)):
             self.count = ""
         elif named:
             self.count = named[0]

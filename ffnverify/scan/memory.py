@@ -243,6 +243,8 @@ def products(toks, text, names, about: str = "") -> list[Part]:
     into ("640 MB …, split into 2048 4KB blocks": 2048 · 4KB). Sure: every figure is bound
     by its place in the arithmetic."""
     parts = []
+    if "(" not in text and not re.search(r"\binto\b|\bacross\b|\bover\b", text):
+        return parts
     for r in _results(toks, text):
         res = toks[r]
         factors = explained(toks, text, r)
