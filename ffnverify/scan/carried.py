@@ -13,6 +13,7 @@ only ever a reading to confirm: a reader that uses it returns `sure=False` parts
 """
 
 import re
+from dataclasses import dataclass
 
 from ffnverify.scan import memory
 from ffnverify.scan.detect import models
@@ -35,6 +36,25 @@ def counts_named(text: str) -> list[str]:
     return list(out.values())
 
 
+@dataclass(frozen=True)
+class Around:
+    """What the text before a unit gives it: the nominal count, whether the document is
+    about the KV cache, and the context the paragraph over a table states (rows only)."""
+
+    count: str = ""
+    kv_topic: bool = False
+    context: str = ""
+
+
+def context_named(text: str) -> str:
+    """The one context length a text states ("at 128K context", "4096 tokens"), or ""."""
+    clean = normalise(text)
+    toks = tokens(clean)
+    found = {toks[i].value: toks[i].text for i in memory.contexts(toks, clean)
+             if not any(s <= toks[i].start < e for s, e, _ in models(clean))}
+    return next(iter(found.values())) if len(found) == 1 else ""
+
+
 class Carry:
     """The count and the topic carried to the next unit (see the module docstring)."""
 
@@ -43,6 +63,10 @@ class Carry:
         self.title_kv = False  # the document's first heading names the KV cache
         self.section_kv = False  # the current heading names it
         self._headings = 0
+        self.context = ""  # the last paragraph's context, for the rows of a table after it
+
+    def state(self) -> Around:
+        return Around(self.count, self.kv, self.context)
 
     @property
     def kv(self) -> bool:
@@ -52,12 +76,16 @@ class Carry:
         named = counts_named(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
         self.section_kv = bool(_KV_TOPIC.search(text))
+        self.context = ""
         if self._headings == 0:
             self.title_kv = self.section_kv
         self._headings += 1
 
-    def after(self, text: str):
-        """Update after a unit: its own count is carried on, or nothing when unclear."""
+    def after(self, text: str, row: bool = False):
+        """Update after a unit: its own count is carried on, or nothing when unclear; a
+        unit that is no table row sets the context its table rows may use."""
+        if not row:
+            self.context = context_named(text) if re.search(r"\d", text) else ""
         if not self.count and not _SIZED.search(text):
             return  # nothing carried, nothing to carry
         named = counts_named(text)

@@ -270,7 +270,7 @@ def _carried_count(count: str):
     return toks[0] if len(toks) == 1 and toks[0].kind == "NUM" else None
 
 
-def _contexts(toks, text):
+def contexts(toks, text):
     out = []
     for i, t in enumerate(toks):
         if t.kind != "NUM" or t.scale not in ("", "K", "k", "M") or t.value.denominator != 1:
@@ -351,7 +351,36 @@ def _as_form(name: str, form: str):
     return {"mha": f"heads({name})", "mqa": "1"}.get(form)
 
 
-def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Part]:
+_SHRINK_HEADER = re.compile(r"compress|reduction|ratio|smaller|shrink", re.I)
+_SHRINK_AFTER = re.compile(r"\s*(?:compression|smaller|reduction|compressed|less memory)\b", re.I)
+_SHRINK_BEFORE = re.compile(r"\b(?:compress(?:ed|es|ing)?|shrinks?|shrunk|reduced|reduces|cuts?)"
+                            r"(?: it| the cache)?(?: by)?\s*$", re.I)
+
+
+def _cell(text: str, about: str, pos: int) -> str:
+    """The header of the table column a position of a row's text lies in ("" if none)."""
+    header = about.split(" | ") if about else []
+    k = text[:pos].count("|")
+    return header[k] if "|" in text and k < len(header) else ""
+
+
+def compressions(toks, text, about: str = "") -> list[tuple[int, int]]:
+    """(start, index) of each compression factor: a ratio figure ("10x", "4×") under a
+    column headed "Compression" (ratio, reduction), or bound in prose ("10x compression",
+    "compressed 10×", "4× smaller")."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or not t.ratio or t.value <= 1:
+            continue
+        if _SHRINK_HEADER.search(_cell(text, about, t.start)) or \
+                _SHRINK_AFTER.match(text, t.end) or \
+                _SHRINK_BEFORE.search(text[max(0, t.start - 30):t.start]):
+            out.append((t.start, i))
+    return out
+
+
+def kv_cache(toks, text, names, about: str = "", topic: bool = False,
+             context: str = "") -> list[Part]:
     """The KV cache of a named model, at a stated context (or per token) and dtype.
     `about`: the words around the unit (a table's header) that may say it is the cache.
     An attention form bound to the figure ("Memory per token (MHA)", "with MHA requires")
@@ -359,7 +388,10 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
     own is read as the hypothetical model with that form (never sure). `topic`: the
     document's title or section names the KV cache, so a byte figure of a named model at
     a stated context ("Llama-3-8B at 128K context (baseline: 16 GB)") is read as its cache,
-    a reading to confirm (a figure per token is not: too loose a binding)."""
+    a reading to confirm (a figure per token is not: too loose a binding). `context`: the
+    context the paragraph over a table states, for a row that states none (a reading to
+    confirm). A compression factor bound to the figure (`compressions`) divides the cache
+    (a reading to confirm: the factor may be nominal)."""
     forms = _forms(text)
     said_kv = bool(KV.search(text) or KV.search(about))
     by_topic = topic and not said_kv and not forms and not _WEIGHTS_SAID.search(text)
@@ -369,7 +401,9 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
     if not results:
         return []
     starts = [toks[i].start for i in results]
-    contexts = [(toks[i].start, i) for i in _contexts(toks, text) if not in_names(toks[i], names)]
+    ctx_figs = [(toks[i].start, i) for i in contexts(toks, text) if not in_names(toks[i], names)]
+    given = _carried_count(context) if about and not ctx_figs else None  # a row, none its own
+    shrinks = compressions(toks, text, about)
     per_token = [(m.start(), None) for m in PER_TOKEN.finditer(text)]
     batches = [(toks[i].start, i) for i in _batches(toks, text)]
     formats = dtypes(text)
@@ -380,9 +414,11 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
         if rng and rng[0] == r:
             continue  # a range's low end: read with its high end, as the interval
         others = [s for s in starts if s != res.start and not (rng and s == toks[rng[0]].start)]
-        ctx = nearest(res.start, contexts + per_token, others, side(starts, contexts + per_token))
-        if ctx is None:
+        ctx = nearest(res.start, ctx_figs + per_token, others, side(starts, ctx_figs + per_token))
+        if ctx is None and given is None:
             continue
+        per_tok = ctx is not None and ctx[1] is None
+        ctx_tok = given if ctx is None else None if per_tok else toks[ctx[1]]
         name, sure = model(names, res.start)
         fmt = nearest(res.start, formats, others, side(starts, formats))
         dtype = fmt[2] if fmt else "bf16"
@@ -391,12 +427,15 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
         as_form = _as_form(name, form[2]) if form else "actual"
         if as_form is None or not (said_kv or form or by_topic):
             continue
-        if by_topic and ctx[1] is None:
+        if by_topic and per_tok:
             continue
         figures = [r]
-        ctx_values = [1] if ctx[1] is None else _alts(toks[ctx[1]])
-        if ctx[1] is not None:
+        ctx_values = [1] if per_tok else _alts(ctx_tok)
+        if ctx is not None and not per_tok:
             figures.append(ctx[1])
+        shrink = nearest(res.start, shrinks, others, side(starts, shrinks))
+        if shrink is not None:
+            figures.append(shrink[1])
         batch_values = [1] if batch is None else _alts(toks[batch[1]], False)
         if batch is not None:
             figures.append(batch[1])
@@ -411,7 +450,7 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
             calls = []
             for c in ctx_values:
                 # a sliding window: the cache may hold only the window's tokens
-                held = (c, window) if window and ctx[1] is not None and c > window else (c,)
+                held = (c, window) if window and not per_tok and c > window else (c,)
                 for c_at in held:
                     for b in batch_values:
                         extra = f", batch={literal(b)}" if b != 1 else ""
@@ -420,11 +459,12 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
                             if as_form == "actual" else
                             f"2 * layers({name}) * {as_form} * head_dim({name})"
                             f" * {literal(c_at)} * {literal(b)} * bytes({d})"))
-            readings.append(compare([calls], res, bound(text, res), low=low))
+            choices = [calls] + ([[const(toks[shrink[1]].value, divide=True)]] if shrink else [])
+            readings.append(compare(choices, res, bound(text, res), low=low))
         strict = readings[0][0]  # each width compared on its own: none is cut off
         lenient = " or ".join(le for _, le in readings)
         lenient = lenient if len(readings) == 1 else f"({lenient})"
-        said = "per token" if ctx[1] is None else f"at {toks[ctx[1]].text} tokens"
+        said = "per token" if per_tok else f"at {ctx_tok.text} tokens"
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
                    + (f", in {dtype}" if fmt else
@@ -434,10 +474,15 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False) -> list[Pa
                    + ("" if said_kv or not form else f" (read as the KV cache from "
                       f"{form[2].upper()}: assumed)")
                    + (" (read as the KV cache: the document's title or section speaks of it; "
-                      "assumed)" if by_topic else ""))
+                      "assumed)" if by_topic else "")
+                   + (f" (the context {ctx_tok.text} is stated over the table: assumed)"
+                      if ctx is None else "")
+                   + (f", after {toks[shrink[1]].text} compression (the cache divided by it: "
+                      "assumed)" if shrink else ""))
         figures += inside(toks, form[0], form[1]) if form else []
-        parts.append(Part(strict, lenient, sure and fmt is not None and said_kv
-                          and as_form == "actual", tuple(sorted(set(figures))), reading))
+        parts.append(Part(strict, lenient, sure and fmt is not None and said_kv and ctx is not None
+                          and not shrink and as_form == "actual", tuple(sorted(set(figures))),
+                          reading))
     return parts
 
 

@@ -13,7 +13,7 @@ part whose `reading` names what it assumed.
 
 import dataclasses
 
-from ffnverify.scan import binding, chains, compute, memory, moe, spelled
+from ffnverify.scan import binding, carried, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
@@ -28,7 +28,7 @@ WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, sp
 
 
 def read_quantities(toks, text: str, names, subject: str | None = None,
-                    about: str = "", around=()) -> list[Part]:
+                    about: str = "", around=None) -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
     above; `names` are the catalogue models it names, as `detect.models` returns them
     ((start, end, catalogue name), left to right).
@@ -37,22 +37,23 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     paragraph or heading over a table), used only when the unit names none; every part
     read with it is `sure=False` and its `reading` says so. `about`: words around the unit
     that say what it measures (a table's header: "Context | KV cache"), used only to
-    recognise the quantity, never as figures. `around`: (count, kv topic) the text before
-    the unit gives it (`carried.Carry`): the nominal count "a 7B model" the weights reader
-    may use, and whether the document's title or section speaks of the KV cache, which lets
-    the KV reader read a byte figure at a context that does not say so; both only in parts
-    to confirm."""
+    recognise the quantity, never as figures. `around`: what the text before the unit
+    gives it (`carried.Around`): the nominal count "a 7B model" the weights reader may
+    use; whether the document's title or section speaks of the KV cache, which lets the KV
+    reader read a byte figure at a context that does not say so; the context the paragraph
+    over a table states, for rows that state none; all only in parts to confirm."""
     names = binding.subjects(text, names)
     assumed = not names and subject is not None
     if assumed:
         names = ((-1, -1, subject),)
-    count, topic = tuple(around) if around else ("", False)
+    around = around or carried.Around()
     parts: list[Part] = []
     for reader in READERS:
         if reader is memory.weights:
-            parts += reader(toks, text, names, about, count=count)
+            parts += reader(toks, text, names, about, count=around.count)
         elif reader is memory.kv_cache:
-            parts += reader(toks, text, names, about, topic=topic)
+            parts += reader(toks, text, names, about, topic=around.kv_topic,
+                            context=around.context)
         else:
             parts += reader(toks, text, names, about)
     worded, where = spelled.as_tokens(toks, text)

@@ -175,11 +175,11 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
-            subject: str | None = None, around=("", False)) -> Reading | None:
+            subject: str | None = None, around=None) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the previous sentence of the same paragraph named, which "It has
-    32 layers" speaks of (a reading to confirm). `around`: (count, kv topic) the text
-    before gives it (`carried.Carry`). None when nothing is read."""
+    32 layers" speaks of (a reading to confirm). `around`: what the text before gives
+    it (`carried.Around`: a count, the KV topic, a context). None when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -225,7 +225,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     else:
         others = [e for _, e in other_names(clean) if not clean[e:e + 1].isalpha()]
         parts += quantities.read_quantities(toks, clean, (), about=about, around=around
-                                            if not near and not others else ())  # "opt" in
+                                            if not near and not others else None)  # "opt" in
         # "optimizer" is no model name (detect.other_names matches word prefixes)
     parts = list({p.strict: p for p in parts}.values())
     active = {f for p in parts if p.strict.startswith("approx(params_active(") for f in p.figures}

@@ -112,8 +112,8 @@ def statements_of(text: str, fmt: str, shown: str):
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
             unit.section = around
-            unit.count, unit.kv_topic = carry.count, carry.kv
-            carry.after(unit.probe or unit.text)
+            unit.around = carry.state()
+            carry.after(unit.probe or unit.text, row=block.kind == "row")
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -315,7 +315,7 @@ def scan(paths, engine, claims=None) -> dict:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
-                            None if named else subject, around=(unit.count, unit.kv_topic))
+                            None if named else subject, around=unit.around)
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:

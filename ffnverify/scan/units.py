@@ -53,8 +53,7 @@ class Unit:
     offset: int = 0  # source offset of the first character
     probe: str = ""  # the text with inline code blanked: what is detected and read
     section: str = ""  # the catalogue model the nearest heading above names, if any
-    count: str = ""  # the nominal parameter count the text before names ("a 7B model")
-    kv_topic: bool = False  # the document's title or the section's heading names the KV cache
+    around: object = None  # what the text before gives it (`carried.Around`)
 
 
 def _cuts(text: str) -> list[int]:

@@ -212,3 +212,52 @@ def test_a_total_without_the_word_is_not_read_as_the_moe_total_of_a_dense_model(
     got = moe.parameters(tokens(text), text, ((0, 12, "mixtral-8x7b"),))
     assert [p.strict for p in got] == ["approx(params_total(mixtral-8x7b), 45000000000, "
                                        "abs=500000000)"]
+
+
+# ---- a compressed KV cache in a table under a paragraph stating model and context -----
+
+COMPRESSED = ("Llama-3-70B at 128K context\n\n| Preset | Compression | KV cache after |\n"
+              "|---|---|---|\n| high | 10x | {a} |\n| max | 33x | {b} |\n")
+
+
+def test_a_compression_column_divides_the_cache_at_the_context_over_the_table(scan_text):
+    # 2·80·8·128·131072·2 bytes = 40 GiB: 4 GiB after 10x, 1.21 GiB after 33x
+    got = _by_text(scan_text, COMPRESSED.format(a="4 GB", b="1.2 GB"))
+    for row in ("high | 10x | 4 GB", "max | 33x | 1.2 GB"):
+        assert _verdict(got[row]) == ("suggested", "true"), got[row]
+        assert "kv_cache_bytes(llama-3-70b, 131072" in got[row]["claim"] or \
+            "kv_cache_bytes(llama-3-70b, 128000" in got[row]["claim"]
+        assert "stated over the table" in got[row]["detail"]
+
+
+def test_a_wrong_compressed_cache_is_suggested_false(scan_text):
+    got = _by_text(scan_text, COMPRESSED.format(a="16 GB", b="4.8 GB"))
+    for row in ("high | 10x | 16 GB", "max | 33x | 4.8 GB"):
+        assert _verdict(got[row]) == ("suggested", "false"), got[row]
+
+
+def test_without_a_context_over_the_table_a_compressed_row_is_not_read(scan_text):
+    doc = COMPRESSED.format(a="16 GB", b="4.8 GB").replace(" at 128K context", "")
+    got = _by_text(scan_text, doc)
+    for row in got.values():
+        assert "kv_cache_bytes" not in (row["claim"] or ""), row
+
+
+def test_a_context_two_paragraphs_up_or_after_a_heading_is_not_carried(scan_text):
+    doc = COMPRESSED.format(a="16 GB", b="4.8 GB").replace(
+        "context\n\n|", "context\n\n## Results for Llama-3-70B\n\n|")
+    got = _by_text(scan_text, doc)
+    assert all("stated over the table" not in (r["detail"] or "") for r in got.values())
+
+
+def test_a_ratio_that_is_no_compression_does_not_divide(scan_text):
+    from ffnverify.scan.memory import compressions
+    from ffnverify.scan.numbers import normalise, tokens
+    for text, about, want in [("10x compression gives 1.6 GB", "", [0]),
+                              ("compressed 4× to 4 GB", "", [1]),
+                              ("high | 10x | 1.6 GB", "Preset | Compression | KV cache", [2]),
+                              ("high | 10x | 1.6 GB", "Preset | Speedup | KV cache", []),
+                              ("it is 10x faster at 1.6 GB", "", [])]:
+        clean = normalise(text)
+        toks = tokens(clean)
+        assert [i for _, i in compressions(toks, clean, about)] == want, text
