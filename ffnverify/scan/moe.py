@@ -146,6 +146,30 @@ def _of_them(toks, names) -> list[Part]:
     return parts
 
 
+def _total_active(toks, text, names) -> list[Part]:
+    """"Experts | 8 total · 2 active", "experts: 8 total, 2 active": in a unit that opens
+    with (or labels by) "experts", a figure before "total" and one before "active" (or
+    "used", "per token") are the experts and the experts per token."""
+    if not re.match(r"\W*(?:number of |routed |num )?experts?\b", text, re.I) and \
+            not re.search(r"\bexperts?\s*(?::|\||are|is)\s*\d", text, re.I):
+        return []
+    total = [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
+             and t.value.denominator == 1 and words_after(toks, i, 1) == ["total"]
+             and not in_names(t, names)]
+    active = [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
+              and t.value.denominator == 1 and words_after(toks, i, 1)[:1]
+              and words_after(toks, i, 1)[0] in _USED and not in_names(t, names)]
+    if len(total) != 1 or len(active) != 1 or toks[active[0]].value >= toks[total[0]].value:
+        return []
+    name, sure = model(names, toks[total[0]].start)
+    if name is None:
+        return []
+    n, k = toks[total[0]].value, toks[active[0]].value
+    return [Part(f"experts({name}) == {literal(n)} and active_experts({name}) == {literal(k)}",
+                 sure=sure, figures=(total[0], active[0]),
+                 reading=f"experts and experts per token of {name}")]
+
+
 _PICKS = {"activates", "activating", "activate", "selects", "selecting", "picks", "picking",
           "chooses", "choosing", "routes", "routing", "sends", "dispatches"}
 
@@ -208,7 +232,7 @@ def routing(toks, text, names, about: str = "") -> list[Part]:
                                   figures=(i,), reading=f"experts per token of {name}"))
                 parts.append(Part(f"experts({name}) == {literal(toks[j].value)}", sure=sure,
                                   figures=(j,), reading=f"experts of {name}"))
-    parts += _of_them(toks, names)
+    parts += _of_them(toks, names) + _total_active(toks, text, names)
     for m in _TOP_K.finditer(text):
         name, sure = model(names, m.start())
         parts.append(Part(f"active_experts({name}) == {m.group(1)}", sure=sure,

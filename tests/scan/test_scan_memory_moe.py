@@ -261,3 +261,21 @@ def test_a_ratio_that_is_no_compression_does_not_divide(scan_text):
         clean = normalise(text)
         toks = tokens(clean)
         assert [i for _, i in compressions(toks, clean, about)] == want, text
+
+
+@pytest.mark.parametrize("row, verdict", [("8 total · 2 active", "true"),
+                                          ("8 total · 4 active", "false"),
+                                          ("16 total · 2 active", "false")])
+def test_an_experts_row_under_the_models_heading_is_read_to_confirm(scan_text, row, verdict):
+    doc = f"# Mixtral 8x7B\n\n| Field | Value |\n|---|---|\n| Experts | {row} |\n"
+    got = _by_text(scan_text, doc)[f"Experts | {row}"]
+    assert _verdict(got) == ("suggested", verdict), got
+    assert "active_experts(mixtral-8x7b)" in got["claim"]
+
+
+@pytest.mark.parametrize("text", ["Mixtral 8x7B: tokens are 8 total, 2 active.",
+                                  "Mixtral 8x7B: experts are 8 total, 12 active.",
+                                  "Mixtral 8x7B: experts are 8 total, 2 active, 4 active."])
+def test_totals_that_are_no_experts_or_are_unclear_are_not_read_as_experts(scan_text, text):
+    row = _by_text(scan_text, text + "\n").get(text)
+    assert row is None or "active_experts" not in (row["claim"] or ""), row
