@@ -91,16 +91,18 @@ def parameters(toks, text, names, about: str = "") -> list[Part]:
     # a sentence on activity reads both roles; of a model the catalogue knows as a mixture
     # of experts, "total parameters" is its total even where activity is not mentioned
     about_activity = bool(MOE.search(words) and re.search(r"\bactiv", words, re.I))
-    said_total = re.search(r"\btotal\b", words, re.I)
-    if not about_activity and not (said_total and all(_is_moe(n) for _, _, n in names)):
+    said = re.search(r"\btotal\b|\bper (?:token|forward pass)\b", words, re.I)
+    if not about_activity and not (said and all(_is_moe(n) for _, _, n in names)):
         return []
     parts = []
     for i, t in enumerate(toks):
         if t.kind != "NUM" or t.scale not in _COUNT_SCALES or in_names(t, names) or t.ratio:
             continue
         role = _role(toks, i)
-        if not role or (not about_activity and (role != "total" or not _total_said(toks, i))):
-            continue
+        if not role or (not about_activity and not (
+                role == "total" and _total_said(toks, i) or role == "active"
+                and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"]))):
+            continue  # without activity words: only "total parameters", "12.9B per token"
         name, sure = model(names, t.start)
         func = "params_active" if role == "active" else "params_total"
         strict, lenient = compare([[call(f"{func}({name})")]], t)

@@ -181,6 +181,8 @@ def test_without_the_topic_or_with_another_quantity_the_figure_is_not_the_cache(
     ("Mixtral 8x7B: Total Parameters: 45 billion", "false"),
     ("Mixtral 8x7B activates 12.9B parameters per token.", "true"),
     ("Mixtral 8x7B activates 46.7B parameters per token.", "false"),
+    ("Mixtral 8x7B has 46.7B total parameters but uses only 12.9B per token.", "true"),
+    ("Mixtral 8x7B has 46.7B total parameters but uses only 20B per token.", "false"),
 ])
 def test_moe_statements_are_read_and_checked(scan_text, text, verdict):
     row = _by_text(scan_text, text + "\n")[text]
@@ -192,6 +194,7 @@ def test_moe_statements_are_read_and_checked(scan_text, text, verdict):
     "Mixtral 8x7B: total training tokens: 8T",
     "If Mixtral 8x7B had 16 experts with 4 active, it would be larger.",  # counterfactual
     "Llama 2 7B and Mixtral 8x7B: 8 experts (2 active).",  # two models
+    "Mixtral 8x7B processes 1.2B tokens per token.",  # a count of something else
 ])
 def test_moe_hostile_inputs_are_not_checked(scan_text, text):
     row = _by_text(scan_text, text + "\n").get(text)
