@@ -20,7 +20,9 @@ from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
 _KV_TOPIC = re.compile(r"\bkv[- ]?cache\b|\bkey[- ]value cache\b", re.I)
-_SIZED = re.compile(r"\d\s*(?:[BMT]\b|billion|million|trillion|bn\b)", re.I)  # a quick test
+# a quick test before the tokens: a size with a count noun within a word of it
+_SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]+[\s-]+)?"
+                    r"(?:param|model|weight)", re.I)
 
 
 def counts_named(text: str) -> list[str]:
@@ -63,10 +65,16 @@ class Carry:
         self.title_kv = False  # the document's first heading names the KV cache
         self.section_kv = False  # the current heading names it
         self._headings = 0
-        self.context = ""  # the last paragraph's context, for the rows of a table after it
+        self._before = ""  # the last unit that is no row: its context is a table's
+        self._context = ("", "")  # (text, its context), worked out once, when a row asks
 
-    def state(self) -> Around:
-        return Around(self.count, self.kv, self.context)
+    def state(self, row: bool = False) -> Around:
+        if not row:
+            return Around(self.count, self.kv)
+        if self._context[0] != self._before:
+            found = context_named(self._before) if re.search(r"\d", self._before) else ""
+            self._context = (self._before, found)
+        return Around(self.count, self.kv, self._context[1])
 
     @property
     def kv(self) -> bool:
@@ -76,7 +84,7 @@ class Carry:
         named = counts_named(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
         self.section_kv = bool(_KV_TOPIC.search(text))
-        self.context = ""
+        self._before = ""
         if self._headings == 0:
             self.title_kv = self.section_kv
         self._headings += 1
@@ -85,10 +93,10 @@ class Carry:
         """Update after a unit: its own count is carried on, or nothing when unclear; a
         unit that is no table row sets the context its table rows may use."""
         if not row:
-            self.context = context_named(text) if re.search(r"\d", text) else ""
-        if not self.count and not _SIZED.search(text):
-            return  # nothing carried, nothing to carry
+            self._before = text
         named = counts_named(text)
+        if not self.count and not named:
+            return  # nothing carried, nothing to carry
         if len(named) > 1 or models(normalise(text)):
             self.count = ""
         elif named:

@@ -64,7 +64,8 @@ _CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:a
                        r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
 _DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
                      r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
-                     r"consumer|vram\s+(?:gpu|card))", re.I)
+                     r"consumer|vram\s+(?:gpu|card))(?![\w-]*\s*(?:memory|vram|ram|hbm)\b)", re.I)
+# ("14.5 GB of GPU memory" is an amount of memory, not a device)
 _COUNT_SCALES = {"B", "M", "T", "billion", "million", "trillion", "bn"}
 # words that say a figure is something other than the cache (weights, activations, the
 # whole footprint), which a document's topic does not override
@@ -499,6 +500,8 @@ def counts(toks, names):
     return out
 
 
+_GLUED = re.compile(r"\s*\(\s*[\w-]+\s*\)")  # "13.5 GB (fp16)": the dtype glued to the figure
+_RUNTIME_ONLY = re.compile(r"\boverhead\b|\bin practice\b|\bpeak\b", re.I)
 _MIXED = re.compile(r"\bmixed[- ]precision\b|\bamp\b", re.I)
 # what a figure needs to run, not what the weights hold (runtime buffers, the cache, the
 # framework): a count carried from the text before is not read against such a figure
@@ -580,10 +583,16 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                                       low=low)
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
-        elif names and _WEIGHTS.search(text) and not _NOT_WEIGHTS.search(text):
+        elif names and (_WEIGHTS.search(text) or fmt and _GLUED.match(text, res.end) and
+                        _GLUED.match(text, res.end).end() >= fmt[1]) and \
+                not _NOT_WEIGHTS.search(text) and not _RUNTIME_ONLY.search(text):
             name, sure = model(names, res.start)
-            whole = call(f"weight_bytes({name}, dtype={fmt[2]})") if fmt else call(
-                f"params_total({name}) * {per[0].text}")
+            sure = sure and bool(_WEIGHTS.search(text))  # "13.5 GB (fp16)": to confirm
+            whole = call(f"params_total({name}) * {per[0].text}")
+            if fmt:
+                at = f"weight_bytes({name}, dtype={fmt[2]})"
+                whole = Term(at, at, f"{QUANT_OVERHEAD} * {at}") if fmt[2] in _QUANTIZED \
+                    else call(at)
             size = nominal(toks, names, name)
             choices = [whole]
             if size is not None:

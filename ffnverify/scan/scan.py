@@ -112,7 +112,7 @@ def statements_of(text: str, fmt: str, shown: str):
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
             unit.section = around
-            unit.around = carry.state()
+            unit.around = carry.state(row=block.kind == "row")
             carry.after(unit.probe or unit.text, row=block.kind == "row")
             probe = unit.probe or unit.text
             if unit.cells:

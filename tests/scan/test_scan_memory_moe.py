@@ -282,3 +282,31 @@ def test_an_experts_row_under_the_models_heading_is_read_to_confirm(scan_text, r
 def test_totals_that_are_no_experts_or_are_unclear_are_not_read_as_experts(scan_text, text):
     row = _by_text(scan_text, text + "\n").get(text)
     assert row is None or "active_experts" not in (row["claim"] or ""), row
+
+
+# ---- a named model's weights at the dtype glued to each figure ------------------------
+
+def test_sizes_with_their_dtype_in_parentheses_are_read_to_confirm(scan_text):
+    # Llama 2 7B: 6,738,415,616 parameters; 13.5 GB at 16 bits, 6.7 GB at 8, 3.4 GB at 4
+    # (3.9 GB holds with the block scales of a 4-bit format)
+    text = "Llama 2 7B: 13.5 GB (fp16), 6.7 GB (int8), 3.9 GB (int4)."
+    row = _by_text(scan_text, text + "\n")[text]
+    assert _verdict(row) == ("suggested", "true"), row
+    text = "Llama 2 7B: 13.5 GB (fp16), 9 GB (int8)."
+    assert _verdict(_by_text(scan_text, text + "\n")[text]) == ("suggested", "false")
+
+
+@pytest.mark.parametrize("text", ["Llama 2 7B runs on a 24 GB GPU (fp16).",
+                                  "Llama 2 7B: 2 GB (fp16) of activations.",
+                                  "Llama 2 7B: 20 GB (fp16) with the overhead in practice."])
+def test_a_glued_dtype_does_not_make_a_device_or_another_quantity_the_weights(scan_text, text):
+    row = _by_text(scan_text, text + "\n").get(text)
+    assert row is None or "weight_bytes" not in (row["claim"] or ""), row
+
+
+def test_memory_of_a_gpu_is_an_amount_not_a_device(scan_text):
+    text = "Mistral 7B in bfloat16 occupies 14.5 GB of GPU memory."
+    row = _by_text(scan_text, text + "\n")[text]
+    assert _verdict(row) == ("checked", "true"), row
+    text = "Mistral 7B in bfloat16 occupies 10 GB of GPU memory."
+    assert _verdict(_by_text(scan_text, text + "\n")[text]) == ("checked", "false")
