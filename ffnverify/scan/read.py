@@ -228,9 +228,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                                             if not near and not others else None)  # "opt" in
         # "optimizer" is no model name (detect.other_names matches word prefixes)
     parts = list({p.strict: p for p in parts}.values())
-    active = {f for p in parts if p.strict.startswith("approx(params_active(") for f in p.figures}
-    parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(", "params_total("))
-                                      and active & set(p.figures))]  # active, not the total
+    # a figure read as active (or as experts) is not also the total (or a layer count):
+    # "activates 12.9B parameters", "2 of 8 expert blocks"
+    moe = {f for p in parts if p.strict.startswith(("approx(params_active(", "experts(",
+                                                    "active_experts(")) for f in p.figures}
+    parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(", "params_total(",
+                                                           "layers("))
+                                      and moe & set(p.figures))]
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
     parts, kind, why = _polarised(parts, toks, clean)

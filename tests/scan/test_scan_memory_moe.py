@@ -182,6 +182,8 @@ def test_without_the_topic_or_with_another_quantity_the_figure_is_not_the_cache(
     ("Mixtral 8x7B activates 12.9B parameters per token.", "true"),
     ("Mixtral 8x7B activates 46.7B parameters per token.", "false"),
     ("Mixtral 8x7B has 46.7B total parameters but uses only 12.9B per token.", "true"),
+    ("Mixtral 8x7B activates only 2 of 8 expert blocks per token.", "true"),  # not layers
+    ("Mixtral 8x7B activates only 2 of 16 expert blocks per token.", "false"),
     ("Mixtral 8x7B has 46.7B total parameters but uses only 20B per token.", "false"),
 ])
 def test_moe_statements_are_read_and_checked(scan_text, text, verdict):
