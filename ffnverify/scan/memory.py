@@ -134,9 +134,10 @@ _DTYPE_ALT = "|".join(p for p, _ in DTYPES)
 _COPY_AT = re.compile(r"(?<![\w.])(\d{1,2})\s+(?:full\s+)?cop(?:y|ies)\s+(?:at|of|×|x)\s+"
                       r"(\d{1,2}(?:\.\d+)?)\s*bytes?\s*(?:/|per|a|each)\s*(?:param(?:eter)?|weight)",
                       re.I)
-_COPY_DTYPE = re.compile(r"(?<![\w.])(\d{1,2})\s+(" + _DTYPE_ALT + r")\s+cop(?:y|ies)\b|"
-                         r"(?<![\w.])(\d{1,2})\s+cop(?:y|ies)\s+(?:in|at)\s+(" + _DTYPE_ALT + r")\b",
-                         re.I)
+_COPY_NOUN = r"(?:cop(?:y|ies)|moments?|states?|buffers?)"
+_COPY_DTYPE = re.compile(r"(?<![\w.])(\d{1,2})\s+(" + _DTYPE_ALT + r")\s+" + _COPY_NOUN + r"\b|"
+                         r"(?<![\w.])(\d{1,2})\s+" + _COPY_NOUN + r"\s+(?:in|at)\s+(" + _DTYPE_ALT +
+                         r")\b", re.I)
 _JOIN = re.compile(r"\s*(?:\+|,|and|plus)\s*", re.I)
 
 
@@ -502,6 +503,10 @@ def counts(toks, names):
 
 _GLUED = re.compile(r"\s*\(\s*[\w-]+\s*\)")  # "13.5 GB (fp16)": the dtype glued to the figure
 _RUNTIME_ONLY = re.compile(r"\boverhead\b|\bin practice\b|\bpeak\b", re.I)
+_GRADIENTS = re.compile(r"\bgradients?\b", re.I)
+# gradients of only some parameters (adapters, a trainable subset): not one a parameter
+_PARTIAL = re.compile(r"\blora\b|\bq?lora\b|\bpeft\b|\badapters?\b|\btrainable\b|\bfrozen\b|"
+                      r"\bfreez", re.I)
 _MIXED = re.compile(r"\bmixed[- ]precision\b|\bamp\b", re.I)
 # what a figure needs to run, not what the weights hold (runtime buffers, the cache, the
 # framework): a count carried from the text before is not read against such a figure
@@ -561,8 +566,11 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                                                  side(starts, formats))
         if bpp is None and fmt is None and copied is None:
             continue
-        if bpp is None and copied is None and _STATE_WORDS.search(text):
-            continue  # optimizer states, gradients, activations: a convention not stated
+        if bpp is None and copied is None and _STATE_WORDS.search(
+                _GRADIENTS.sub(" ", text) if fmt and _GRADIENTS.search(text)
+                and not _PARTIAL.search(text) else text):
+            continue  # optimizer states, activations, training: a convention not stated
+            # (gradients at a stated dtype are one number a parameter, like the weights)
         count_at = nearest(res.start, sizes, (), "before")
         figures = [r]
         if copied:

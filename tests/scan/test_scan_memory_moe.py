@@ -312,3 +312,26 @@ def test_memory_of_a_gpu_is_an_amount_not_a_device(scan_text):
     assert _verdict(row) == ("checked", "true"), row
     text = "Mistral 7B in bfloat16 occupies 10 GB of GPU memory."
     assert _verdict(_by_text(scan_text, text + "\n")[text]) == ("checked", "false")
+
+
+# ---- gradients at a stated dtype, moments as copies -----------------------------------
+
+@pytest.mark.parametrize("text, verdict", [
+    ("For a 7B model, gradients in FP32 take another 28 GB.", "true"),
+    ("For a 7B model, gradients in FP32 take another 14 GB.", "false"),
+    ("For a 7B model, Adam keeps 2 fp32 moments: 56 GB.", "true"),
+    ("For a 7B model, Adam keeps 2 fp32 moments: 28 GB.", "false"),
+])
+def test_gradients_and_moments_at_a_stated_dtype_are_read(scan_text, text, verdict):
+    row = _by_text(scan_text, text + "\n")[text]
+    assert _verdict(row) == ("checked", verdict), row
+
+
+@pytest.mark.parametrize("text", [
+    "For a 7B model, gradients and optimizer states in FP32 take 84 GB.",  # convention unsaid
+    "For a 7B model with LoRA, gradients in FP32 take 40 MB.",  # only the adapters' gradients
+    "For a 7B model, activations in bf16 take 10 GB.",
+])
+def test_state_memory_without_its_convention_is_not_read(scan_text, text):
+    row = _by_text(scan_text, text + "\n").get(text)
+    assert row is None or row["status"] == "unchecked" or "bytes(" not in (row["claim"] or ""), row
