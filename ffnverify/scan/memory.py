@@ -108,6 +108,8 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
     bytes of one number in the format named nearest (no other size between them)."""
     sizes = _element_sizes(toks, text)
     formats = dtypes(text)
+    if sizes and not formats and about:
+        return _sizes_by_header(toks, text, about, sizes)
     if not sizes or not formats:
         return []
     starts = [toks[i].start for i in sizes]
@@ -122,6 +124,30 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
         parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
                           figures=tuple(sorted({i, *inside(toks, fmt[0], fmt[1])})),
                           reading=f"bytes per number in {fmt[2]}"))
+    return parts
+
+
+_ONE_A_PARAMETER = re.compile(r"^\W*(?:model\s+)?(?:weights?|parameters?|params|gradients?)\W*$",
+                               re.I)
+
+
+def _sizes_by_header(toks, text, about, sizes) -> list[Part]:
+    """"Component | Size (float32)" over "Model weights | 4 bytes × P": a byte count in a
+    column whose header names one format, in a row that names what holds one number a
+    parameter (weights, gradients; not an optimizer's state, whose count of numbers is
+    another convention): the bytes of one number in that format, to confirm."""
+    first = text.split("|")[0] if "|" in text else ""
+    if not _ONE_A_PARAMETER.match(first) or _MIXED.search(about):
+        return []
+    parts = []
+    for i in sizes:
+        column = _cell(text, about, toks[i].start)
+        named = {f[2] for f in dtypes(column)}
+        if len(named) == 1:
+            fmt = named.pop()
+            parts.append(Part(f"bytes({fmt}) == {literal(toks[i].value)}", sure=False,
+                              figures=(i,), reading=f"bytes per number in {fmt}, the format "
+                              "the column's header names"))
     return parts
 
 

@@ -335,3 +335,28 @@ def test_gradients_and_moments_at_a_stated_dtype_are_read(scan_text, text, verdi
 def test_state_memory_without_its_convention_is_not_read(scan_text, text):
     row = _by_text(scan_text, text + "\n").get(text)
     assert row is None or row["status"] == "unchecked" or "bytes(" not in (row["claim"] or ""), row
+
+
+# ---- bytes of a number in the format a column's header names --------------------------
+
+SIZE_TABLE = ("| Component | Size ({fmt}) |\n|---|---|\n| Model weights | {w} bytes × P |\n"
+              "| Gradients | {g} bytes × P |\n| Optimiser state | 8 bytes × P |\n")
+
+
+def test_bytes_under_a_format_header_are_read_for_weights_and_gradients(scan_text):
+    got = _by_text(scan_text, SIZE_TABLE.format(fmt="float32", w=4, g=4))
+    for row in ("Model weights | 4 bytes × P", "Gradients | 4 bytes × P"):
+        assert _verdict(got[row]) == ("suggested", "true"), got[row]
+    # an optimizer's state holds a number of numbers the table does not say: not read
+    assert "bytes(fp32)" not in (got["Optimiser state | 8 bytes × P"]["claim"] or "")
+
+
+def test_wrong_bytes_under_a_format_header_are_flagged(scan_text):
+    got = _by_text(scan_text, SIZE_TABLE.format(fmt="bf16", w=4, g=2))
+    assert _verdict(got["Model weights | 4 bytes × P"]) == ("suggested", "false")
+    assert _verdict(got["Gradients | 2 bytes × P"]) == ("suggested", "true")
+
+
+def test_a_mixed_precision_header_binds_no_one_format(scan_text):
+    got = _by_text(scan_text, SIZE_TABLE.format(fmt="bf16 mixed precision", w=2, g=4))
+    assert "bytes(bf16)" not in (got["Gradients | 4 bytes × P"]["claim"] or "")
