@@ -13,12 +13,13 @@ part whose `reading` names what it assumed.
 
 import dataclasses
 
-from ffnverify.scan import binding, chains, compute, memory, moe, spelled
+from ffnverify.scan import binding, carried, chains, compute, memory, moe, spelled
 from ffnverify.scan.parts import Part
 
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
-READERS = (memory.kv_cache, memory.weights, memory.dtype_sizes, moe.parameters, moe.routing,
+READERS = (memory.kv_cache, memory.weights, memory.products, memory.dtype_sizes, moe.parameters,
+           moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
            spelled.ratios)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
@@ -27,7 +28,7 @@ WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, sp
 
 
 def read_quantities(toks, text: str, names, subject: str | None = None,
-                    about: str = "") -> list[Part]:
+                    about: str = "", around=None) -> list[Part]:
     """The parts `text` (normalised, tokenised as `toks`) states about the quantities
     above; `names` are the catalogue models it names, as `detect.models` returns them
     ((start, end, catalogue name), left to right).
@@ -36,14 +37,25 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     paragraph or heading over a table), used only when the unit names none; every part
     read with it is `sure=False` and its `reading` says so. `about`: words around the unit
     that say what it measures (a table's header: "Context | KV cache"), used only to
-    recognise the quantity, never as figures."""
+    recognise the quantity, never as figures. `around`: what the text before the unit
+    gives it (`carried.Around`): the nominal count "a 7B model" the weights reader may
+    use; whether the document's title or section speaks of the KV cache, which lets the KV
+    reader read a byte figure at a context that does not say so; the context the paragraph
+    over a table states, for rows that state none; all only in parts to confirm."""
     names = binding.subjects(text, names)
     assumed = not names and subject is not None
     if assumed:
         names = ((-1, -1, subject),)
+    around = around or carried.Around()
     parts: list[Part] = []
     for reader in READERS:
-        parts += reader(toks, text, names, about)
+        if reader is memory.weights:
+            parts += reader(toks, text, names, about, count=around.count)
+        elif reader is memory.kv_cache:
+            parts += reader(toks, text, names, about, topic=around.kv_topic,
+                            context=around.context)
+        else:
+            parts += reader(toks, text, names, about)
     worded, where = spelled.as_tokens(toks, text)
     if worded is not toks:
         for reader in WORD_READERS:

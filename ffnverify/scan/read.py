@@ -182,7 +182,7 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
             subject: str | None = None, origin: str = "", family: str = "",
-            nominal=None, field=None) -> Reading | None:
+            nominal=None, field=None, around=None) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
     under its heading speaks of (a reading to confirm); `origin` says where it came from
@@ -191,7 +191,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     `nominal`: the size the subject was identified by ("GPT-2 124M"), a name, no figure.
     `field`: the field the section's heading names and nothing else (`structure.Field`),
     which a figure bound to no field of its own is read as (`fields.field_by_heading`).
-    None when nothing is read."""
+    `around`: what the text before gives it (`carried.Around`: a count, the KV topic, a
+    context). None when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -240,14 +241,25 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     subjects = tuple(n for n in names if not words.MODIFIER.match(clean, n[1]))
     about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
-        parts += quantities.read_quantities(toks, clean, subjects, about=about)
+        parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
     elif subject and not near and not other_names(clean):  # the model named before it
-        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about)
+        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about,
+                                            around=around)
     else:
-        parts += quantities.read_quantities(toks, clean, (), about=about)
+        others = [e for _, e in other_names(clean) if not clean[e:e + 1].isalpha()]
+        parts += quantities.read_quantities(toks, clean, (), about=about, around=around
+                                            if not near and not others else None)  # "opt" in
+        # "optimizer" is no model name (detect.other_names matches word prefixes)
     if field is not None and not cells:
         parts += _by_heading(toks, clean, parts, names, near, subject, origin, field)
     parts = list({p.strict: p for p in parts}.values())
+    # a figure read as active (or as experts) is not also the total (or a layer count):
+    # "activates 12.9B parameters", "2 of 8 expert blocks"
+    moe = {f for p in parts if p.strict.startswith(("approx(params_active(", "experts(",
+                                                    "active_experts(")) for f in p.figures}
+    parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(", "params_total(",
+                                                           "layers("))
+                                      and moe & set(p.figures))]
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
     parts, kind, why = _polarised(parts, toks, clean)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
-from ffnverify.scan import readers, structure, units
+from ffnverify.scan import carried, readers, structure, units
 from ffnverify.scan.detect import is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
@@ -92,9 +92,11 @@ def statements_of(text: str, fmt: str, shown: str):
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
     headed = structure.fields(doc.blocks)  # the field each block's heading names
+    carry = carried.Carry()  # the count and topic the text before a unit gives it
     for block, place, field in zip(doc.blocks, given, headed):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
+            carry.heading(block.text)
             lead = intro = ""
             continue  # a title names a topic; the statements are in the text below it
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
@@ -117,6 +119,8 @@ def statements_of(text: str, fmt: str, shown: str):
                 unit.nominal = place.nominal
             if place is not None and not place.model:
                 unit.family, unit.origin = place.family, place.origin
+            unit.around = carry.state(row=block.kind == "row")
+            carry.after(unit.probe or unit.text, row=block.kind == "row")
             probe = unit.probe or unit.text
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
@@ -310,7 +314,7 @@ def scan(paths, engine, claims=None) -> dict:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject, origin=origin, family=unit.family,
                             nominal=unit.nominal if subject == unit.section else None,
-                            field=unit.field)
+                            field=unit.field, around=unit.around)
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:

@@ -59,6 +59,7 @@ class Unit:
     family: str = ""  # a family its place names without a size ("GPT-2"), for a row of sizes
     nominal: object = None  # the size the section's model was identified by: a name
     field: object = None  # the field its section's heading names (`structure.Field`)
+    around: object = None  # what the text before gives it (`carried.Around`)
 
 
 def _cuts(text: str, code=()) -> list[int]:

@@ -1,0 +1,103 @@
+"""What a unit carries over from the text before it: the nominal parameter count the
+document spoke of ("Full-precision weights for a 7B model consume 28 GB. BF16 halves that
+to ~14 GB": the second sentence's 14 GB is about the 7B model), and whether the document is
+about the KV cache (its title or the section's heading says so).
+
+`Carry` walks a document's blocks in order. A heading sets the count it names (one count)
+and forgets any other; a sentence, list item or row that names exactly one count makes it
+the count of the units after it; one that names two counts, or a catalogue model, forgets
+it (which model the next sentence speaks of is then not clear). A count carried over is
+only ever a reading to confirm: a reader that uses it returns `sure=False` parts whose
+`reading` says so (SPEC §5.2: a model given only by the sentence before or a heading is
+`suggested` at most).
+"""
+
+import re
+from dataclasses import dataclass
+
+from ffnverify.scan import memory
+from ffnverify.scan.detect import models
+from ffnverify.scan.numbers import normalise, tokens
+
+_KV_TOPIC = re.compile(r"\bkv[- ]?cache\b|\bkey[- ]value cache\b", re.I)
+# a quick test before the tokens: a size with a count noun within a word of it
+_SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]+[\s-]+)?"
+                    r"(?:param|model|weight)", re.I)
+
+
+def counts_named(text: str) -> list[str]:
+    """The distinct parameter counts a text gives a model by its noun ("a 7B model",
+    "7B-parameter", "7 billion parameters"), as written, left to right."""
+    if not _SIZED.search(text):
+        return []
+    clean = normalise(text)
+    toks = tokens(clean)
+    out = {}
+    for i in memory.counts(toks, models(clean)):
+        out.setdefault(toks[i].value, toks[i].text)
+    return list(out.values())
+
+
+@dataclass(frozen=True)
+class Around:
+    """What the text before a unit gives it: the nominal count, whether the document is
+    about the KV cache, and the context the paragraph over a table states (rows only)."""
+
+    count: str = ""
+    kv_topic: bool = False
+    context: str = ""
+
+
+def context_named(text: str) -> str:
+    """The one context length a text states ("at 128K context", "4096 tokens"), or ""."""
+    clean = normalise(text)
+    toks = tokens(clean)
+    found = {toks[i].value: toks[i].text for i in memory.contexts(toks, clean)
+             if not any(s <= toks[i].start < e for s, e, _ in models(clean))}
+    return next(iter(found.values())) if len(found) == 1 else ""
+
+
+class Carry:
+    """The count and the topic carried to the next unit (see the module docstring)."""
+
+    def __init__(self):
+        self.count = ""
+        self.title_kv = False  # the document's first heading names the KV cache
+        self.section_kv = False  # the current heading names it
+        self._headings = 0
+        self._before = ""  # the last unit that is no row: its context is a table's
+        self._context = ("", "")  # (text, its context), worked out once, when a row asks
+
+    def state(self, row: bool = False) -> Around:
+        if not row:
+            return Around(self.count, self.kv)
+        if self._context[0] != self._before:
+            found = context_named(self._before) if re.search(r"\d", self._before) else ""
+            self._context = (self._before, found)
+        return Around(self.count, self.kv, self._context[1])
+
+    @property
+    def kv(self) -> bool:
+        return self.title_kv or self.section_kv
+
+    def heading(self, text: str):
+        named = counts_named(text)
+        self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
+        self.section_kv = bool(_KV_TOPIC.search(text))
+        self._before = ""
+        if self._headings == 0:
+            self.title_kv = self.section_kv
+        self._headings += 1
+
+    def after(self, text: str, row: bool = False):
+        """Update after a unit: its own count is carried on, or nothing when unclear; a
+        unit that is no table row sets the context its table rows may use."""
+        if not row:
+            self._before = text
+        named = counts_named(text)
+        if not self.count and not named:
+            return  # nothing carried, nothing to carry
+        if len(named) > 1 or models(normalise(text)):
+            self.count = ""
+        elif named:
+            self.count = named[0]
