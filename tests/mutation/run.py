@@ -92,7 +92,8 @@ AREAS = {
          "tests/conformance/test_check_properties.py"],
     ),
     "explain": (
-        ["ffnverify.testing.explain"],
+        ["ffnverify.testing.explain", "ffnverify.testing.count_target",
+         "ffnverify.testing.mistakes", "ffnverify.testing.fitted"],
         {},
         ["tests/counters/test_explanations.py", "tests/counters/test_explain_properties.py"],
     ),
