@@ -90,7 +90,7 @@ class Cond:
 
 def conditions_of(value) -> list[Cond]:
     """The conditions under which the SymPy value `value` is defined and real."""
-    out = []
+    out: list[Cond] = []
     if not isinstance(value, sp.Basic):
         return out
     for node in sp.preorder_traversal(value):

@@ -11,6 +11,7 @@ raise `ClaimSyntaxError` with a 1-based column and the rule broken; nothing is e
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from ffnverify import notation
 
@@ -38,6 +39,14 @@ class ClaimSyntaxError(Exception):
 _DIGITS = "0123456789"  # ASCII only: '٣' is not a number here; '²' is a power (below)
 _SPACES = " \t\u00a0\u202f\u2009"  # also no-break, narrow no-break and thin spaces
 _SPACE = re.compile(f"[{_SPACES}]*")
+
+
+def skip_spaces(text: str, i: int) -> int:
+    """The index of the first character at or after i that is not one of _SPACES."""
+    m = _SPACE.match(text, i)  # a '*' pattern: it matches everywhere, if only ''
+    return m.end() if m else i
+
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SEGMENT = r"[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*"
 # a bare name (llama-2-7b) or a Hugging Face repository id (meta-llama/Llama-2-7b-hf,
@@ -74,7 +83,7 @@ class Token:
     kind: str  # NUM NAME WORD STR OP SUP EOF
     text: str
     col: int  # 1-based
-    value: object = None
+    value: Any = None  # NUM (value, unit, form); SUP its exponent; WORD and STR their text
     end: int = 0  # 0-based index just after a NUM or SUP token
 
 
@@ -156,7 +165,7 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
         form = "fraction"
     core = text[start:i]
     # a byte unit (with or without a space) or a scale suffix (straight after)
-    j = _SPACE.match(text, i).end()
+    j = skip_spaces(text, i)
     m = _BYTE_UNIT.match(text, j)
     word = _NAME.match(text, i)
     if m:
@@ -185,7 +194,7 @@ def _scan_number(text: str, i: int, in_call: bool) -> Token:
     if scale != 1:
         value, unit = value * scale, unit * scale
     # a percentage or the remainder: one rule, percent_reading
-    j = _SPACE.match(text, i).end()
+    j = skip_spaces(text, i)
     if j < n and text[j] == "%" and percent_reading(text, j, j > i, True) == "percent":
         if form in ("suffix", "bytes"):
             raise ClaimSyntaxError(
@@ -211,7 +220,7 @@ def percent_reading(text: str, j: int, spaced_before: bool, after_number: bool) 
     """The one rule for the '%' at text[j]: "percent" or "remainder" (PERCENT_RULE), or a
     ClaimSyntaxError for a sign after it that the rule leaves ambiguous: `7 % - 3`,
     `7 %-3`, `33% -1`, `33 % - 1` (is it 7 % (-3), or 7% - 3?)."""
-    k = _SPACE.match(text, j + 1).end()
+    k = skip_spaces(text, j + 1)
     spaced_after = k > j + 1
     if _starts_operand(text, k):
         return "remainder"
@@ -225,8 +234,8 @@ def percent_reading(text: str, j: int, spaced_before: bool, after_number: bool) 
         tail = text[k + 1:].lstrip(_SPACES)
         word = re.match(r"[0-9.]+|\w*[A-Za-z_]", lead[::-1])
         a = word.group()[::-1] if word else "a"
-        b = re.match(r"[0-9.]+|[A-Za-z_]\w*", tail)
-        b = b.group() if b else "b"
+        right = re.match(r"[0-9.]+|[A-Za-z_]\w*", tail)
+        b = right.group() if right else "b"
         sign = text[k]
         hint = f"write {a} % {sign}{b} for the remainder by {sign}{b}"
         if after_number:
@@ -245,6 +254,7 @@ def _grouped(text, start, i, first):
     cols = [start + 1]
     while i < len(text) and text[i] == sep and _is_digit(text, i + 1):
         m = _GROUP.match(text, i + 1)
+        assert m is not None  # a digit follows: _is_digit(text, i + 1)
         groups.append(m.group())
         cols.append(i + 2)
         i = m.end()
@@ -325,7 +335,7 @@ class Lexer:
 
     def next(self, word: bool = False) -> Token:
         text = self.text
-        self.pos = _SPACE.match(text, self.pos).end()
+        self.pos = skip_spaces(text, self.pos)
         i = self.pos
         col = i + 1
         if i >= len(text):

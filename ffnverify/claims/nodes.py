@@ -6,6 +6,8 @@ written (numbers as exact Fractions with the unit of their last stated digit): b
 a node evaluates nothing.
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,15 +47,15 @@ class Call:
 @dataclass(frozen=True)
 class Unary:
     op: str
-    operand: object
+    operand: Node
     col: int
 
 
 @dataclass(frozen=True)
 class BinOp:
     op: str
-    left: object
-    right: object
+    left: Node
+    right: Node
     col: int
 
 
@@ -73,5 +75,8 @@ class BoolOp:
 
 @dataclass(frozen=True)
 class Not:
-    operand: object
+    operand: Node
     col: int
+
+
+Node = Num | Name | Word | Call | Unary | BinOp | Compare | BoolOp | Not  # any node

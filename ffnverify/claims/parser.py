@@ -45,7 +45,6 @@ from fractions import Fraction
 
 from ffnverify.claims.lexer import (
     _SCALE_WORDS,
-    _SPACE,
     _SPACES,
     BYTE_UNITS,
     COMPARE_OPS,
@@ -63,6 +62,7 @@ from ffnverify.claims.lexer import (
     Lexer,
     Token,
     percent_reading,
+    skip_spaces,
 )
 from ffnverify.claims.nodes import BinOp, BoolOp, Call, Compare, Name, Not, Num, Unary, Word
 from ffnverify.claims.signatures import takes_word
@@ -276,7 +276,8 @@ class Parser:
     def parse_call(self, name_tok):
         func = name_tok.text
         self._enter(name_tok.col)
-        args, kwargs = [], []
+        args: list = []
+        kwargs: list = []
         # the token after "(" may be a bare word such as llama-2-7b; inside the call's
         # parentheses a comma separates arguments (never thousands)
         self.lexer.call_depth += 1
@@ -312,7 +313,7 @@ class Parser:
     def _next_is_assign(self) -> bool:
         """Whether the current name is followed by a single '=' (a keyword argument)."""
         text, i = self.lexer.text, self.lexer.pos
-        i = _SPACE.match(text, i).end()
+        i = skip_spaces(text, i)
         return text.startswith("=", i) and not text.startswith("==", i)
 
 
