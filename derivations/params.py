@@ -18,7 +18,7 @@ _PROJECTION_DIMS = {"gate": ("d", "h"), "up": ("d", "h"), "down": ("h", "d")}
 def weight_shapes(variant: str, d=D, h=H, bias: bool = False) -> dict[str, tuple]:
     """{tensor name: shape} for every parameter of `variant`, e.g. W_up: (d, h)."""
     dims = {"d": sp.sympify(d), "h": sp.sympify(h)}
-    shapes = {}
+    shapes: dict[str, tuple] = {}
     for proj in variants.get(variant).projections:
         a, b = _PROJECTION_DIMS[proj]
         shapes[f"W_{proj}"] = (dims[a], dims[b])

@@ -1,7 +1,7 @@
 """How numbers are written: the value tables, one for each piece of notation.
 
 Shared by the two lexers that read numbers, each keeping only its own lexing: the claim
-language (ffnverify.claims.parser, strict: a suffix straight after the digits, errors for
+language (ffnverify.claims.lexer, strict: a suffix straight after the digits, errors for
 what it does not read) and the prose scanner (ffnverify.scan.numbers, lenient: whatever
 real documents write). Every value is exact (an int or a Fraction).
 tests/claims/test_notation_shared.py ties both lexers to these tables and checks that every

@@ -7,6 +7,8 @@
 - Values and derivatives equal the SymPy expressions (derivations.activations), lambdified
   here, at drawn points, within C_ELEM·u·(1+|z|) per implementation (tests/tolerance.py).
 - The Lipschitz constants the rounding bounds use are true upper bounds.
+- The activation record (FACTS): its kinks, exactness and unbounded slopes are SymPy's, and
+  the kit's tolerances and the tests' oracle read it rather than a copy.
 """
 
 import functools
@@ -19,9 +21,12 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from tolerance import (
     C_ELEM,
+    EXACT_ACTIVATIONS,
     LIPSCHITZ,
     LIPSCHITZ_DERIVATIVE,
+    LOCAL_LIPSCHITZ,
     LOCAL_LIPSCHITZ_DERIVATIVE,
+    UNIT_ROUNDOFF,
     assert_within,
     unit_roundoff,
 )
@@ -29,7 +34,8 @@ from tolerance import (
 from derivations.activations import ACTIVATIONS as SYMBOLIC
 from derivations.activations import derivative, expr
 from derivations.symbols import z as Z
-from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS, FACTS
+from ffnverify.claims.nonsmooth import DISCONTINUOUS, JUMPS
 
 NAMES = list(SYMBOLIC)
 DTYPES = [np.float32, np.float64]
@@ -125,3 +131,57 @@ def test_lipschitz_constants_bound_the_derivatives(name):
 def test_relu_derivative_at_kink_is_zero():
     _, d_relu = ACTIVATIONS["relu"]
     assert d_relu(np.array([0.0, -0.0, 1e-300]))[:2].tolist() == [0.0, 0.0]
+
+
+# --- the activation record (ffnverify.backends.activations.FACTS) and its readers ---------
+
+
+def test_the_record_covers_every_activation_of_every_implementation():
+    from ffnverify.backends.torch_ffn import TORCH_ACTIVATIONS
+
+    assert set(FACTS) == set(ACTIVATIONS) == set(SYMBOLIC) == set(TORCH_ACTIVATIONS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_recorded_kinks_are_where_the_sympy_derivative_jumps(name):
+    d = derivative(name)
+    for k in FACTS[name].kinks:
+        left, right = (sp.limit(d, Z, k, dir) for dir in ("-", "+"))
+        assert left != right, (name, k, left, right)
+    if not FACTS[name].kinks:  # no jump: the derivative holds no discontinuous class
+        assert not any(d.has(cls) for cls in JUMPS + DISCONTINUOUS), (name, d)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_exact_means_a_copy_or_a_max_with_zero(name):
+    e = expr(name)
+    copy_or_max = e == Z or (isinstance(e, sp.Max) and set(e.args) == {Z, sp.Integer(0)})
+    assert FACTS[name].exact == copy_or_max, (name, e)
+
+
+def test_the_unbounded_slopes_are_those_the_oracle_bounds_locally():
+    unbounded = {n for n, f in FACTS.items() if f.sup_slope is None}
+    assert unbounded == set(LOCAL_LIPSCHITZ) == set(LOCAL_LIPSCHITZ_DERIVATIVE)
+    for name in unbounded:  # relu2' = 2·max(0, z) grows without bound
+        assert sp.limit(derivative(name), Z, sp.oo) == sp.oo
+
+
+def test_the_kit_and_the_oracle_read_the_same_facts():
+    """The kit's bound (ffnverify.testing.tolerances) and the tests' oracle
+    (tests/tolerance.py) are separate methods; the facts they share are the one record's."""
+    from ffnverify.testing import tolerances
+
+    assert tolerances.SECOND_DERIVATIVE_BOUND == {n: f.sup_curvature for n, f in FACTS.items()}
+    assert {**LIPSCHITZ_DERIVATIVE, **LOCAL_LIPSCHITZ_DERIVATIVE} == \
+        tolerances.SECOND_DERIVATIVE_BOUND
+    assert LIPSCHITZ == {n: f.sup_slope for n, f in FACTS.items() if f.sup_slope is not None}
+    assert EXACT_ACTIVATIONS == {n for n, f in FACTS.items() if f.exact}
+    assert UNIT_ROUNDOFF == {n: u for n, (u, _, _) in tolerances.DTYPES.items()}
+
+
+def test_the_numeric_constants_are_the_symbolic_ones():
+    from derivations import activations as symbolic
+    from ffnverify.backends import activations as numeric
+
+    assert numeric.GELU_TANH_C == float(symbolic.GELU_TANH_C)
+    assert numeric.QUICK_GELU_C == float(symbolic.QUICK_GELU_C)

@@ -30,28 +30,35 @@ The bound of two independent implementations that both obey it differs by at mos
 it. Values used to form the magnitudes are the float64 reference values; their own
 error (relative ~1e-16) is second order and below the slack of every rule above.
 The Lipschitz constants are checked numerically in tests/test_activations.py.
+
+Independence: the METHOD is this file's own, apart from the conformance kit's bound
+(ffnverify/testing/tolerances.py: M·E_plain plus a first-order bound), so the value and
+gradient tests do not lean on the kit. The FACTS both methods use are one table each,
+imported, not retyped: the unit roundoffs (tolerances.DTYPES, tested against torch.finfo)
+and the activation record (ffnverify.backends.activations.FACTS: exactness, kinks,
+sup |act'|, sup |act''|, tested against SymPy's derivatives).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS, FACTS
 from ffnverify.backends.variants import lookup
+from ffnverify.testing.tolerances import DTYPES
 
-UNIT_ROUNDOFF = {"float64": 2.0**-53, "float32": 2.0**-24, "bfloat16": 2.0**-8,
-                 "float16": 2.0**-11}
+# u of each dtype: the kit's table (tested against torch.finfo there), not a second copy
+UNIT_ROUNDOFF = {name: u for name, (u, _u_acc, _eta) in DTYPES.items()}
 C_ELEM = 32
-# sup |act'| and sup |act''| over the reals, rounded up (relu'': a jump, handled apart)
-LIPSCHITZ = {"identity": 1.0, "relu": 1.0, "sigmoid": 0.25, "tanh": 1.0, "silu": 1.1,
-             "gelu": 1.13, "gelu_tanh": 1.13, "quick_gelu": 1.1}
-LIPSCHITZ_DERIVATIVE = {"identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
-                        "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8, "quick_gelu": 0.86}
-EXACT_ACTIVATIONS = {"identity", "relu"}
+# sup |act'| and sup |act''| over the reals, rounded up (relu'': a jump, handled apart):
+# views of the activation record (ffnverify.backends.activations.FACTS)
+LIPSCHITZ = {n: f.sup_slope for n, f in FACTS.items() if f.sup_slope is not None}
+LIPSCHITZ_DERIVATIVE = {n: f.sup_curvature for n, f in FACTS.items() if f.sup_slope is not None}
+EXACT_ACTIVATIONS = {n for n, f in FACTS.items() if f.exact}
 # activations whose derivative is unbounded: a local Lipschitz constant on [z − Δz, z + Δz]
 # (relu2' = 2·max(0, z)), and a value that outgrows |z| (the formula's scale is 1 + |z| + z²)
 LOCAL_LIPSCHITZ = {"relu2": lambda z: 2 * (np.abs(z.value) + z.err)}
-LOCAL_LIPSCHITZ_DERIVATIVE = {"relu2": 2.0}
+LOCAL_LIPSCHITZ_DERIVATIVE = {n: f.sup_curvature for n, f in FACTS.items() if f.sup_slope is None}
 
 
 def unit_roundoff(dtype) -> float:
@@ -144,11 +151,12 @@ def activation(name: str, z: Bounded, u, u_inner=None) -> Bounded:
 def activation_derivative(name: str, z: Bounded, u, u_inner=None) -> Bounded:
     _, dfn = ACTIVATIONS[name]
     value = dfn(z.value)
-    if name == "relu":  # exact 0/1, but a perturbed z may sit across the kink
-        return Bounded(value, (np.abs(z.value) <= z.err).astype(np.float64))
+    if FACTS[name].kinks:  # relu: exact 0/1, but a perturbed z may sit across the kink
+        across = sum(np.abs(z.value - k) <= z.err for k in FACTS[name].kinks)
+        return Bounded(value, np.minimum(across, 1).astype(np.float64))
     if name in LOCAL_LIPSCHITZ_DERIVATIVE:  # relu2' = 2·max(0, z): one exact doubling
         return Bounded(value, LOCAL_LIPSCHITZ_DERIVATIVE[name] * z.err)
-    own = 0.0 if name == "identity" else _evaluation_error(value, z, u, u_inner or u)
+    own = 0.0 if FACTS[name].exact else _evaluation_error(value, z, u, u_inner or u)
     return Bounded(value, LIPSCHITZ_DERIVATIVE[name] * z.err + own)
 
 

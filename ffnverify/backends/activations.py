@@ -1,8 +1,18 @@
-"""Activations and their derivatives in NumPy, written independently of `derivations`.
+"""Activations in NumPy: each one's record (formula, derivative, kinks, error constants).
+
+The one place for an activation's numeric facts: `ACTIVATIONS` its NumPy formula and
+derivative, `FACTS` what the rounding-error bounds need besides (whether it is computed
+exactly, where its derivative jumps, sup |act'| and sup |act''|), read by the conformance
+kit's bounds (ffnverify.testing.tolerances) and the tests' oracle (tests/tolerance.py).
+Written independently of `derivations` (the import contracts forbid it): the SymPy
+formulas there are the other, symbolic source, and tests tie the two (the values, the
+kinks against SymPy's one-sided limits, the sup bounds on a fine grid: tests/test_activations.py).
 
 Numerically stable: sigmoid and silu are built on exp(-|z|), so no |z| up to the dtype's
 range overflows or produces NaN; outputs keep the input's dtype.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
@@ -127,4 +137,30 @@ ACTIVATIONS = {
     "gelu_tanh": (gelu_tanh, d_gelu_tanh),
     "relu2": (relu2, d_relu2),
     "quick_gelu": (quick_gelu, d_quick_gelu),
+}
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the error bounds know of an activation besides its formula. `sup_slope` and
+    `sup_curvature` are sup |act'| and sup |act''| over the reals, rounded up (curvature
+    away from a kink; for relu2, whose act' = 2·max(0, z) is unbounded, `sup_slope` is
+    None and 2 is the Lipschitz constant of act')."""
+
+    exact: bool  # computed without rounding: a copy or a max
+    kinks: tuple[float, ...]  # the points where act' jumps (act is not differentiable)
+    sup_slope: float | None
+    sup_curvature: float
+
+
+FACTS = {
+    "identity": Facts(exact=True, kinks=(), sup_slope=1.0, sup_curvature=0.0),
+    "relu": Facts(exact=True, kinks=(0.0,), sup_slope=1.0, sup_curvature=0.0),
+    "sigmoid": Facts(exact=False, kinks=(), sup_slope=0.25, sup_curvature=0.1),
+    "tanh": Facts(exact=False, kinks=(), sup_slope=1.0, sup_curvature=0.77),
+    "silu": Facts(exact=False, kinks=(), sup_slope=1.1, sup_curvature=0.5),
+    "gelu": Facts(exact=False, kinks=(), sup_slope=1.13, sup_curvature=0.8),
+    "gelu_tanh": Facts(exact=False, kinks=(), sup_slope=1.13, sup_curvature=0.8),
+    "relu2": Facts(exact=False, kinks=(), sup_slope=None, sup_curvature=2.0),
+    "quick_gelu": Facts(exact=False, kinks=(), sup_slope=1.1, sup_curvature=0.86),
 }

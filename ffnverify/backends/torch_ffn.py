@@ -9,6 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from ffnverify.backends.activations import QUICK_GELU_C
 from ffnverify.backends.variants import lookup
 
 TORCH_ACTIVATIONS = {
@@ -20,7 +21,7 @@ TORCH_ACTIVATIONS = {
     "gelu": lambda z: F.gelu(z, approximate="none"),
     "gelu_tanh": lambda z: F.gelu(z, approximate="tanh"),
     "relu2": lambda z: torch.square(F.relu(z)),
-    "quick_gelu": lambda z: z * torch.sigmoid(1.702 * z),
+    "quick_gelu": lambda z: z * torch.sigmoid(QUICK_GELU_C * z),
 }
 
 

@@ -26,6 +26,8 @@ def record(claim: Claim, result: dict | None) -> dict:
     elif claim.empirical is not None:
         verdict, value, detail = "skipped", "", f"empirical: {claim.empirical}"
     else:
+        if result is None:  # requests() leaves out only problem and empirical claims
+            raise ValueError(f"claim {claim.id!r} was not evaluated")
         verdict, value, detail = result["verdict"], result["value"], result["detail"]
         if result.get("col"):
             # the character of the claim the evaluator points at, where it is in the file

@@ -161,7 +161,7 @@ class _Slot:
         self.proc = ctx.Process(target=_worker, args=(child,), daemon=True)
         self.proc.start()
         child.close()
-        self.job = None  # (index, started, budget)
+        self.job: tuple | None = None  # (index, started, budget)
         if not (self.conn.poll(STARTUP_TIMEOUT) and self.conn.recv() == "ready"):
             self.kill()
             raise RuntimeError(f"the claim evaluator did not start within {STARTUP_TIMEOUT} s")
@@ -171,13 +171,19 @@ class _Slot:
         self.proc.join(1)
         self.conn.close()
 
+    def running(self) -> tuple:
+        """(index, started, budget) of the claim this worker is on (one it must be on)."""
+        if self.job is None:
+            raise RuntimeError("the worker has no claim")
+        return self.job
+
     def ended(self) -> dict:
         """The verdict of the claim whose worker ended before it answered."""
         self.proc.join(1)
         code = self.proc.exitcode
         self.kill()
         if CPU_BUDGET and code == -signal.SIGPROF:
-            return budget_spent(self.job[2])
+            return budget_spent(self.running()[2])
         return {"verdict": "error", "value": "", "col": None,
                 "detail": f"the evaluator process died (exit code {code}) on this claim"}
 
@@ -195,6 +201,14 @@ def oversized(text, assume=()) -> dict | None:
                     "detail": f"an assumption is {len(a):,} characters long; the limit is "
                               f"{MAX_CLAIM_CHARS:,}"}
     return None
+
+
+def _complete(results: list[dict | None]) -> list[dict]:
+    """The results, once every request has one (the loops of evaluate_many fill each)."""
+    out = [r for r in results if r is not None]
+    if len(out) != len(results):
+        raise RuntimeError("a request was left without a result")
+    return out
 
 
 class Engine:
@@ -233,17 +247,17 @@ class Engine:
                 done += 1
                 if progress:
                     progress(done, len(requests))
-            return results
+            return _complete(results)
         pending.reverse()
         net = safety_net(self.timeout)
         while pending or any(s.job for s in self.slots):
             self._fill(pending, requests)
             busy = [s for s in self.slots if s.job]
             now = time.monotonic()
-            wait_for = max(0.0, min(s.job[1] + net for s in busy) - now)
+            wait_for = max(0.0, min(s.running()[1] + net for s in busy) - now)
             ready = wait([s.conn for s in busy], timeout=wait_for)
             for slot in busy:
-                index = slot.job[0]
+                index = slot.running()[0]
                 if slot.conn in ready:
                     try:
                         key, result, cpu = slot.conn.recv()
@@ -253,7 +267,7 @@ class Engine:
                     else:
                         slot.job = None
                         self.cpu_seconds[index] = cpu
-                elif time.monotonic() - slot.job[1] >= net:
+                elif time.monotonic() - slot.running()[1] >= net:
                     slot.kill()
                     self.slots.remove(slot)
                     result = net_fired(self.timeout) if CPU_BUDGET else \
@@ -264,7 +278,7 @@ class Engine:
                 done += 1
                 if progress:
                     progress(done, len(requests))
-        return results
+        return _complete(results)
 
     def _fill(self, pending, requests):
         while pending:

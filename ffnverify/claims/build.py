@@ -23,19 +23,32 @@ a condition fails or cannot be certified, and say which conditions a proof assum
   neighbourhood of its point, or on the side `dir` names (near.py).
 - Every function's value passes through `functions.exact`: SymPy's floor, ceiling, Max,
   Min, Abs, sign and Heaviside never evaluate a closed irrational argument by evalf.
+
+The pieces: `formulas` (Rel, Logic, Const, Cond, conditions_of), `stated_precision` (the
+tolerance of ≈); this module builds values and formulas from the tree, and re-exports
+those names.
 """
 
 import math
-from dataclasses import dataclass
 
 import sympy as sp
 
 from ffnverify.claims import parser as P
+from ffnverify.claims import stated_precision
 from ffnverify.claims.errors import ClaimError
+from ffnverify.claims.formulas import (
+    KINK,
+    Cond,
+    Const,
+    Formula,
+    Logic,
+    Rel,
+    _not_real,
+    conditions_of,
+)
 from ffnverify.claims.functions import (
     Abs,
     Max,
-    Min,
     Mod,
     exact,
     plain,
@@ -44,8 +57,14 @@ from ffnverify.claims.functions import (
 from ffnverify.claims.near import near_conditions
 from ffnverify.claims.nonsmooth import DISCONTINUOUS, KINKS
 from ffnverify.claims.registry import FUNCTIONS
-from ffnverify.claims.show import bits, fmt, with_bytes
+from ffnverify.claims.show import bits, fmt
 from ffnverify.claims.signatures import BOOLEAN_VALUED, BYTE_VALUED, REQUIRED, SIGNATURES
+
+__all__ = [
+    "CONSTANTS", "KINK", "MAX_BITS", "MAX_SYMBOLIC_EXPONENT", "REAL_NAMES", "Builder", "Cond",
+    "Const", "Formula", "Logic", "Rel", "build", "build_claim", "conditions_of",
+    "is_dimension", "stated_tolerance", "symbol",
+]
 
 REAL_NAMES = frozenset(
     "x y z t u v w a alpha beta gamma eps lam mu".split())
@@ -53,7 +72,6 @@ CONSTANTS = {"true": True, "false": False, "none": None, "oo": sp.oo, "pi": sp.p
 
 MAX_BITS = 400_000  # ~120,000 decimal digits for any exact number
 MAX_SYMBOLIC_EXPONENT = 1000
-KINK = "kink"
 
 
 def symbol(name: str) -> sp.Symbol:
@@ -65,131 +83,6 @@ def symbol(name: str) -> sp.Symbol:
 
 def is_dimension(s: sp.Symbol) -> bool:
     return bool(s.is_integer)
-
-
-# ---- formulas: what comparisons evaluate to -------------------------------------------
-
-
-class Rel:
-    """lhs OP rhs; for ≈ and approx, tol is the allowed |lhs − rhs| (an expression);
-    unit "bytes" where a side is a byte-valued function's value (display only)."""
-
-    def __init__(self, op, lhs, rhs, col, tol=None, label=None, unit=None):
-        self.op, self.lhs, self.rhs, self.col, self.tol = op, lhs, rhs, col, tol
-        self.label, self.unit = label, unit
-
-    def free(self):
-        out = set()
-        for e in (self.lhs, self.rhs, self.tol):
-            if isinstance(e, sp.Basic):
-                out |= e.free_symbols
-        return out
-
-    def subs(self, point):
-        f = lambda e: e.xreplace(point) if isinstance(e, sp.Basic) else e
-        return Rel(self.op, f(self.lhs), f(self.rhs), self.col, f(self.tol), self.label,
-                   self.unit)
-
-    def show(self):
-        shown = with_bytes if self.unit == "bytes" else fmt
-        rhs = shown(self.rhs)
-        if self.tol is not None:
-            rhs += f" ± {shown(self.tol)}"
-        return f"{shown(self.lhs)} vs {rhs}"
-
-
-class Logic:
-    def __init__(self, op, parts, col):
-        self.op, self.parts, self.col = op, list(parts), col  # op: and | or | not
-
-    def free(self):
-        return set().union(*(p.free() for p in self.parts))
-
-    def subs(self, point):
-        return Logic(self.op, [p.subs(point) for p in self.parts], self.col)
-
-
-class Const:
-    def __init__(self, value, col):
-        self.value, self.col = value, col
-
-    def free(self):
-        return set()
-
-    def subs(self, point):
-        return self
-
-
-Formula = Rel | Logic | Const
-
-
-@dataclass(frozen=True)
-class Cond:
-    """expr OP 0 (OP one of != >= >) must hold for the claim's values to be defined."""
-
-    op: str
-    expr: sp.Expr
-    why: str  # "division", "root", "log", "kink", "power"
-
-    def as_rel(self) -> Rel:
-        return Rel(self.op, self.expr, sp.Integer(0), 1)
-
-    def subs(self, mapping):
-        return Cond(self.op, self.expr.subs(mapping), self.why)
-
-    def show(self) -> str:
-        return f"{fmt(self.expr)} {dict({'!=': '≠', '>=': '≥'}).get(self.op, self.op)} 0"
-
-
-def conditions_of(value) -> list[Cond]:
-    """The conditions under which the SymPy value `value` is defined and real."""
-    out = []
-    if not isinstance(value, sp.Basic):
-        return out
-    for node in sp.preorder_traversal(value):
-        if node.is_Pow:
-            base, e = node.base, node.exp
-            if not base.free_symbols or base.is_positive:
-                continue
-            if e.is_Integer or (e.is_integer and e.is_nonnegative):
-                if e.is_negative:
-                    out.append(Cond("!=", base, "division"))
-            elif e.is_Rational:
-                out.append(Cond(">" if e.is_negative else ">=", base, "root"))
-            else:
-                out.append(Cond(">", base, "power"))
-        elif isinstance(node, sp.log):
-            if node.args[0].free_symbols and not node.args[0].is_positive:
-                out.append(Cond(">", node.args[0], "log"))
-        elif isinstance(node, sp.Heaviside) and len(node.args) > 1 and \
-                node.args[1] is sp.nan and node.args[0].free_symbols:
-            out.append(Cond("!=", node.args[0], KINK))
-    return out
-
-
-def _not_real(value) -> bool:
-    """The value has a part that is not real for any value of its symbols: the imaginary
-    unit (SymPy writes sqrt(-d) as I*sqrt(d)), or a fractional power of a negative
-    number (SymPy's principal root of -8 is 1 + I*sqrt(3))."""
-    if not isinstance(value, sp.Basic):
-        return False
-    if value.has(sp.I):
-        return True
-    return any(p.base.is_number and p.exp.is_number and not p.exp.is_integer and
-               _negative(p.base) for p in value.atoms(sp.Pow))
-
-
-def _negative(number) -> bool:
-    """Certified < 0 (SymPy's is_negative asks evalf, which takes a tiny positive number
-    for a negative one)."""
-    if number.is_Rational:
-        return number < 0
-    from ffnverify.claims.certify import sign
-
-    try:
-        return sign(number, False) == -1
-    except ClaimError:
-        return False
 
 
 # ---- building values from the syntax tree ---------------------------------------------
@@ -589,140 +482,12 @@ def _argument_col(node, sig, param) -> int | None:
     return given[param].col if param in given else None
 
 
-class _Stated:
-    """What the right side of ≈ states: err, the largest |deviation| of its value when
-    each literal moves within half a unit of its last stated digit; whole, whether it is
-    an integer literal (or integers combined by + - * ** %), exact inside a product,
-    quotient or power; literal, whether it holds a literal at all."""
-
-    def __init__(self, err, whole=False, literal=False):
-        self.err, self.whole, self.literal = err, whole, literal
-
-    def factor_err(self):
-        """The error it brings into a product, quotient or power (none for an integer)."""
-        return sp.Integer(0) if self.whole else self.err
-
-
-_ZERO = sp.Integer(0)
-
-
-def _whole_literal(n: P.Num) -> bool:
-    return n.form in ("", "pow10") and n.value.denominator == 1 and n.unit.denominator == 1
-
-
-class _Tolerance:
-    """The tolerance of `a ≈ b` from the syntax tree of b (docs/architecture.md §4.1, v3): each stated
-    literal's half-unit propagated through b's arithmetic, exactly (rationals, or
-    expressions in b's symbols). Integers inside a product, quotient or power are exact;
-    a ratio of integers a/b states a precision of 1/(2|b|), as the vulgar fractions do.
-    A sum of integers alone (100 + 28) is stated to its finest unit, as one integer is;
-    an integer added to a stated fraction is exact (1 - 33% is ±0.5%); otherwise the
-    errors of a sum add.
-    The bounds are the worst case over every literal's interval:
-    |(a+δa)(b+δb) - ab| <= |a|eb + |b|ea + ea·eb;
-    |(a+δa)/(b+δb) - a/b| <= (|a|eb + |b|ea) / (|b|(|b| - eb)) for eb < |b|;
-    |(a+δa)**n - a**n| <= (|a| + ea)**n - |a|**n (n > 0), (|a| - ea)**n - |a|**n (n < 0)."""
-
-    def __init__(self):
-        self.values = Builder()  # a builder of its own: the claim's conditions are not touched
-
-    def value(self, node):
-        return self.values.expr(node, "a value on the right of ≈")
-
-    def of(self, node) -> _Stated:
-        if isinstance(node, P.Num):
-            half = sp.Rational(node.unit.numerator, node.unit.denominator) / 2
-            return _Stated(half, _whole_literal(node), True)
-        if isinstance(node, P.Unary):
-            return self.of(node.operand)
-        if not isinstance(node, P.BinOp):
-            return _Stated(_ZERO)  # a name, a call: exact values
-        a, b = self.of(node.left), self.of(node.right)
-        literal, whole = a.literal or b.literal, a.whole and b.whole
-        if node.op in ("+", "-"):
-            if whole:  # integers alone (100 + 28): stated to the finest of their units
-                return _Stated(Min(a.err, b.err), True, literal)
-            return _Stated(a.factor_err() + b.factor_err(), False, literal)
-        if node.op == "/" and whole:
-            return _Stated(1 / (2 * Abs(self.value(node.right))), False, literal)
-        scientific = _scientific(node)
-        if scientific is not None:
-            return _Stated(scientific, False, True)
-        ea, eb = a.factor_err(), b.factor_err()
-        if node.op == "*":
-            err = _ZERO
-            if eb != 0:
-                err += Abs(self.value(node.left)) * eb
-            if ea != 0:
-                err += Abs(self.value(node.right)) * ea
-            return _Stated(err + ea * eb, whole, literal)
-        if node.op == "/":
-            return _Stated(self.quotient(node, ea, eb), False, literal)
-        if node.op == "**":
-            if eb != 0:
-                raise ClaimError("≈ cannot carry a stated precision through an exponent; "
-                                 "write approx(a, b, abs=...)", node.right.col)
-            return _Stated(self.power(node, ea), whole, literal)
-        if ea != 0 or eb != 0:  # the remainder
-            raise ClaimError("≈ cannot carry a stated precision through '%'; write "
-                             "approx(a, b, abs=...)", node.col)
-        return _Stated(_ZERO, whole, literal)
-
-    def quotient(self, node, ea, eb):
-        if ea == 0 and eb == 0:
-            return _ZERO
-        B = Abs(self.value(node.right))
-        if eb == 0:
-            return ea / B
-        if (B - eb).is_number and not (B - eb).is_positive:
-            raise ClaimError("≈: the divisor's stated precision reaches 0, so the right "
-                             "side states no precision; write approx(a, b, abs=...)",
-                             node.right.col)
-        return (Abs(self.value(node.left)) * eb + B * ea) / (B * (B - eb))
-
-    def power(self, node, ea):
-        if ea == 0:
-            return _ZERO
-        n = self.value(node.right)
-        if not n.is_Integer:
-            raise ClaimError("≈ carries a stated precision only through a whole-number "
-                             "power; write approx(a, b, abs=...)", node.right.col)
-        A = Abs(self.value(node.left))
-        if n == 0:
-            return _ZERO
-        if n < 0 and (A - ea).is_number and not (A - ea).is_positive:
-            raise ClaimError("≈: the base's stated precision reaches 0, so its negative "
-                             "power states no precision; write approx(a, b, abs=...)",
-                             node.left.col)
-        return (A + ea) ** n - A**n if n > 0 else (A - ea) ** n - A**n
-
-
-def _bare_num(node):
-    while isinstance(node, P.Unary):
-        node = node.operand
-    return node if isinstance(node, P.Num) else None
-
-
-def _scientific(node):
-    """`10⁹ * 7`: a power of ten times a plain literal, in either order, states what
-    `7 × 10⁹` does (the parser folds only the mantissa-first order): half the mantissa's
-    unit, times the power. None for any other node."""
-    if not (isinstance(node, P.BinOp) and node.op == "*"):
-        return None
-    a, b = _bare_num(node.left), _bare_num(node.right)
-    for power, mantissa in ((a, b), (b, a)):
-        if power is not None and mantissa is not None and power.form == "pow10" and \
-                mantissa.form == "":
-            half = mantissa.unit * power.value / 2
-            return sp.Rational(half.numerator, half.denominator)
-    return None
-
-
 def stated_tolerance(node):
-    """The tolerance that the right side `node` of ≈ states (see _Tolerance), or None when
-    it holds no number literal outside function calls."""
-    stated = _Tolerance().of(node)
-    return stated.err if stated.literal else None
+    """The tolerance that the right side `node` of ≈ states (stated_precision), or None
+    when it holds no number literal outside function calls."""
+    values = Builder()  # a builder of its own: the claim's conditions are not touched
+    return stated_precision.stated_tolerance(
+        node, lambda n: values.expr(n, "a value on the right of ≈"))
 
 
 def _kind(v):

@@ -79,7 +79,7 @@ def collect(paths) -> list[Claim]:
             claims.append(problem(display_path(p), 1, 1, f"cannot read: {e.strerror or e}"))
             continue
         if is_dir:
-            unreadable = []
+            unreadable: list = []
             for f in _walk(p, unreadable):
                 claims.extend(_load_safely(f, walked=True))
             claims.extend(problem(display_path(e.filename or p), 1, 1,

@@ -88,7 +88,7 @@ def _lead(line: str) -> int:
 
 def _too_deep(tokens, source, shown) -> list[Claim]:
     """Claim fences markdown-it did not read because they nest deeper than its limit."""
-    covered = set()
+    covered: set = set()
     for t in tokens:
         if t.type in _CODE_TOKENS and t.map:
             covered.update(range(*t.map))

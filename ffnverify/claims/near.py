@@ -20,6 +20,7 @@ Anything else (a sign that cannot be certified, a limit SymPy cannot find) is an
 """
 
 import dataclasses
+from collections.abc import Callable
 
 import sympy as sp
 
@@ -35,8 +36,14 @@ def _sides(point, dir):
     if point is sp.S.NegativeInfinity:
         return [("-oo", lambda t: -1 / t)]
     sides = ["-", "+"] if dir is None else [dir]
-    return [(_SIDE[s], (lambda t, s=s: point + t) if s == "+" else (lambda t: point - t))
-            for s in sides]
+    return [(_SIDE[s], _towards(point, s)) for s in sides]
+
+
+def _towards(point, side: str) -> Callable[[sp.Expr], sp.Expr]:
+    """t -> the point approached from `side` ('+' above, '-' below) at distance t."""
+    if side == "+":
+        return lambda t: point + t
+    return lambda t: point - t
 
 
 def _sign_near(g, t):

@@ -13,6 +13,8 @@ does not trust. Before any of them reaches a terminal, a CI log or a report:
   document printed holds none of them raw.
 - `fs_name(path)` is a path as text: the bytes of a name that is not UTF-8 (which Python
   carries as lone surrogates) are shown as `\\xNN`, so every format can print and encode it.
+- `annotation_data(s)`, `annotation_property(s)`: `visible`, then GitHub's own %XX escapes
+  for a workflow command's message and its property values (file=, title=).
 - `line_lead(path)` makes a path safe at the start of an output line: GitHub Actions reads
   a stdout line that starts with `::` as a workflow command, so a relative name that
   starts with `:` or white space is written `./name`.
@@ -56,6 +58,18 @@ def line_lead(path: str) -> str:
     if path[:1].isspace() or path.lstrip()[:1] == ":":
         return "./" + path
     return path
+
+
+def annotation_data(s) -> str:
+    """`s` as the message of a GitHub workflow command (`::error ...::message`): `visible`
+    (no line break), then '%', CR and LF as GitHub's own %XX escapes."""
+    return visible(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def annotation_property(s) -> str:
+    """`s` as a property value of a workflow command (file=, title=): `annotation_data`,
+    and ':' and ',' (which end a property) escaped too."""
+    return annotation_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
 def json_text(obj, indent: int = 2) -> str:

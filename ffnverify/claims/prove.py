@@ -26,6 +26,8 @@ from ffnverify.claims.errors import ClaimError
 
 def bounds(assumption, symbols):
     """Lower/upper bounds on single symbols found in simple assumption relations."""
+    lower: dict
+    upper: dict
     lower, upper = {}, {}
     rels = []
 

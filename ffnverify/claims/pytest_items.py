@@ -81,7 +81,7 @@ def item_name(claim) -> str:
 
 class ClaimFile(pytest.File):
     def collect(self):
-        seen = {}
+        seen: dict = {}
         for claim in files.load(self.path):
             name = item_name(claim)
             seen[name] = seen.get(name, 0) + 1

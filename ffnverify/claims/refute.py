@@ -109,8 +109,8 @@ def _near_root(s, a, b, lower, upper):
     """Values of s on both sides of a real root isolated in [a, b] (rationals)."""
     if is_dimension(s):
         lo = int(lower.get(s, 1))
-        vals = {sp.floor(a) - 1, sp.floor(a), sp.ceiling(b), sp.ceiling(b) + 1}
-        vals = [sp.Integer(v) for v in sorted(vals) if v >= lo]
+        near = {sp.floor(a) - 1, sp.floor(a), sp.ceiling(b), sp.ceiling(b) + 1}
+        vals = [sp.Integer(v) for v in sorted(near) if v >= lo]
     else:
         width = max(b - a, sp.Rational(1, 10**6))
         vals = [a - width, a, (a + b) / 2, b, b + width]

@@ -9,16 +9,21 @@ text and its id (stable when lines move), relative URIs under %SRCROOT%, and sta
 Every string from the claim files is untrusted: the text and GitHub formats write it
 through `printable.visible` (no line break, escape sequence or other control character
 is ever printed raw, and no output line can start with `::` unless this module wrote it),
-JSON and SARIF through `printable.json_text` (the same characters as JSON escapes).
+JSON and SARIF through `printable.json_text` (the same characters as JSON escapes). The
+SARIF document itself is `claims.sarif`'s, the one writer the scan's report uses too.
 """
 
 import hashlib
-from pathlib import Path
-from urllib.parse import quote
 
-from ffnverify import __version__
+from ffnverify.claims import sarif as sarif_log
 from ffnverify.claims.audit import is_input_error
-from ffnverify.claims.printable import json_text, line_lead, visible
+from ffnverify.claims.printable import (
+    annotation_data,
+    annotation_property,
+    json_text,
+    line_lead,
+    visible,
+)
 
 COLOURS = {"true": "32", "false": "31", "unknown": "33", "error": "35", "skipped": "36"}
 RULES = {
@@ -94,14 +99,6 @@ def _fingerprint(r: dict) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _artifact(file: str) -> dict:
-    p = Path(file)
-    if p.is_absolute():  # outside the working directory: no relative form exists
-        return {"uri": p.as_uri()}
-    return {"uri": quote(p.as_posix(), safe="/", errors="backslashreplace"),
-            "uriBaseId": "%SRCROOT%"}
-
-
 def sarif(result: dict) -> str:
     rules = [{"id": f"ffnverify/{kind}", "name": f"claim-{kind}",
               "shortDescription": {"text": desc},
@@ -120,24 +117,13 @@ def sarif(result: dict) -> str:
             "level": "warning" if kind in ("unknown", "skipped") else "error",
             "message": {"text": f"{kind.upper()}: {r['expr'][:500]} — {_message(r)}"},
             "locations": [{"physicalLocation": {
-                "artifactLocation": _artifact(r["file"]),
+                "artifactLocation": sarif_log.artifact(r["file"]),
                 "region": {"startLine": max(1, r["line"]), "startColumn": max(1, r["col"])},
             }}],
             "partialFingerprints": {"claimHash/v1": _fingerprint(r)},
             "properties": {"claimId": r["id"], "expect": r["expect"], "verdict": kind},
         })
-    doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "ffnverify", "version": __version__,
-                                "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    }
-    return json_text(doc) + "\n"
+    return sarif_log.log("ffnverify", rules, results)
 
 
 TITLES = {  # the annotation's title: what is wrong with the claim
@@ -149,15 +135,6 @@ TITLES = {  # the annotation's title: what is wrong with the claim
 }
 
 
-def _escape_data(s: str) -> str:
-    # `visible` leaves no line break; % is GitHub's own escape character
-    return visible(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(s: str) -> str:
-    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
-
-
 def github(result: dict) -> str:
     """GitHub Actions workflow commands: an annotation per claim that missed."""
     lines = []
@@ -165,9 +142,9 @@ def github(result: dict) -> str:
         if r["ok"]:
             continue
         level = "warning" if r["verdict"] in ("unknown", "skipped") else "error"
-        title = _escape_property(TITLES.get(r["verdict"], "ffnverify: claim"))
-        msg = _escape_data(f"{_short(r['expr'])} — {_message(r)}")
-        lines.append(f"::{level} file={_escape_property(r['file'])},line={r['line']},"
+        title = annotation_property(TITLES.get(r["verdict"], "ffnverify: claim"))
+        msg = annotation_data(f"{_short(r['expr'])} — {_message(r)}")
+        lines.append(f"::{level} file={annotation_property(r['file'])},line={r['line']},"
                      f"col={r['col']},title={title}::{msg}")
     lines.append(summary_line(result["summary"],
                               sum(is_input_error(r) for r in result["claims"])))

@@ -62,12 +62,12 @@ def toml_claims(text: str, shown: str) -> list[Claim]:
     return at_most(claims, shown)
 
 
-def _toml_claim(entry, header, keys, shown) -> Claim:
+def _toml_claim(entry, header: tuple[int, int], keys, shown) -> Claim:
     """One claim (one record) of a [[claim]] table; its problems, if any, are one error."""
     if not isinstance(entry, dict):
         return problem(shown, *header, "each claim must be a table")
     problems = []  # (position, message)
-    fields = {}
+    fields: dict = {}
     for key, value in entry.items():
         name = key.lower()
         where = keys.get(key)

@@ -24,8 +24,8 @@ class _Key:
 @dataclass
 class _Layout:
     top: dict = field(default_factory=dict)  # top-level key -> (line, col)
-    tables: list = field(default_factory=list)  # per [[claim]]: ((line, col), {key: _Key})
-    too_deep: tuple | None = None  # (line, col) where nesting passes MAX_TOML_DEPTH
+    tables: list[tuple[tuple[int, int], dict]] = field(default_factory=list)  # per [[claim]]: ((line, col), {key: _Key})
+    too_deep: tuple[int, int] | None = None  # (line, col) where nesting passes MAX_TOML_DEPTH
 
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+")
@@ -135,7 +135,8 @@ class _Scanner:
 
     def value(self, i, layout, depth=0):
         """End of the value at i (arrays and inline tables walked with a stack)."""
-        s, stack = self.s, []
+        s = self.s
+        stack: list = []
         while i < self.n:
             i = self.skip_ws(i, newlines=bool(stack))
             if i >= self.n:
@@ -187,7 +188,7 @@ def toml_layout(text: str) -> _Layout:
     layout = _Layout()
     sc = _Scanner(text)
     s, n = text, len(text)
-    current = layout.top  # where key/value pairs go: top, a claim's keys, or None
+    current: dict | None = layout.top  # where key/value pairs go: top, a claim's keys, or None
     in_claim = False
     i = 0
     while i < n:

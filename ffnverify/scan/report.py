@@ -4,19 +4,21 @@ Each renderer takes the scan's JSON document (`scan.scan`) and returns a string.
 text is untrusted: in text and GitHub output every control character (C0, C1, DEL) and
 every bidirectional-override character is written as an escape (`\\x1b`, `\\u202e`), so
 nothing raw reaches a terminal or a CI log; JSON escapes them itself; HTML escapes markup.
-SARIF and GitHub output reuse the audit report's path and escaping helpers; the HTML page
+SARIF is written by the one SARIF writer (claims.sarif), GitHub output through
+printable's annotation escapes, as the audit's reports are; the HTML page
 reuses the audit page's stylesheet, script and Content-Security-Policy.
 """
 
 import hashlib
 import json
 from html import escape
-from pathlib import Path
 
-from ffnverify import __version__
+from ffnverify.claims.printable import annotation_data as _escape_data
+from ffnverify.claims.printable import annotation_property as _escape_property
 from ffnverify.claims.printable import visible as safe
-from ffnverify.claims.report import _artifact, _escape_data, _escape_property
 from ffnverify.claims.report_html import page
+from ffnverify.claims.sarif import artifact as _artifact
+from ffnverify.claims.sarif import log as sarif_log
 
 COLOURS = {"covered": "36", "checked": "32", "suggested": "33", "unchecked": "2",
            "false": "31"}
@@ -129,18 +131,7 @@ def sarif(result: dict) -> str:
             "properties": {"status": r["status"], "verdict": r["verdict"],
                            "claim": r["claim"], "unread": r.get("unread", [])},
         })
-    doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "ffnverify-scan", "version": __version__,
-                                "rules": rules}},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return sarif_log("ffnverify-scan", rules, results)
 
 
 def github(result: dict) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ffnverify.backends.activations import GELU_TANH_C, INV_SQRT2, QUICK_GELU_C, SQRT_2_OVER_PI
 from ffnverify.testing.results import explain  # noqa: F401 (its home is results)
 
 PROBE_SCALE = 3.0  # probe inputs N(0, 9): pre-activations reach the activations' bends
@@ -35,9 +36,9 @@ U64 = 2.0**-53
 # the activations' own constants (name, correct value), in the form the module may
 # have gotten wrong; a parameterised NumPy form of each activation below
 CONSTANTS = {
-    "gelu_tanh": (("c", 0.044715), ("k", float(np.sqrt(2 / np.pi)))),
-    "gelu": (("1/sqrt2", float(1 / np.sqrt(2))),),
-    "quick_gelu": (("alpha", 1.702),),
+    "gelu_tanh": (("c", GELU_TANH_C), ("k", float(SQRT_2_OVER_PI))),
+    "gelu": (("1/sqrt2", float(INV_SQRT2)),),
+    "quick_gelu": (("alpha", QUICK_GELU_C),),
     "silu": (("beta", 1.0),),
     "relu2": (("p", 2.0),),
 }

@@ -22,11 +22,18 @@ float32/bfloat16/float16 run is judged against what that dtype can do, not a loo
 Anti-vacuity: inputs and weights are drawn at unit scale (N(0, 1/fan_in) weights), so
 every tensor is O(1); `VACUITY_RATIO` caps bound / max|T|, and a dtype whose bound is not
 far below the signal on a draw sits that draw out (counted in the report; conformance.py).
+
+What an activation contributes (computed exactly or not, where its derivative jumps,
+sup |act''|) comes from the one activation record, ffnverify.backends.activations.FACTS.
+The tests' oracle, tests/tolerance.py, bounds the backends by a method of its own (running
+error analysis), independent of this one by design, but it imports the same facts and this
+module's DTYPES rather than typing them again; tests/test_activations.py ties both to the
+record and the record to SymPy's derivatives.
 """
 
 import numpy as np
 
-from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.activations import ACTIVATIONS, FACTS, QUICK_GELU_C
 from ffnverify.backends.variants import lookup
 
 # dtype name -> (unit roundoff u of storage, unit roundoff of matmul accumulation,
@@ -40,11 +47,9 @@ DTYPES = {
 PLAIN_MULTIPLE = 4  # M: allowed multiple of the plain same-dtype computation's own error
 ACTIVATION_ULPS = 8  # units of roundoff (of the accumulation precision) for one activation
 # or derivative evaluation; low precision computes them in float32 and rounds once
-# sup over z of |act''(z)|, to bound how an error in z moves act'(z) (tests check these)
-SECOND_DERIVATIVE_BOUND = {
-    "identity": 0.0, "relu": 0.0, "sigmoid": 0.1, "tanh": 0.77,
-    "silu": 0.5, "gelu": 0.8, "gelu_tanh": 0.8, "relu2": 2.0, "quick_gelu": 0.86,
-}
+# sup over z of |act''(z)|, to bound how an error in z moves act'(z): the activation
+# record's (ffnverify.backends.activations.FACTS; tests check them against SymPy)
+SECOND_DERIVATIVE_BOUND = {name: f.sup_curvature for name, f in FACTS.items()}
 # How the module evaluates its activation (and autograd its derivative) in a low precision:
 # "fused": in float32 and rounded once to the dtype (F.gelu, F.silu, torch.sigmoid, ...);
 # "op-by-op": an expression of several tensor operations, each rounded to the dtype
@@ -60,6 +65,13 @@ def gamma(k, u):
     if ku >= 1:
         return np.inf
     return ku / (1 - ku)
+
+
+def _exact(act_name):
+    """Whether the activation record says `act_name` is computed without rounding (an
+    activation it does not know is not: its error model is asked for, and refuses)."""
+    facts = FACTS.get(act_name)
+    return facts is not None and facts.exact
 
 
 def _sigmoid(t):
@@ -81,7 +93,7 @@ def op_by_op_errors(act_name, z, u):
     the true 1 − t² (instead of the first-order 2u·t²).
     """
     az = np.abs(z)
-    if act_name in ("identity", "relu"):
+    if _exact(act_name):
         return np.zeros_like(z), np.zeros_like(z)
     if act_name == "relu2":  # r = max(z, 0) exact; r·r or r**2: one rounding; grad g·(2r)
         r = np.maximum(z, 0)
@@ -94,7 +106,7 @@ def op_by_op_errors(act_name, z, u):
     if act_name in ("silu", "quick_gelu"):
         # a = z·σ(c·z): t = c·z (rounding, and the rounding of c: 2u|t|), s = σ(t̂), z·ŝ;
         # autograd: g·ŝ + (g·z)·c·ŝ(1 − ŝ)
-        c = 1.0 if act_name == "silu" else 1.702
+        c = 1.0 if act_name == "silu" else QUICK_GELU_C
         t = c * z
         dt = 0.0 if c == 1.0 else 2 * u * np.abs(t)
         s = _sigmoid(t)
@@ -169,7 +181,7 @@ def activation_errors(act_name, z, dtype, act_eval="fused"):
         # product), which torch's float16 CPU kernel does in float16
         own_da = own_da + (u * a + eta) * (np.abs(1 - 2 * a) if act_name == "sigmoid"
                                            else 2 * a) + 2 * u * da
-    if act_eval == "op-by-op" and act_name not in ("identity", "relu"):  # (exact: no ops)
+    if act_eval == "op-by-op" and not _exact(act_name):  # (exact: no ops)
         e_f, e_b = op_by_op_errors(act_name, z, u)
         own_a = own_a + e_f + OP_ROUNDINGS * eta
         own_da = own_da + e_b + OP_ROUNDINGS * eta
@@ -218,7 +230,9 @@ def first_order_bounds(variant, w, x, dy, dtype, act_eval="fused"):
     # relu' flips only where the accumulated z may have the wrong sign: rounding the sum to
     # the dtype keeps its sign (down to underflow), so only the accumulation error counts
     kink = 0.0
-    if act_name == "relu":
+    if FACTS[act_name].kinks:
+        if FACTS[act_name].kinks != (0.0,):  # the sign argument above holds at 0 only
+            raise ValueError(f"{act_name}: no rounding bound for a kink away from 0")
         kink = (np.abs(za) <= gamma(d + 1, u_acc) * zbar[ga] + 2 * eta).astype(float)
     # activations are evaluated in the accumulation precision, then rounded once to the dtype
     own_a, own_da = activation_errors(act_name, za, dtype, act_eval)

@@ -2,13 +2,13 @@
 
 Each explanation family is one documented mistake (docs/counters.md, "the explanations that
 fit"). Here a synthetic counter makes exactly that mistake: its numbers are built from the
-exact counts of `derivations/` (through `closed_form.evaluator`, not through explain.py) and
+exact counts of `derivations/` (through `closed_form.evaluator`, not through the explain modules) and
 the mistake as the docs state it (half the FLOPs, the bias flag flipped, the count at h - 1,
 (matmuls + bias adds + activation) / batch + activation, ...). `explain` must name that family
 first, after the confirmation rounds the checker runs (`discriminating`), and must stay silent
 for a correct counter.
 
-Several families are built by factories when explain.py is imported (`NAMED`); the tests of
+Several families are built by factories when mistakes.py is imported (`NAMED`); the tests of
 `FRESH` build them again at test time and check the transform each one makes against the same
 independent oracle, and where each one applies.
 """
@@ -24,6 +24,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import ffnverify.testing.explain as X
+import ffnverify.testing.mistakes as M
 from derivations import variants
 from derivations.flops import ELEMENTWISE_COST, flops, macs
 from derivations.params import params
@@ -341,23 +342,23 @@ def test_the_mistake_is_named_only_where_the_count_changes():
 
 
 def fresh():
-    """{key: make} for the families explain.py builds with factories at import."""
-    out = dict(X._repriced_family())
+    """{key: make} for the families mistakes.py builds with factories at import."""
+    out = dict(M._repriced_family())
     out.update({
-        "pass_forward": X._other_pass("forward"), "pass_backward": X._other_pass("backward"),
-        "pass_train": X._other_pass("train"),
-        "activation_added": X._activation_added(1, False),
-        "activation_and_gate_added": X._activation_added(1, True),
-        "activation_added_twice": X._activation_added(2, False),
-        "per_sample_double_activation": X._per_sample_double_activation(True),
-        "per_sample_functional_activation": X._per_sample_double_activation(False),
-        "off_by_one_h-1": X._shift("h", -1), "off_by_one_h+1": X._shift("h", +1),
-        "off_by_one_d-1": X._shift("d", -1), "off_by_one_d+1": X._shift("d", +1),
-        "truncated_width_floor": X._truncated_width(math.floor, "floor"),
-        "truncated_width_ceil": X._truncated_width(math.ceil, "ceil"),
-        "truncated_width_round": X._truncated_width(round, "round"),
-        "truncated_result_floor": X._truncated_result(math.floor, "floor"),
-        "truncated_result_round": X._truncated_result(round, "round"),
+        "pass_forward": M._other_pass("forward"), "pass_backward": M._other_pass("backward"),
+        "pass_train": M._other_pass("train"),
+        "activation_added": M._activation_added(1, False),
+        "activation_and_gate_added": M._activation_added(1, True),
+        "activation_added_twice": M._activation_added(2, False),
+        "per_sample_double_activation": M._per_sample_double_activation(True),
+        "per_sample_functional_activation": M._per_sample_double_activation(False),
+        "off_by_one_h-1": M._shift("h", -1), "off_by_one_h+1": M._shift("h", +1),
+        "off_by_one_d-1": M._shift("d", -1), "off_by_one_d+1": M._shift("d", +1),
+        "truncated_width_floor": M._truncated_width(math.floor, "floor"),
+        "truncated_width_ceil": M._truncated_width(math.ceil, "ceil"),
+        "truncated_width_round": M._truncated_width(round, "round"),
+        "truncated_result_floor": M._truncated_result(math.floor, "floor"),
+        "truncated_result_round": M._truncated_result(round, "round"),
     })
     return out
 
@@ -373,9 +374,9 @@ FRESH_CASES = [c for c in CASES if c[0] in set(fresh())]
 def test_the_fresh_factories_make_every_named_family():
     made = fresh()
     assert set(made) <= {k for k, _ in X.NAMED}
-    assert set(REPRICED) == {k for k, _ in X._repriced_family()}
+    assert set(REPRICED) == {k for k, _ in M._repriced_family()}
     # simplest first: a repriced key never has more parts than the one after it
-    parts = [len(k.split("+")) for k, _ in X._repriced_family()]
+    parts = [len(k.split("+")) for k, _ in M._repriced_family()]
     assert parts == sorted(parts)
 
 
@@ -426,13 +427,13 @@ def test_each_fresh_family_applies_only_where_the_mistake_can_happen(key):
 
 @pytest.mark.parametrize("act", [1, 2])
 def test_the_activation_added_title_says_how_often(act):
-    title = X._activation_added(act, False)(Target(**T("flops", "gelu")), oracle_V)[1]
+    title = M._activation_added(act, False)(Target(**T("flops", "gelu")), oracle_V)[1]
     assert ("2 times" in title) == (act == 2)
     assert ("gating product" in title) is False
 
 
 def test_the_repriced_titles_name_each_part_and_our_price():
-    for key, make in X._repriced_family():
+    for key, make in M._repriced_family():
         for conv in (T("flops", "swiglu", count="all"), T("macs", "silu", count="all")):
             made = make(Target(**conv), oracle_V)
             if made is None:
@@ -445,8 +446,8 @@ def test_the_repriced_titles_name_each_part_and_our_price():
 
 def test_the_per_sample_titles_say_which_counts_are_divided():
     conv = Target(**T("macs", "relu"))
-    with_module = X._per_sample_double_activation(True)(conv, oracle_V)[1]
-    functional = X._per_sample_double_activation(False)(conv, oracle_V)[1]
+    with_module = M._per_sample_double_activation(True)(conv, oracle_V)[1]
+    functional = M._per_sample_double_activation(False)(conv, oracle_V)[1]
     assert "activation module's own count" in with_module
     assert "activation module's own count" not in functional
     for title in (with_module, functional):
@@ -468,12 +469,12 @@ def test_a_token_mistake_needs_a_batch_by_seq_split(fn):
     assert not keys & {"seq_dropped", "per_sample", "per_sample_double_activation"}
     target = Target(**conv)
     for key in ("seq_dropped", "per_sample"):
-        expected = dict(X.NAMED)[key](target, X._base)[0]
+        expected = dict(X.NAMED)[key](target, M._base)[0]
         with pytest.raises(ValueError, match="no batch x seq split"):
             expected(plain[0])
     for key in ("per_sample_double_activation", "per_sample_functional_activation"):
         with pytest.raises(ValueError, match="no batch x seq split"):
-            fresh()[key](target, X._base)[0](plain[0])
+            fresh()[key](target, M._base)[0](plain[0])
 
 
 # --- fitted constants ---------------------------------------------------------------------
@@ -743,7 +744,7 @@ def test_discriminating_with_no_difference_returns_nothing_and_respects_the_limi
 def test_discriminating_tells_a_batch_seq_split_from_its_transpose():
     # (batch 2, seq 3) and (batch 3, seq 2) have the same d, h, n: different points all the same
     target = Target("flops", "relu")
-    per_sample = dict(X.NAMED)["per_sample"](target, X._base)[0]
+    per_sample = dict(X.NAMED)["per_sample"](target, M._base)[0]
     a, b = _split(4, 5, 2, 3, False), _split(4, 5, 3, 2, False)
     seen = set()
     first = discriminating([_fit("per_sample", per_sample)], target, [a, b], seen)
@@ -753,7 +754,7 @@ def test_discriminating_tells_a_batch_seq_split_from_its_transpose():
 
 def test_discriminating_skips_a_predictor_that_cannot_evaluate_a_point():
     target = Target("flops", "relu")
-    seq = dict(X.NAMED)["seq_dropped"](target, X._base)[0]
+    seq = dict(X.NAMED)["seq_dropped"](target, M._base)[0]
     plain = _pt(4, 5, 6, False)
     split = _split(4, 5, 2, 3, False)
     # no value for seq_dropped at a point with no batch x seq split: not an error, and a
@@ -803,12 +804,12 @@ def _titles():
     for conv in TITLE_TARGETS:
         t = Target(**conv)
         for _key, make in list(X.NAMED) + list(fresh().items()):
-            made = make(t, X._base)
+            made = make(t, M._base)
             if made is not None:
                 out.append(made[1])
         for _key, fit in X.FITTED:
             for c in (Fraction(4), Fraction(-2), Fraction(3, 2)):
-                made = fit(t, X._base, c)
+                made = fit(t, M._base, c)
                 if made is not None:  # (a bias term once per call is none for params)
                     out.append(made[1])
     return out

@@ -75,7 +75,8 @@ AREAS = {
          "tests/catalogue/test_attention_flops_torch.py::test_sdpa_math_backend_counts_the_same"],
     ),
     "decider": (
-        ["ffnverify.claims.evaluate", "ffnverify.claims.build", "ffnverify.claims.certify",
+        ["ffnverify.claims.evaluate", "ffnverify.claims.build", "ffnverify.claims.formulas",
+         "ffnverify.claims.stated_precision", "ffnverify.claims.certify",
          "ffnverify.claims.prove", "ffnverify.claims.refute"],
         {},
         ["tests/claims/test_evaluate.py", "tests/claims/test_rounding.py",
@@ -92,7 +93,8 @@ AREAS = {
          "tests/conformance/test_check_properties.py"],
     ),
     "explain": (
-        ["ffnverify.testing.explain"],
+        ["ffnverify.testing.explain", "ffnverify.testing.count_target",
+         "ffnverify.testing.mistakes", "ffnverify.testing.fitted"],
         {},
         ["tests/counters/test_explanations.py", "tests/counters/test_explain_properties.py"],
     ),
