@@ -82,6 +82,12 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             continue
         t = cell_toks[0]
         head = header[j] if j < len(header) else ""
+        scale = _header_scale(head)
+        if scale and t.scale == "" and t.unit:  # "params (B)" over "8.0303": 8.0303B
+            scaled = [x for x in tokens(normalise(cell.strip() + scale)) if x.kind == "NUM"]
+            if len(scaled) != 1 or scaled[0].scale == "":
+                continue
+            t = scaled[0]
         if names_size(t, model) and (func in (None, "params_total")
                                       and (words.SIZE_HEADER.match(head) or func is None)):
             name_figs.update(figs)  # the size column repeats the name: "70B"
@@ -106,6 +112,20 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
                           f"{func} of {model} from the column {head!r}" if sure else
                           f"{func} of {whose}, from the column {head!r}"))
     return parts, missing, name_figs
+
+
+_HEADER_SCALE = re.compile(r"[(\[]\s*(?:in\s+)?(B|M|K|T|bn|billions?|millions?|thousands?)"
+                           r"\s*[)\]]\s*$", re.I)
+_SCALE_SUFFIX = {"b": "B", "bn": "B", "billion": "B", "billions": "B", "m": "M",
+                 "million": "M", "millions": "M", "k": "K", "thousand": "K",
+                 "thousands": "K", "t": "T"}
+
+
+def _header_scale(head: str) -> str:
+    """The scale a column's header gives its plain figures ("Params (B)", "Size [M]",
+    "parameters (in billions)"), as the suffix that writes it ("B"), or ""."""
+    m = _HEADER_SCALE.search(head)
+    return _SCALE_SUFFIX[m.group(1).lower()] if m else ""
 
 
 _SHAPE_CELL = re.compile(r"^\s*[\(\[]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\)\]]\s*$")
