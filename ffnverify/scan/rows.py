@@ -52,7 +52,11 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
     if not row_model and not any(head_models) and subject and cells \
             and field_of(cells[0]) and not other_names(text):
         row_model, sure = subject, False
-        header = (cells[0],) * len(cells)
+        # "Layers | 80": the label names the field of the cells after it; a first cell
+        # with a figure of its own ("12 blocks of attention | N · 4 d2 | 28.3 M") is no
+        # label, and names the field of its own figure only
+        labelled = not any(t.kind == "NUM" for t in tokens(normalise(cells[0])))
+        header = (cells[0],) * (len(cells) if labelled else 1)
     elif not row_model and not any(head_models) and family and cells \
             and not other_names(text) and structure.parse_size(cells[0]) \
             and not structure.parse_size(cells[0])[0]:
@@ -78,7 +82,7 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
         cell_toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
         figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM"
                      and offsets[j] <= t.start < offsets[j] + len(cell))
-        if len(cell_toks) != 1 or cell_toks[0].scale == "%":
+        if len(cell_toks) != 1 or cell_toks[0].scale == "%" or not _a_value(cell, cell_toks[0]):
             continue
         t = cell_toks[0]
         head = header[j] if j < len(header) else ""
@@ -119,6 +123,16 @@ _HEADER_SCALE = re.compile(r"[(\[]\s*(?:in\s+)?(B|M|K|T|bn|billions?|millions?|t
 _SCALE_SUFFIX = {"b": "B", "bn": "B", "billion": "B", "billions": "B", "m": "M",
                  "million": "M", "millions": "M", "k": "K", "thousand": "K",
                  "thousands": "K", "t": "T"}
+
+
+def _a_value(cell: str, t) -> bool:
+    """Whether a cell states its figure as a value, not as a term of a formula
+    ("N · 4 d2", "4d", "= 2 × d"): nothing around it computes."""
+    text = normalise(cell)
+    rest = text[:t.start] + " " + text[t.end:]
+    glued = t.end < len(text) and text[t.end].isalpha() and not text[t.end:].lower().startswith(
+        ("x ", "×"))
+    return not re.search(r"[·×*^=+/]", rest) and not glued
 
 
 def _header_scale(head: str) -> str:
