@@ -63,14 +63,22 @@ GATINGS = {
                     "renormalised over the top k)",
     "softmax": "the softmax over every expert, taken at the top k (not renormalised)",
 }
-# MoE layouts: the router's weight (E×d, as nn.Linear(d, E) stores it) and the experts
-# layout (layouts._EXPERTS) that reads expert e
+# MoE layouts: the router's weight (E×d, as nn.Linear(d, E) stores it), the experts
+# layout (layouts._EXPERTS) that reads expert e, and the path of the experts' module
 MOE_LAYOUTS = {
-    "litgpt-moe": ("gate.weight", "litgpt-moe"),  # litgpt LLaMAMoE: gate, experts.{e}
+    "litgpt-moe": ("gate.weight", "litgpt-moe", ""),  # litgpt LLaMAMoE: gate, experts.{e}
     # transformers' MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock: gate (a TopKRouter
     # holding weight (E, d)), experts (gate_up_proj (E, 2h, d), down_proj (E, d, h))
-    "mixtral-moe": ("gate.weight", "mixtral-experts"),
+    "mixtral-moe": ("gate.weight", "mixtral-experts", "experts."),
 }
+
+
+def expert_tables(layout, variant, E, h):
+    """[{our name: (path, transform)}] of each of the E experts of MoE layout `layout`."""
+    _, experts_layout, prefix = MOE_LAYOUTS[layout]
+    gated = lookup(variant)[1]
+    return [{k: (prefix + p, t) for k, (p, t) in
+             layouts.mapping(gated, experts_layout, e, h).items()} for e in range(E)]
 MAX_D, MAX_H, MAX_N = 24, 48, 8  # drawn shapes (E experts each)
 DEFAULT_MAX_EXAMPLES = 30  # per bias setting
 PROBE_SCALE = 3.0  # diagnosis probe inputs N(0, 9)
@@ -161,11 +169,8 @@ class Weights:
 
 
 def read_weights(module, layout, variant, h):
-    router_path, experts_layout = MOE_LAYOUTS[layout]
-    router = layouts.resolve(module, router_path)
-    E = int(router.shape[0])
-    gated = lookup(variant)[1]
-    tables = [layouts.mapping(gated, experts_layout, e, h) for e in range(E)]
+    router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
+    tables = expert_tables(layout, variant, int(router.shape[0]), h)
     return Weights(_to_numpy(router), [layouts.read(module, t) for t in tables])
 
 
@@ -318,13 +323,10 @@ def _outside(path, extra):
 
 
 def _tables(module, layout, variant, h):
-    router_path, experts_layout = MOE_LAYOUTS[layout]
-    router = layouts.resolve(module, router_path)
+    router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
     if not isinstance(router, torch.Tensor) or router.dim() != 2:
         return None, []
-    gated = lookup(variant)[1]
-    return router, [layouts.mapping(gated, experts_layout, e, h)
-                    for e in range(int(router.shape[0]))]
+    return router, expert_tables(layout, variant, int(router.shape[0]), h)
 
 
 def _fits(module, layout, variant, d, h, bias, extra):
@@ -376,7 +378,7 @@ def check_params(module, case, E):
 def fill(module, case, rng):
     """Every parameter drawn: expert weights N(0, 1/fan_in), biases N(0, 1/4), the router
     N(0, 1/d) (logits of unit scale)."""
-    router_path, _ = MOE_LAYOUTS[case.layout]
+    router_path = MOE_LAYOUTS[case.layout][0]
     _, tables = _tables(module, case.layout, case.variant, case.h)
     names = {}
     for t in tables:

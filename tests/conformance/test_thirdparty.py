@@ -13,10 +13,11 @@ pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing.results import ConformanceFailure  # noqa: E402
 
-from .thirdparty import BROKEN, ENTRIES  # noqa: E402
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN  # noqa: E402
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
+MOE_EXAMPLES = max(2, EXAMPLES // 4)  # each MoE example runs E experts in four dtypes
 
 
 def _need(pkg):
@@ -58,6 +59,41 @@ def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
             check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
     text = info.value.report()
     assert "diagnosis:" in text and "matches at every drawn point" in text, text
+
+
+def _moe_marks(entries):
+    """The transformers blocks run in the hf env too (-m hf), the others here only."""
+    return [pytest.param(e, id=e[0], marks=[pytest.mark.hf] if e[-1] == "transformers"
+                         else []) for e in entries]
+
+
+@pytest.mark.parametrize("entry", _moe_marks(MOE))
+def test_moe_block_is_conformant_through_its_routing(entry):
+    """The whole block: its router's top-k and gates from its own weights, each token's
+    output = Σ gate·expert(x); the gating the class computes is identified."""
+    from ffnverify.testing.moe import check_moe
+
+    name, factory, variant, top_k, gating, bias, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = check_moe(factory, variant, top_k, bias=bias, max_examples=MOE_EXAMPLES)
+    assert report.gating == gating and report.experts == 4, report.summary()
+    assert report.compared > 0, report.summary()
+
+
+@pytest.mark.parametrize("entry", _moe_marks(MOE_BROKEN))
+def test_moe_block_against_a_wrong_statement_is_diagnosed(entry):
+    from ffnverify.testing.moe import check_moe
+
+    name, factory, variant, top_k, gating, words, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ConformanceFailure) as info:
+            check_moe(factory, variant, top_k, gating=gating, max_examples=MOE_EXAMPLES)
+    text = info.value.report()
+    assert info.value.check == "moe-forward" and words in text, text
 
 
 def test_open_clip_needs_torchvision():

@@ -106,6 +106,46 @@ def olmo_core(d, h, bias=True):
     return FeedForward(d_model=d, hidden_size=h, bias=bias, dtype=__import__("torch").float64)
 
 
+# MoE blocks checked whole through their routing (ffnverify.testing.moe.check_moe): 4
+# experts, top 2; top-level factories, so a printed reproducer imports them
+def litgpt_moe(d, h, bias=False):
+    """litgpt's LLaMAMoE, 4 experts, 2 per token: topk of the logits, then their softmax."""
+    return litgpt("LLaMAMoE", n_expert=4, n_expert_per_token=2)(d, h, bias)
+
+
+def _mixtral_moe(d, h, top_k):
+    cls, cfg = _hf("mixtral", "MixtralSparseMoeBlock", "MixtralConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, num_local_experts=4,
+                   num_experts_per_tok=top_k, **HEADS))
+
+
+def mixtral_moe(d, h, bias=False):
+    """MixtralSparseMoeBlock: softmax over every expert in float32, top 2, renormalised."""
+    return _mixtral_moe(d, h, 2)
+
+
+def mixtral_moe_top3(d, h, bias=False):
+    """The same block configured for 3 experts per token (checked as top 2: the mutant)."""
+    return _mixtral_moe(d, h, 3)
+
+
+def _qwen3_moe(d, h, norm):
+    cls, cfg = _hf("qwen3_moe", "Qwen3MoeSparseMoeBlock", "Qwen3MoeConfig")
+    return cls(cfg(hidden_size=d, moe_intermediate_size=h, num_experts=4,
+                   num_experts_per_tok=2, norm_topk_prob=norm, **HEADS))
+
+
+def qwen3_moe(d, h, bias=False):
+    """Qwen3MoeSparseMoeBlock with its config's default norm_topk_prob=False: the softmax
+    over every expert, taken at the top 2, not renormalised."""
+    return _qwen3_moe(d, h, False)
+
+
+def qwen3_moe_norm(d, h, bias=False):
+    """Qwen3MoeSparseMoeBlock with norm_topk_prob=True (Qwen3-30B-A3B's config)."""
+    return _qwen3_moe(d, h, True)
+
+
 T, L, OLMO = "transformers", "litgpt", "olmo_core"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
@@ -131,3 +171,23 @@ ENTRIES = [
 ]
 # broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
 BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1((0.5, 2.0)), "swiglu", (False,), {}, T)]
+
+# (name, factory, variant, top_k, the gating the class computes, bias settings, package)
+MOE = [
+    ("litgpt LLaMAMoE(4 experts, top 2)", litgpt_moe, "swiglu", 2, "renormalised",
+     (False, True), L),
+    ("MixtralSparseMoeBlock(4, top 2)", mixtral_moe, "swiglu", 2, "renormalised", (False,), T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=False)", qwen3_moe, "swiglu", 2, "softmax",
+     (False,), T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=True)", qwen3_moe_norm, "swiglu", 2,
+     "renormalised", (False,), T),
+]
+# real blocks checked against a statement they do not meet: (name, factory, variant, top_k
+# stated, gating stated, words the diagnosis must say, package)
+MOE_BROKEN = [
+    ("MixtralSparseMoeBlock routing 3, stated top 2", mixtral_moe_top3, "swiglu", 2, "auto",
+     "top-k off by one: each token goes to 3 experts, not 2", T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=False), stated renormalised", qwen3_moe, "swiglu",
+     2, "renormalised", "the gate weights are the softmax over every expert, taken at the "
+     "top k (not renormalised)", T),
+]
