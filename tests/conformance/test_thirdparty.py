@@ -59,6 +59,11 @@ def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
             check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
     text = info.value.report()
     assert "diagnosis:" in text and "matches at every drawn point" in text, text
+    # silu(0.5·g)·u·2 = g·σ(0.5·g)·u: swish's beta = 0.5, and listed beside it the scales
+    # the config applies (the numbers cannot tell them apart)
+    assert "the silu constant beta = 0.5 (correct 1)" in text, text
+    assert "the gate's pre-activation scaled by 0.5 and the output scaled by 2" in text, text
+    assert "the numbers cannot tell them apart" in text, text
 
 
 def _moe_marks(entries):
