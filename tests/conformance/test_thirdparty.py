@@ -13,7 +13,7 @@ pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing.results import ConformanceFailure  # noqa: E402
 
-from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN  # noqa: E402
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED  # noqa: E402
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
@@ -101,14 +101,16 @@ def test_moe_block_against_a_wrong_statement_is_diagnosed(entry):
     assert info.value.check == "moe-forward" and words in text, text
 
 
-def test_open_clip_needs_torchvision():
-    """open_clip imports torchvision at package import; beside torch 2.13.0+cpu the PyPI
-    torchvision build does not load ('operator torchvision::nms does not exist'), so the
-    thirdparty env leaves open_clip out. Its MLP is nn.Sequential(c_fc, gelu, c_proj)."""
-    if importlib.util.find_spec("open_clip") is None:
-        pytest.skip("open_clip is not installed")
+@pytest.mark.parametrize("entry", REJECTED, ids=[e[0] for e in REJECTED])
+def test_a_library_left_out_is_reported_with_its_reason(entry):
+    """Not silently absent: skipped with the named reason, and failed once it imports
+    (then it belongs in ENTRIES)."""
+    name, where, reason = entry
+    top = where.split(".")[0]
+    if importlib.util.find_spec(top) is None:
+        pytest.skip(f"{name} rejected: {reason}")
     try:
-        import open_clip.transformer  # noqa: F401
+        importlib.import_module(where)
     except (ImportError, RuntimeError) as exc:
-        pytest.skip(f"open_clip does not import here: {type(exc).__name__}: {exc}")
-    pytest.fail("open_clip imports: add its MLP to thirdparty.ENTRIES")
+        pytest.skip(f"{name} rejected: {reason}; here: {type(exc).__name__}: {exc}")
+    pytest.fail(f"{where} imports here: add {name} to thirdparty.ENTRIES")

@@ -146,7 +146,18 @@ def qwen3_moe_norm(d, h, bias=False):
     return _qwen3_moe(d, h, True)
 
 
-T, L, OLMO = "transformers", "litgpt", "olmo_core"
+def torchtitan_ffn(d, h, bias=False):
+    """torchtitan's FeedForward (w1 gate, w3 up, w2 down: SwiGLU), from its Config."""
+    from torchtitan.models.common.feed_forward import FeedForward
+    from torchtitan.models.common.linear import Linear
+
+    def lin(i, o):
+        return Linear.Config(in_features=i, out_features=o, bias=bias)
+
+    return FeedForward.Config(w1=lin(d, h), w2=lin(h, d), w3=lin(d, h)).build()
+
+
+T, L, OLMO, TITAN = "transformers", "litgpt", "olmo_core", "torchtitan"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
     ("NemotronMLP", nemotron, "relu2", (False, True), {}, T),
@@ -168,6 +179,17 @@ ENTRIES = [
     ("litgpt LLaMAMoE(1 expert)", litgpt("LLaMAMoE", n_expert=1, n_expert_per_token=1),
      "swiglu", (False,), {"experts": 0}, L),
     ("olmo-core FeedForward", olmo_core, "swiglu", (False, True), {}, OLMO),
+    ("torchtitan FeedForward", torchtitan_ffn, "swiglu", (False, True), {}, TITAN),
+]
+# libraries issue 24 names that the thirdparty env cannot hold, each with its reason:
+# (name, the module its FFN lives in, why it is left out)
+REJECTED = [
+    ("open_clip MLP", "open_clip.transformer",
+     "open_clip imports torchvision at package import (open_clip/utils.py: torchvision.ops."
+     "misc), and the only torchvision reachable here, PyPI's 0.28.0 (the CUDA build paired "
+     "with torch 2.13.0), does not load beside torch 2.13.0+cpu: 'RuntimeError: operator "
+     "torchvision::nms does not exist' (open_clip_torch 3.3.0; the CPU wheel index "
+     "download.pytorch.org cannot be reached)"),
 ]
 # broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
 BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1((0.5, 2.0)), "swiglu", (False,), {}, T)]
