@@ -58,7 +58,7 @@ def main(argv=None):
             emit([name, "—", f"skipped: {pkg} not installed", "—", "—"])
             continue
         emit(row((name, factory, variant, "auto", bias, kw), args.examples))
-    for name, factory, variant, top_k, gating, _, pkg in MOE:
+    for name, factory, variant, top_k, _gating, _, pkg in MOE:
         if _installed(pkg):
             emit(moe_row(name, factory, variant, top_k, "auto", max(2, args.examples // 4)))
     for name, factory, variant, top_k, gating, _, pkg in MOE_BROKEN:
