@@ -17,7 +17,7 @@ Bounds (rounding-error reasoning, first order, as `tolerances`): each expert's o
 error is the kit's FFN bound B_e (`tolerances.bounds`); the logits' error e_l is that of a
 length-d inner product accumulated in the dtype's accumulation precision and rounded once;
 a gate weight g_i = exp(l_i)/Σ_j exp(l_j) moves by g_i·(e_l_i + Σ_j g_j·e_l_j) under logit
-errors, plus GATE_ROUNDINGS(E, k) roundings (each exp, the sums, the divisions of the
+errors, plus gate_roundings(E, k) roundings (each exp, the sums, the divisions of the
 longest form: softmax over E, then renormalised over k) at float32's unit roundoff or the
 dtype's, whichever is larger (every real router computes its softmax in float32, even in a
 float64 block: the float64 check judges the gates at float32 accuracy), and a cast of the
@@ -103,7 +103,7 @@ def vacuity_ratio(dtype):
         else r[dtype]
 
 
-def GATE_ROUNDINGS(E, k):
+def gate_roundings(E, k):
     """Roundings of the dtype in one gate weight, the longest form: E exps, the sum of E,
     the division; the sum of k and the division renormalising; the cast to the dtype."""
     return E + k + 4
@@ -226,7 +226,7 @@ def gate_errors(logits, e_l, top, g, routing, dtype, E):
         e_top = np.take_along_axis(e_l, top, 1)
         spread = (p * e_l).sum(axis=1, keepdims=True)
     # the softmax's roundings in the gates' precision, the cast back to the dtype
-    err = g * (e_top + spread) + (GATE_ROUNDINGS(E, k) * ug + u + u64) * g + 2 * eta
+    err = g * (e_top + spread) + (gate_roundings(E, k) * ug + u + u64) * g + 2 * eta
     if routing.power != 1:  # g^p moves by p·g^(p−1)·δg, and p−1 more roundings
         p = routing.power
         err = p * g ** max(p - 1, 0) * err + max(p - 1, 0) * (u + u64) * g**p
