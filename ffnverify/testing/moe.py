@@ -70,7 +70,23 @@ MOE_LAYOUTS = {
     # transformers' MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock: gate (a TopKRouter
     # holding weight (E, d)), experts (gate_up_proj (E, 2h, d), down_proj (E, d, h))
     "mixtral-moe": ("gate.weight", "mixtral-experts", "experts."),
+    # transformers' Qwen2MoeSparseMoeBlock: the same, plus a shared expert every token
+    # gets, weighted by sigmoid(shared_expert_gate(x))
+    "qwen2-moe": ("gate.weight", "mixtral-experts", "experts."),
 }
+# shared experts: (the shared expert's path prefix, its layout, its gate's weight (1, d))
+SHARED = {"qwen2-moe": ("shared_expert.", "hf", "shared_expert_gate.weight")}
+SHARED_WORDS = {"sigmoid": "weighted by sigmoid(shared gate)", "ungated": "with weight 1",
+                "none": "left out"}
+
+
+def shared_table(layout, variant):
+    """The shared expert's table of MoE layout `layout` (None: it has none)."""
+    if layout not in SHARED:
+        return None
+    prefix, name, _ = SHARED[layout]
+    return {k: (prefix + p, t) for k, (p, t) in
+            layouts.mapping(lookup(variant)[1], name).items()}
 
 
 def expert_tables(layout, variant, E, h):
@@ -128,6 +144,7 @@ class Routing:
     gating: str
     power: int = 1
     perm: tuple | None = None
+    shared: str = "sigmoid"  # a shared expert's weight: sigmoid(gate), 1 ("ungated"), "none"
 
 
 def route(logits, routing):
@@ -166,12 +183,18 @@ class Weights:
 
     router: np.ndarray
     experts: list
+    shared: dict | None = None  # a shared expert's weights, and its gate's (1×d)
+    shared_gate: np.ndarray | None = None
 
 
 def read_weights(module, layout, variant, h):
     router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
     tables = expert_tables(layout, variant, int(router.shape[0]), h)
-    return Weights(_to_numpy(router), [layouts.read(module, t) for t in tables])
+    w = Weights(_to_numpy(router), [layouts.read(module, t) for t in tables])
+    if layout in SHARED:
+        w.shared = layouts.read(module, shared_table(layout, variant))
+        w.shared_gate = _to_numpy(layouts.resolve(module, SHARED[layout][2]))
+    return w
 
 
 # ---------------------------------------------------------------- bounds
@@ -270,6 +293,32 @@ def expert_bounds(variant, w, x, dtype, device="cpu"):
     return out
 
 
+def with_shared(variant, w, x, y, b, routing, dtype, device="cpu"):
+    """(y, bound) with the shared expert added: y + σ(s)·shared(x), s = x·w_s. The bound
+    adds σ·B_shared, the weight's error (σ'·e_s from the gate's inner product, and the
+    kit's model of a sigmoid evaluation) times |shared(x)| + B_shared, the product's
+    rounding and the final addition's."""
+    u, _, eta = tolerances.DTYPES[dtype]
+    u64 = tolerances.DTYPES["float64"][0]
+    ys = numpy_ffn.forward(variant, w.shared, x)[0]
+    dy = np.zeros_like(x)
+    plain = tolerances.plain_errors(variant, w.shared, x, dy, dtype, device, {"y": ys})
+    bs = tolerances.bounds(variant, w.shared, x, dy, dtype, plain)["y"]
+    z = x @ w.shared_gate.T  # (n, 1)
+    e_z = (_mm(x.shape[1], np.abs(x) @ np.abs(w.shared_gate).T, z, dtype)
+           + _mm(x.shape[1], np.abs(x) @ np.abs(w.shared_gate).T, z, "float64"))
+    sig = 1 / (1 + np.exp(-z))
+    e_sig = sig * (1 - sig) * e_z + sum(
+        tolerances.activation_errors("sigmoid", z, dt)[0] for dt in (dtype, "float64"))
+    weight, e_w = {"sigmoid": (sig, e_sig), "ungated": (np.ones_like(z), 0.0 * z),
+                   "none": (np.zeros_like(z), 0.0 * z)}[routing.shared]
+    part = weight * ys
+    y_all = y + part
+    b_all = (b + weight * bs + e_w * (np.abs(ys) + bs)
+             + (u + u64) * (2 * np.abs(part) + np.abs(y) + b) + 2 * eta)
+    return y_all, b_all
+
+
 def reference(variant, w, x, routing, dtype, device="cpu"):
     """(y, bound, tied tokens) of the block at x under `routing` in `dtype`."""
     logits = x @ w.router.T
@@ -278,6 +327,8 @@ def reference(variant, w, x, routing, dtype, device="cpu"):
     yb = expert_bounds(variant, w, x, dtype, device)
     y = combine(ys, top, g, routing)
     b = output_bound(variant, w, x, ys, yb, logits, top, g, routing, dtype)
+    if w.shared is not None:
+        y, b = with_shared(variant, w, x, y, b, routing, dtype, device)
     tied = ties(logits, logit_errors(w, x, dtype), routing, dtype, len(w.experts))
     return y, b, tied
 
@@ -326,7 +377,9 @@ def _tables(module, layout, variant, h):
     router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
     if not isinstance(router, torch.Tensor) or router.dim() != 2:
         return None, []
-    return router, expert_tables(layout, variant, int(router.shape[0]), h)
+    shared = shared_table(layout, variant)
+    return router, expert_tables(layout, variant, int(router.shape[0]), h) + (
+        [shared] if shared else [])
 
 
 def _fits(module, layout, variant, d, h, bias, extra):
@@ -338,6 +391,11 @@ def _fits(module, layout, variant, d, h, bias, extra):
         return f"router weight {tuple(router.shape)}, expected (E, {d})"
     expected = expected_shapes(variant, d, h, bias)
     covered = {MOE_LAYOUTS[layout][0]}
+    if layout in SHARED:
+        gate = layouts.resolve(module, SHARED[layout][2])
+        if not isinstance(gate, torch.Tensor) or tuple(gate.shape) != (1, d):
+            return f"no shared expert gate {SHARED[layout][2]} of shape (1, {d})"
+        covered.add(SHARED[layout][2])
     for e, table in enumerate(tables):
         try:
             seen = layouts.read(module, table)
@@ -364,6 +422,8 @@ def check_params(module, case, E):
         int(np.prod(v)) for k, v in expected_shapes(case.variant, case.d, case.h,
                                                     case.bias).items() if k.startswith("b_")))
     total = table_count + E * case.d
+    if case.layout in SHARED:  # a shared expert of the same size, and its gate (1×d)
+        total += table_count // E + case.d
     have = sum(p.numel() for k, p in module.named_parameters() if not _outside(k, case.extra))
     if have != total:
         raise ConformanceFailure("params", f"module has {have} parameters; {E} experts of "
@@ -387,7 +447,7 @@ def fill(module, case, rng):
     fan_in = {"gate": case.d, "up": case.d, "down": case.h}
     with torch.no_grad():
         for path, param in module.named_parameters():
-            if path == router_path:
+            if path == router_path or path == SHARED.get(case.layout, (0, 0, None))[2]:
                 scale = 1 / np.sqrt(case.d)
             elif path in names:
                 kind, proj = names[path].split("_", 1)
@@ -532,7 +592,7 @@ def matches(routing, points, variant):
     return worst
 
 
-def hypotheses(routing, E, gatings):
+def hypotheses(routing, E, gatings, points_shared=False):
     """(words, Routing) a reviewer would try for a block stated to route as `routing`."""
     k = routing.top_k
     out = []
@@ -552,6 +612,12 @@ def hypotheses(routing, E, gatings):
         for gating in gatings:
             out.append((f"{words} (gates {gating})",
                         dataclasses.replace(routing, gating=gating, power=power)))
+    if points_shared:
+        for how in ("ungated", "none"):
+            for gating in gatings:
+                out.append((f"the shared expert {SHARED_WORDS[how]}, not "
+                            f"{SHARED_WORDS[routing.shared]} (gates {gating})",
+                            dataclasses.replace(routing, gating=gating, shared=how)))
     for i in range(E):
         for j in range(i + 1, E):
             perm = list(range(E))
@@ -569,7 +635,8 @@ def diagnose(points, variant, routing, gatings):
     if not points or matches(routing, points, variant) <= 1:
         return []
     E = len(points[0].weights.experts)
-    return [words for words, r in hypotheses(routing, E, gatings)
+    shared = points[0].weights.shared is not None
+    return [words for words, r in hypotheses(routing, E, gatings, shared)
             if matches(r, points, variant) <= 1]
 
 

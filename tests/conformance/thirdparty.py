@@ -157,6 +157,37 @@ def torchtitan_ffn(d, h, bias=False):
     return FeedForward.Config(w1=lin(d, h), w2=lin(h, d), w3=lin(d, h)).build()
 
 
+def qwen2_moe(d, h, bias=False):
+    """Qwen2MoeSparseMoeBlock: 4 routed experts (softmax, top 2, not renormalised by
+    default) and a shared expert of width h, weighted by sigmoid(shared_expert_gate(x))."""
+    cls, cfg = _hf("qwen2_moe", "Qwen2MoeSparseMoeBlock", "Qwen2MoeConfig")
+    return cls(cfg(hidden_size=d, moe_intermediate_size=h, shared_expert_intermediate_size=h,
+                   num_experts=4, num_experts_per_tok=2, **HEADS))
+
+
+def olmoe(d, h, bias=False):
+    """OlmoeSparseMoeBlock: 4 experts, top 2, norm_topk_prob False by default."""
+    cls, cfg = _hf("olmoe", "OlmoeSparseMoeBlock", "OlmoeConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, num_experts=4, num_experts_per_tok=2,
+                   **HEADS))
+
+
+def _shared_ungated_forward(self, hidden_states):
+    """Qwen2MoeSparseMoeBlock.forward with the shared expert's sigmoid gate left out."""
+    b, t, c = hidden_states.shape
+    flat = hidden_states.view(-1, c)
+    _, weights, index = self.gate(flat)
+    return (self.experts(flat, index, weights) + self.shared_expert(flat)).reshape(b, t, c)
+
+
+def qwen2_moe_shared_ungated(d, h, bias=False):
+    """The real block, its forward with the shared expert's gate left out (the mutant)."""
+    block = qwen2_moe(d, h, bias)
+    block.__class__ = type("Qwen2MoeSharedUngated", (type(block),),
+                           {"forward": _shared_ungated_forward})
+    return block
+
+
 T, L, OLMO, TITAN = "transformers", "litgpt", "olmo_core", "torchtitan"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
@@ -203,6 +234,8 @@ MOE = [
      (False,), T),
     ("Qwen3MoeSparseMoeBlock(norm_topk_prob=True)", qwen3_moe_norm, "swiglu", 2,
      "renormalised", (False,), T),
+    ("Qwen2MoeSparseMoeBlock(shared expert)", qwen2_moe, "swiglu", 2, "softmax", (False,), T),
+    ("OlmoeSparseMoeBlock", olmoe, "swiglu", 2, "softmax", (False,), T),
 ]
 # real blocks checked against a statement they do not meet: (name, factory, variant, top_k
 # stated, gating stated, words the diagnosis must say, package)
@@ -212,4 +245,6 @@ MOE_BROKEN = [
     ("Qwen3MoeSparseMoeBlock(norm_topk_prob=False), stated renormalised", qwen3_moe, "swiglu",
      2, "renormalised", "the gate weights are the softmax over every expert, taken at the "
      "top k (not renormalised)", T),
+    ("Qwen2MoeSparseMoeBlock, shared expert's gate left out", qwen2_moe_shared_ungated,
+     "swiglu", 2, "auto", "the shared expert with weight 1, not weighted by sigmoid", T),
 ]
