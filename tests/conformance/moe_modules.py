@@ -87,3 +87,17 @@ class MixtralLikeMoE(TopKMoE):
                 out = self.experts[e](x[token]) * top[token, slot, None]
                 y.index_add_(0, token, out.to(x.dtype))
         return y.view(B, T, C)
+
+
+class _HotLinear(nn.Linear):
+    def forward(self, x):
+        return 1.001 * super().forward(x)
+
+
+class RouterTemperature(TopKMoE):
+    """The router's logits scaled by 1.001 before the softmax (a temperature): no routing
+    hypothesis covers it; the bound is tight enough to reject it."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__(d, h, bias)
+        self.gate = _HotLinear(d, self.n_expert, bias=False)

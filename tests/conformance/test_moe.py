@@ -70,6 +70,13 @@ def test_a_stated_gating_the_block_does_not_compute_is_named(factory, stated, wo
     assert words in text, text
 
 
+def test_a_slightly_wrong_gate_is_rejected_without_a_diagnosis():
+    """Logits 0.1% too large: outside every hypothesis, and far outside the bound."""
+    failure = _failure(M.RouterTemperature)
+    assert failure.check == "moe-forward" and failure.diagnoses == [], failure.report()
+    assert failure.error > 100 * failure.bound
+
+
 def test_the_printed_reproducer_runs_and_fails_alike():
     failure = _failure(M.GateTwice)
     cmd = failure.case.reproducer()
