@@ -8,6 +8,7 @@ _LAZY = {
     "check_ffn": ("ffnverify.testing.conformance", "check_ffn"),
     "check_example": ("ffnverify.testing.conformance", "check_example"),
     "ConformanceFailure": ("ffnverify.testing.conformance", "ConformanceFailure"),
+    "check_moe": ("ffnverify.testing.moe", "check_moe"),
     "check_counter": ("ffnverify.testing.counters", "check_counter"),
     "identify_ffn": ("ffnverify.testing.identify", "identify_ffn"),
     "megatron_call": ("ffnverify.testing.conformance", "megatron_call"),

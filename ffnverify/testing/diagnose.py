@@ -384,10 +384,31 @@ def _words(h, theta):
     return " and ".join(parts), fitted
 
 
-def diagnose(points, variant, layout, table, variants=None, levels=(0, 1, 2)):
+def _neutral(h, theta):
+    """Whether a fitted constant sits at its untransformed value (a scale of 1): the
+    hypothesis is then a simpler one in disguise."""
+    return any(float(v) == float(s) for v, s in zip(theta, h.start))
+
+
+def _digits(v):
+    """Significant digits of a reported constant (as printed)."""
+    mantissa = f"{float(v):.12g}".lstrip("-").split("e")[0].replace(".", "")
+    return len(mantissa.strip("0")) or 1
+
+
+def _longest(diagnoses):
+    return max((_digits(v) for d in diagnoses for v, _ in d.fitted.values()), default=0)
+
+
+def diagnose(points, variant, layout, table, variants=None, levels=(0, 1, 2),
+             beside=(1, 2)):
     """[Diagnosis] for a module failing `variant` read through `table`: every hypothesis of
     the fewest fitted constants (among `levels`) that matches at every point (empty: no
-    diagnosis fits)."""
+    diagnosis fits); and beside them, the scale hypotheses with more constants (among
+    `beside`) that match too with every scale away from 1 and written in no more digits
+    than the simplest answer's: the same function reached as a config reaches it
+    (FalconH1's mlp_multipliers (0.5, 2) are silu's beta = 0.5), which the numbers cannot
+    tell apart (quick-GELU's 1.7 is also a gate scale 0.998824911868: longer, not listed)."""
     from derivations.variants import VARIANTS
 
     points = [p for p in points if p.y.size]
@@ -403,24 +424,28 @@ def diagnose(points, variant, layout, table, variants=None, levels=(0, 1, 2)):
         return []  # it computes `variant`: nothing to diagnose in float64
     square = all(p.x.shape[1] == p.w["W_up"].shape[1] for p in points)
     found = {}
+    alike = []
     for h in hypotheses(variant, table, points[0].w, list(variants or VARIANTS),
                         square):
-        if found and min(found) < len(h.fit):
-            break  # a simpler explanation already fits
-        if len(h.fit) not in levels:
+        simpler = found and min(found) < len(h.fit)
+        if simpler and not (h.kind == "scale" and len(h.fit) in beside
+                            and _longest(found[min(found)])):
+            continue  # a simpler explanation already fits
+        if not simpler and len(h.fit) not in levels:
             continue
         try:
             got = verify(h, points)
         except (KeyError, ValueError, IndexError, RuntimeError):
             got = None
-        if got is None:
+        if got is None or (simpler and (_neutral(h, got[0]) or max(
+                map(_digits, got[0])) > _longest(found[min(found)]))):
             continue
         theta, err = got
         what, fitted = _words(h, theta)
         d = Diagnosis(h.variant, layout, what, h.kind, err,
                       sum(p.y.size for p in points), fitted)
-        found.setdefault(len(h.fit), []).append(d)
-    return found[min(found)] if found else []
+        (alike if simpler else found.setdefault(len(h.fit), [])).append(d)
+    return found[min(found)] + alike if found else []
 
 
 # ---------------------------------------------------------------- points from the kit

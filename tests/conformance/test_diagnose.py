@@ -62,6 +62,25 @@ def test_explanations_the_numbers_cannot_tell_apart_are_all_listed():
         "the input scaled by 0.5 and the output scaled by 4.5"]
 
 
+class _FalconH1Half(FalconH1Like):
+    gate_multiplier, down_multiplier = 0.5, 2.0
+
+
+def test_a_scale_reaching_a_constant_is_listed_beside_it():
+    """FalconH1's mlp_multipliers (0.5, 2): 2·silu(0.5·g)·u = g·σ(0.5·g)·u is swish's
+    beta = 0.5 (one constant), and the config's scales (two) are listed beside it; a scale
+    pair with a scale of 1 (the one-constant answer in disguise) is not."""
+    failure = failure_of(_FalconH1Half, "swiglu", "hf", False)
+    text = failure.report()
+    assert sorted(d.what for d in failure.diagnoses) == [
+        "the gate's pre-activation scaled by 0.5 and the output scaled by 2",
+        "the input scaled by 0.5 and the output scaled by 4",
+        "the silu constant beta = 0.5 (correct 1)"], text
+    assert "3 explanations fit identically (the numbers cannot tell them apart)" in text
+    found = identify_ffn(_FalconH1Half, bias=False)
+    assert {d.kind for d in found.diagnoses} == {"constant", "scale"}, found.summary()
+
+
 def _points(factory, variant, layout, bias=False):
     case = C.Case(factory, variant, layout, bias, 6, 15, 5, 3, shapes={})
     module = C._build(case)

@@ -15,6 +15,7 @@ if importlib.util.find_spec("transformers") is None:
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing import conformance as C  # noqa: E402
 
+from .hf_broken import HF_BROKEN  # noqa: E402
 from .hf_modules import bloom, bloom_call  # noqa: E402
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
@@ -87,3 +88,18 @@ def test_real_experts_pass_with_experts_i(name, factory, layout):
         assert (found.variant, found.layout) == ("swiglu", layout), found.summary()
         report = check_ffn(factory, "swiglu", bias=False, experts=1, max_examples=10)
     assert report.layout == layout and report.tool_notes == (), report.summary()
+
+
+@pytest.mark.parametrize("name,factory,variant,layout,bias,kind,words", HF_BROKEN,
+                         ids=[b[0] for b in HF_BROKEN])
+def test_a_real_class_broken_the_way_issue_24_names_gets_that_diagnosis(
+        name, factory, variant, layout, bias, kind, words):
+    """Each diagnosis of issue 24 §1 on a real transformers class broken that way (its
+    forward edited in a subclass, or its config): rejected, and the report names it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(C.ConformanceFailure) as info:
+            check_ffn(factory, variant, layout, bias=bias, max_examples=10)
+    text = info.value.report()
+    assert kind in [d.kind for d in info.value.diagnoses], text
+    assert words in text and "it then matches at every drawn point" in text, text

@@ -13,10 +13,11 @@ pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
 from ffnverify.testing.results import ConformanceFailure  # noqa: E402
 
-from .thirdparty import BROKEN, ENTRIES  # noqa: E402
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED  # noqa: E402
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
+MOE_EXAMPLES = max(2, EXAMPLES // 4)  # each MoE example runs E experts in four dtypes
 
 
 def _need(pkg):
@@ -58,16 +59,58 @@ def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
             check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
     text = info.value.report()
     assert "diagnosis:" in text and "matches at every drawn point" in text, text
+    # silu(0.5·g)·u·2 = g·σ(0.5·g)·u: swish's beta = 0.5, and listed beside it the scales
+    # the config applies (the numbers cannot tell them apart)
+    assert "the silu constant beta = 0.5 (correct 1)" in text, text
+    assert "the gate's pre-activation scaled by 0.5 and the output scaled by 2" in text, text
+    assert "the numbers cannot tell them apart" in text, text
 
 
-def test_open_clip_needs_torchvision():
-    """open_clip imports torchvision at package import; beside torch 2.13.0+cpu the PyPI
-    torchvision build does not load ('operator torchvision::nms does not exist'), so the
-    thirdparty env leaves open_clip out. Its MLP is nn.Sequential(c_fc, gelu, c_proj)."""
-    if importlib.util.find_spec("open_clip") is None:
-        pytest.skip("open_clip is not installed")
+def _moe_marks(entries):
+    """The transformers blocks run in the hf env too (-m hf), the others here only."""
+    return [pytest.param(e, id=e[0], marks=[pytest.mark.hf] if e[-1] == "transformers"
+                         else []) for e in entries]
+
+
+@pytest.mark.parametrize("entry", _moe_marks(MOE))
+def test_moe_block_is_conformant_through_its_routing(entry):
+    """The whole block: its router's top-k and gates from its own weights, each token's
+    output = Σ gate·expert(x); the gating the class computes is identified."""
+    from ffnverify.testing.moe import check_moe
+
+    name, factory, variant, top_k, gating, bias, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = check_moe(factory, variant, top_k, bias=bias, max_examples=MOE_EXAMPLES)
+    assert report.gating == gating and report.experts == 4, report.summary()
+    assert report.compared > 0, report.summary()
+
+
+@pytest.mark.parametrize("entry", _moe_marks(MOE_BROKEN))
+def test_moe_block_against_a_wrong_statement_is_diagnosed(entry):
+    from ffnverify.testing.moe import check_moe
+
+    name, factory, variant, top_k, gating, words, pkg = entry
+    _need(pkg)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ConformanceFailure) as info:
+            check_moe(factory, variant, top_k, gating=gating, max_examples=MOE_EXAMPLES)
+    text = info.value.report()
+    assert info.value.check == "moe-forward" and words in text, text
+
+
+@pytest.mark.parametrize("entry", REJECTED, ids=[e[0] for e in REJECTED])
+def test_a_library_left_out_is_reported_with_its_reason(entry):
+    """Not silently absent: skipped with the named reason, and failed once it imports
+    (then it belongs in ENTRIES)."""
+    name, where, reason = entry
+    top = where.split(".")[0]
+    if importlib.util.find_spec(top) is None:
+        pytest.skip(f"{name} rejected: {reason}")
     try:
-        import open_clip.transformer  # noqa: F401
+        importlib.import_module(where)
     except (ImportError, RuntimeError) as exc:
-        pytest.skip(f"open_clip does not import here: {type(exc).__name__}: {exc}")
-    pytest.fail("open_clip imports: add its MLP to thirdparty.ENTRIES")
+        pytest.skip(f"{name} rejected: {reason}; here: {type(exc).__name__}: {exc}")
+    pytest.fail(f"{where} imports here: add {name} to thirdparty.ENTRIES")

@@ -106,7 +106,89 @@ def olmo_core(d, h, bias=True):
     return FeedForward(d_model=d, hidden_size=h, bias=bias, dtype=__import__("torch").float64)
 
 
-T, L, OLMO = "transformers", "litgpt", "olmo_core"
+# MoE blocks checked whole through their routing (ffnverify.testing.moe.check_moe): 4
+# experts, top 2; top-level factories, so a printed reproducer imports them
+def litgpt_moe(d, h, bias=False):
+    """litgpt's LLaMAMoE, 4 experts, 2 per token: topk of the logits, then their softmax."""
+    return litgpt("LLaMAMoE", n_expert=4, n_expert_per_token=2)(d, h, bias)
+
+
+def _mixtral_moe(d, h, top_k):
+    cls, cfg = _hf("mixtral", "MixtralSparseMoeBlock", "MixtralConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, num_local_experts=4,
+                   num_experts_per_tok=top_k, **HEADS))
+
+
+def mixtral_moe(d, h, bias=False):
+    """MixtralSparseMoeBlock: softmax over every expert in float32, top 2, renormalised."""
+    return _mixtral_moe(d, h, 2)
+
+
+def mixtral_moe_top3(d, h, bias=False):
+    """The same block configured for 3 experts per token (checked as top 2: the mutant)."""
+    return _mixtral_moe(d, h, 3)
+
+
+def _qwen3_moe(d, h, norm):
+    cls, cfg = _hf("qwen3_moe", "Qwen3MoeSparseMoeBlock", "Qwen3MoeConfig")
+    return cls(cfg(hidden_size=d, moe_intermediate_size=h, num_experts=4,
+                   num_experts_per_tok=2, norm_topk_prob=norm, **HEADS))
+
+
+def qwen3_moe(d, h, bias=False):
+    """Qwen3MoeSparseMoeBlock with its config's default norm_topk_prob=False: the softmax
+    over every expert, taken at the top 2, not renormalised."""
+    return _qwen3_moe(d, h, False)
+
+
+def qwen3_moe_norm(d, h, bias=False):
+    """Qwen3MoeSparseMoeBlock with norm_topk_prob=True (Qwen3-30B-A3B's config)."""
+    return _qwen3_moe(d, h, True)
+
+
+def torchtitan_ffn(d, h, bias=False):
+    """torchtitan's FeedForward (w1 gate, w3 up, w2 down: SwiGLU), from its Config."""
+    from torchtitan.models.common.feed_forward import FeedForward
+    from torchtitan.models.common.linear import Linear
+
+    def lin(i, o):
+        return Linear.Config(in_features=i, out_features=o, bias=bias)
+
+    return FeedForward.Config(w1=lin(d, h), w2=lin(h, d), w3=lin(d, h)).build()
+
+
+def qwen2_moe(d, h, bias=False):
+    """Qwen2MoeSparseMoeBlock: 4 routed experts (softmax, top 2, not renormalised by
+    default) and a shared expert of width h, weighted by sigmoid(shared_expert_gate(x))."""
+    cls, cfg = _hf("qwen2_moe", "Qwen2MoeSparseMoeBlock", "Qwen2MoeConfig")
+    return cls(cfg(hidden_size=d, moe_intermediate_size=h, shared_expert_intermediate_size=h,
+                   num_experts=4, num_experts_per_tok=2, **HEADS))
+
+
+def olmoe(d, h, bias=False):
+    """OlmoeSparseMoeBlock: 4 experts, top 2, norm_topk_prob False by default."""
+    cls, cfg = _hf("olmoe", "OlmoeSparseMoeBlock", "OlmoeConfig")
+    return cls(cfg(hidden_size=d, intermediate_size=h, num_experts=4, num_experts_per_tok=2,
+                   **HEADS))
+
+
+def _shared_ungated_forward(self, hidden_states):
+    """Qwen2MoeSparseMoeBlock.forward with the shared expert's sigmoid gate left out."""
+    b, t, c = hidden_states.shape
+    flat = hidden_states.view(-1, c)
+    _, weights, index = self.gate(flat)
+    return (self.experts(flat, index, weights) + self.shared_expert(flat)).reshape(b, t, c)
+
+
+def qwen2_moe_shared_ungated(d, h, bias=False):
+    """The real block, its forward with the shared expert's gate left out (the mutant)."""
+    block = qwen2_moe(d, h, bias)
+    block.__class__ = type("Qwen2MoeSharedUngated", (type(block),),
+                           {"forward": _shared_ungated_forward})
+    return block
+
+
+T, L, OLMO, TITAN = "transformers", "litgpt", "olmo_core", "torchtitan"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
     ("NemotronMLP", nemotron, "relu2", (False, True), {}, T),
@@ -128,6 +210,41 @@ ENTRIES = [
     ("litgpt LLaMAMoE(1 expert)", litgpt("LLaMAMoE", n_expert=1, n_expert_per_token=1),
      "swiglu", (False,), {"experts": 0}, L),
     ("olmo-core FeedForward", olmo_core, "swiglu", (False, True), {}, OLMO),
+    ("torchtitan FeedForward", torchtitan_ffn, "swiglu", (False, True), {}, TITAN),
+]
+# libraries issue 24 names that the thirdparty env cannot hold, each with its reason:
+# (name, the module its FFN lives in, why it is left out)
+REJECTED = [
+    ("open_clip MLP", "open_clip.transformer",
+     "open_clip imports torchvision at package import (open_clip/utils.py: torchvision.ops."
+     "misc), and the only torchvision reachable here, PyPI's 0.28.0 (the CUDA build paired "
+     "with torch 2.13.0), does not load beside torch 2.13.0+cpu: 'RuntimeError: operator "
+     "torchvision::nms does not exist' (open_clip_torch 3.3.0; the CPU wheel index "
+     "download.pytorch.org cannot be reached)"),
 ]
 # broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
 BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1((0.5, 2.0)), "swiglu", (False,), {}, T)]
+
+# (name, factory, variant, top_k, the gating the class computes, bias settings, package)
+MOE = [
+    ("litgpt LLaMAMoE(4 experts, top 2)", litgpt_moe, "swiglu", 2, "renormalised",
+     (False, True), L),
+    ("MixtralSparseMoeBlock(4, top 2)", mixtral_moe, "swiglu", 2, "renormalised", (False,), T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=False)", qwen3_moe, "swiglu", 2, "softmax",
+     (False,), T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=True)", qwen3_moe_norm, "swiglu", 2,
+     "renormalised", (False,), T),
+    ("Qwen2MoeSparseMoeBlock(shared expert)", qwen2_moe, "swiglu", 2, "softmax", (False,), T),
+    ("OlmoeSparseMoeBlock", olmoe, "swiglu", 2, "softmax", (False,), T),
+]
+# real blocks checked against a statement they do not meet: (name, factory, variant, top_k
+# stated, gating stated, words the diagnosis must say, package)
+MOE_BROKEN = [
+    ("MixtralSparseMoeBlock routing 3, stated top 2", mixtral_moe_top3, "swiglu", 2, "auto",
+     "top-k off by one: each token goes to 3 experts, not 2", T),
+    ("Qwen3MoeSparseMoeBlock(norm_topk_prob=False), stated renormalised", qwen3_moe, "swiglu",
+     2, "renormalised", "the gate weights are the softmax over every expert, taken at the "
+     "top k (not renormalised)", T),
+    ("Qwen2MoeSparseMoeBlock, shared expert's gate left out", qwen2_moe_shared_ungated,
+     "swiglu", 2, "auto", "the shared expert with weight 1, not weighted by sigmoid", T),
+]

@@ -1,0 +1,846 @@
+"""MoE blocks checked whole, through their routing: `check_moe(factory, variant, top_k)`.
+
+The module is a sparse mixture of experts (litgpt's LLaMAMoE, transformers'
+MixtralSparseMoeBlock and Qwen3MoeSparseMoeBlock): a router weight Wr (E×d) and E experts,
+each an FFN of `variant`. Its reference, computed in float64 NumPy from the module's own
+(dtype-rounded) weights, is, for each token x:
+
+    logits l = Wr·x;  S = the top_k experts by l;  y = Σ_{e∈S} g_e · expert_e(x)
+
+with the gate weights g of one of the GATINGS: softmax over the top-k logits
+("renormalised": Mixtral, litgpt, Qwen3-MoE with norm_topk_prob) or the softmax over all
+experts taken at the top k ("softmax": Qwen2/3-MoE without norm_topk_prob, OLMoE). The
+gating is a property the kit identifies (`gating="auto"`, reported), or a statement it
+checks (`gating="renormalised"`).
+
+Bounds (rounding-error reasoning, first order, as `tolerances`): each expert's output
+error is the kit's FFN bound B_e (`tolerances.bounds`); the logits' error e_l is that of a
+length-d inner product accumulated in the dtype's accumulation precision and rounded once;
+a gate weight g_i = exp(l_i)/Σ_j exp(l_j) moves by g_i·(e_l_i + Σ_j g_j·e_l_j) under logit
+errors, plus gate_roundings(E, k) roundings (each exp, the sums, the divisions of the
+longest form: softmax over E, then renormalised over k) at float32's unit roundoff or the
+dtype's, whichever is larger (every real router computes its softmax in float32, even in a
+float64 block: the float64 check judges the gates at float32 accuracy), and a cast of the
+logits to that precision; each product g·expert and
+each of the k additions rounds once in the dtype. The float64 reference's own error is
+added the same way.
+
+Ties: the module's selection equals the reference's only when the k-th and (k+1)-th
+largest logits are further apart than both logits' errors plus the rounding of the
+probabilities the selection may compare ((E+2) roundings each); a token closer than that
+cannot be judged in that dtype and is left out of the comparison, counted in the report
+("tie tokens"). A draw whose every dtype is tied or vacuous (`tolerances.VACUITY_RATIO`)
+is discarded. Never a false failure from a tie.
+
+A failure in float64 is diagnosed: the hypotheses a reviewer would try on a router (top-k
+off by one, two experts swapped, the gate weight applied twice or never, the other
+gating) are checked at every drawn point (the failing draw, and a fresh build at the probe
+shape with inputs of scale 3) within the float64 bound, and those that fit are reported.
+
+Checked: parameters (E experts' and the router's, every parameter read) and the forward
+output per dtype. Not checked here: gradients, FLOPs (routed FLOPs depend on the data),
+train mode (routers add jitter noise there); `check_ffn(..., experts=i)` checks each
+expert alone, with all of those.
+"""
+
+import copy
+import dataclasses
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from derivations.params import params as derived_params
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends.variants import lookup
+from ffnverify.testing import layouts, tolerances
+from ffnverify.testing.checks import _kit_settings, _to_numpy, expected_shapes
+from ffnverify.testing.results import DTYPES, Case, ConformanceFailure, Vacuous
+
+GATINGS = {
+    "renormalised": "the softmax of the top-k router logits (the softmax over every expert, "
+                    "renormalised over the top k)",
+    "softmax": "the softmax over every expert, taken at the top k (not renormalised)",
+}
+# MoE layouts: the router's weight (E×d, as nn.Linear(d, E) stores it), the experts
+# layout (layouts._EXPERTS) that reads expert e, and the path of the experts' module
+MOE_LAYOUTS = {
+    "litgpt-moe": ("gate.weight", "litgpt-moe", ""),  # litgpt LLaMAMoE: gate, experts.{e}
+    # transformers' MixtralSparseMoeBlock, Qwen3MoeSparseMoeBlock: gate (a TopKRouter
+    # holding weight (E, d)), experts (gate_up_proj (E, 2h, d), down_proj (E, d, h))
+    "mixtral-moe": ("gate.weight", "mixtral-experts", "experts."),
+    # transformers' Qwen2MoeSparseMoeBlock: the same, plus a shared expert every token
+    # gets, weighted by sigmoid(shared_expert_gate(x))
+    "qwen2-moe": ("gate.weight", "mixtral-experts", "experts."),
+}
+# shared experts: (the shared expert's path prefix, its layout, its gate's weight (1, d))
+SHARED = {"qwen2-moe": ("shared_expert.", "hf", "shared_expert_gate.weight")}
+SHARED_WORDS = {"sigmoid": "weighted by sigmoid(shared gate)", "ungated": "with weight 1",
+                "none": "left out"}
+
+
+def shared_table(layout, variant):
+    """The shared expert's table of MoE layout `layout` (None: it has none)."""
+    if layout not in SHARED:
+        return None
+    prefix, name, _ = SHARED[layout]
+    return {k: (prefix + p, t) for k, (p, t) in
+            layouts.mapping(lookup(variant)[1], name).items()}
+
+
+def expert_tables(layout, variant, E, h):
+    """[{our name: (path, transform)}] of each of the E experts of MoE layout `layout`."""
+    _, experts_layout, prefix = MOE_LAYOUTS[layout]
+    gated = lookup(variant)[1]
+    return [{k: (prefix + p, t) for k, (p, t) in
+             layouts.mapping(gated, experts_layout, e, h).items()} for e in range(E)]
+MAX_D, MAX_H, MAX_N = 24, 48, 8  # drawn shapes (E experts each)
+DEFAULT_MAX_EXAMPLES = 30  # per bias setting
+PROBE_SCALE = 3.0  # diagnosis probe inputs N(0, 9)
+PROBE_TOKENS = 16
+
+
+GATE_U = 2.0**-24  # routers compute the gate softmax in float32 at least (litgpt's
+# softmax(dtype=torch.float), Mixtral's and Qwen's .float()): even a float64 block's gate
+# weights carry float32 roundings
+
+
+def gate_u(dtype):
+    """Unit roundoff of the gate weights' computation in `dtype`: float32's at least."""
+    return max(tolerances.DTYPES[dtype][0], GATE_U)
+
+
+def vacuity_ratio(dtype):
+    """Anti-vacuity: the largest bound / max|reference| at which a dtype still judges; the
+    gates' precision's (float32's) where that is coarser than the dtype's."""
+    r = tolerances.VACUITY_RATIO
+    return max(r[dtype], r["float32"]) if gate_u(dtype) > tolerances.DTYPES[dtype][0] \
+        else r[dtype]
+
+
+def gate_roundings(E, k):
+    """Roundings of the dtype in one gate weight, the longest form: E exps, the sum of E,
+    the division; the sum of k and the division renormalising; the cast to the dtype."""
+    return E + k + 4
+
+
+# ---------------------------------------------------------------- the reference
+
+
+def _softmax(z):
+    z = z - np.max(z, axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Routing:
+    """How a block routes: `top_k` experts per token, weighted by `gating`'s weights raised
+    to `power` (1; 2: applied twice; 0: never applied), expert e computed by expert
+    `perm[e]`'s weights (None: each by its own)."""
+
+    top_k: int
+    gating: str
+    power: int = 1
+    perm: tuple | None = None
+    shared: str = "sigmoid"  # a shared expert's weight: sigmoid(gate), 1 ("ungated"), "none"
+
+
+def route(logits, routing):
+    """(top: n×k expert indices, g: n×k gate weights, order: n×E experts by logit)."""
+    order = np.argsort(-logits, axis=1, kind="stable")
+    top = order[:, :routing.top_k]
+    if routing.gating == "renormalised":
+        g = _softmax(np.take_along_axis(logits, top, 1))
+    else:
+        g = np.take_along_axis(_softmax(logits), top, 1)
+    return top, g, order
+
+
+def expert_outputs(variant, experts, x):
+    """[expert_e(x)] for every expert e (every token: an FFN does not mix tokens)."""
+    return [numpy_ffn.forward(variant, w, x)[0] for w in experts]
+
+
+def combine(ys, top, g, routing):
+    """y = Σ_k g_k^power · ys[perm[top_k]] per token."""
+    n = top.shape[0]
+    y = np.zeros_like(ys[0])
+    rows = np.arange(n)
+    for k in range(top.shape[1]):
+        e = top[:, k]
+        if routing.perm is not None:
+            e = np.asarray(routing.perm)[e]
+        stack = np.stack(ys)  # (E, n, d)
+        y = y + (g[:, k] ** routing.power)[:, None] * stack[e, rows]
+    return y
+
+
+@dataclass
+class Weights:
+    """One module copy's weights in our names, float64: router (E×d) and each expert's."""
+
+    router: np.ndarray
+    experts: list
+    shared: dict | None = None  # a shared expert's weights, and its gate's (1×d)
+    shared_gate: np.ndarray | None = None
+
+
+def read_weights(module, layout, variant, h):
+    router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
+    tables = expert_tables(layout, variant, int(router.shape[0]), h)
+    w = Weights(_to_numpy(router), [layouts.read(module, t) for t in tables])
+    if layout in SHARED:
+        w.shared = layouts.read(module, shared_table(layout, variant))
+        w.shared_gate = _to_numpy(layouts.resolve(module, SHARED[layout][2]))
+    return w
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def _mm(k, mag, val, dtype):
+    u, u_acc, eta = tolerances.DTYPES[dtype]
+    r = u if u_acc != u else 0.0
+    return tolerances.gamma(k, u_acc) * mag + r * np.abs(val) + eta
+
+
+def logit_errors(w, x, dtype):
+    """Elementwise bound on the computed logits' error (n×E), the dtype's and float64's."""
+    mag = np.abs(x) @ np.abs(w.router).T
+    val = x @ w.router.T
+    d = x.shape[1]
+    return _mm(d, mag, val, dtype) + _mm(d, mag, val, "float64")
+
+
+def ties(logits, e_l, routing, dtype, E):
+    """Tokens (bool, n) whose top-k selection the dtype's rounding may change: the k-th and
+    (k+1)-th logits closer than both errors plus the rounding of compared probabilities."""
+    k = routing.top_k
+    if k >= E:
+        return np.zeros(logits.shape[0], bool)
+    u = gate_u(dtype)
+    e_l = e_l + u * np.abs(logits)  # the logits cast to the gates' precision
+    order = np.argsort(-logits, axis=1, kind="stable")
+    ls = np.take_along_axis(logits, order, 1)
+    es = np.take_along_axis(e_l, order, 1)
+    gap = ls[:, k - 1] - ls[:, k]
+    worst_in = es[:, :k].max(axis=1)
+    worst_out = es[:, k:].max(axis=1)
+    # selecting on probabilities p = softmax(l): each rounded (E+2) times relatively, so
+    # their order holds while the logit gap exceeds 2·log((1+ε)/(1−ε)) ≈ 4ε, ε = (E+2)u
+    eps = (E + 2) * u
+    slack = 4 * eps / max(1 - eps, 1e-300)
+    return gap <= worst_in + worst_out + slack
+
+
+def gate_errors(logits, e_l, top, g, routing, dtype, E):
+    """Bound on each computed gate weight (n×k), first order plus its roundings."""
+    u, _, eta = tolerances.DTYPES[dtype]
+    u64, ug = tolerances.DTYPES["float64"][0], gate_u(dtype)
+    e_l = e_l + ug * np.abs(logits)  # the logits cast to the gates' precision
+    k = routing.top_k
+    if routing.gating == "renormalised":
+        e_top = np.take_along_axis(e_l, top, 1)
+        spread = (g * e_top).sum(axis=1, keepdims=True)
+    else:
+        p = _softmax(logits)
+        e_top = np.take_along_axis(e_l, top, 1)
+        spread = (p * e_l).sum(axis=1, keepdims=True)
+    # the softmax's roundings in the gates' precision, the cast back to the dtype
+    err = g * (e_top + spread) + (gate_roundings(E, k) * ug + u + u64) * g + 2 * eta
+    if routing.power != 1:  # g^p moves by p·g^(p−1)·δg, and p−1 more roundings
+        p = routing.power
+        err = p * g ** max(p - 1, 0) * err + max(p - 1, 0) * (u + u64) * g**p
+    return err
+
+
+def output_bound(variant, w, x, ys, yb, logits, top, g, routing, dtype):
+    """Elementwise bound (n×d) on |module − reference| for the routed sum."""
+    E = len(w.experts)
+    u, _, eta = tolerances.DTYPES[dtype]
+    u64 = tolerances.DTYPES["float64"][0]
+    e_l = logit_errors(w, x, dtype)
+    e_g = gate_errors(logits, e_l, top, g, routing, dtype, E)
+    n = x.shape[0]
+    rows = np.arange(n)
+    ys_a, yb_a = np.abs(np.stack(ys)), np.stack(yb)
+    gp = g ** routing.power
+    total = np.zeros_like(ys[0])
+    mags = np.zeros_like(ys[0])
+    for k in range(top.shape[1]):
+        e = top[:, k]
+        if routing.perm is not None:
+            e = np.asarray(routing.perm)[e]
+        ya, b = ys_a[e, rows], yb_a[e, rows]
+        total += gp[:, k, None] * b + e_g[:, k, None] * (ya + b)
+        mags += gp[:, k, None] * ya
+    k = top.shape[1]
+    # one rounding per product, k additions (the first into zeros is exact)
+    rounding = (u + u64 + tolerances.gamma(k, u) + tolerances.gamma(k, u64)) * (mags + total)
+    return total + rounding + (k + 1) * eta
+
+
+def expert_bounds(variant, w, x, dtype, device="cpu"):
+    """[the kit's FFN forward bound of expert e at x] (n×d each)."""
+    out = []
+    dy = np.zeros_like(x)
+    for we in w.experts:
+        ref = {"y": numpy_ffn.forward(variant, we, x)[0]}
+        plain = tolerances.plain_errors(variant, we, x, dy, dtype, device, ref)
+        out.append(tolerances.bounds(variant, we, x, dy, dtype, plain)["y"])
+    return out
+
+
+def with_shared(variant, w, x, y, b, routing, dtype, device="cpu"):
+    """(y, bound) with the shared expert added: y + σ(s)·shared(x), s = x·w_s. The bound
+    adds σ·B_shared, the weight's error (σ'·e_s from the gate's inner product, and the
+    kit's model of a sigmoid evaluation) times |shared(x)| + B_shared, the product's
+    rounding and the final addition's."""
+    u, _, eta = tolerances.DTYPES[dtype]
+    u64 = tolerances.DTYPES["float64"][0]
+    ys = numpy_ffn.forward(variant, w.shared, x)[0]
+    dy = np.zeros_like(x)
+    plain = tolerances.plain_errors(variant, w.shared, x, dy, dtype, device, {"y": ys})
+    bs = tolerances.bounds(variant, w.shared, x, dy, dtype, plain)["y"]
+    z = x @ w.shared_gate.T  # (n, 1)
+    e_z = (_mm(x.shape[1], np.abs(x) @ np.abs(w.shared_gate).T, z, dtype)
+           + _mm(x.shape[1], np.abs(x) @ np.abs(w.shared_gate).T, z, "float64"))
+    sig = 1 / (1 + np.exp(-z))
+    e_sig = sig * (1 - sig) * e_z + sum(
+        tolerances.activation_errors("sigmoid", z, dt)[0] for dt in (dtype, "float64"))
+    weight, e_w = {"sigmoid": (sig, e_sig), "ungated": (np.ones_like(z), 0.0 * z),
+                   "none": (np.zeros_like(z), 0.0 * z)}[routing.shared]
+    part = weight * ys
+    y_all = y + part
+    b_all = (b + weight * bs + e_w * (np.abs(ys) + bs)
+             + (u + u64) * (2 * np.abs(part) + np.abs(y) + b) + 2 * eta)
+    return y_all, b_all
+
+
+def reference(variant, w, x, routing, dtype, device="cpu"):
+    """(y, bound, tied tokens) of the block at x under `routing` in `dtype`."""
+    logits = x @ w.router.T
+    top, g, _ = route(logits, routing)
+    ys = expert_outputs(variant, w.experts, x)
+    yb = expert_bounds(variant, w, x, dtype, device)
+    y = combine(ys, top, g, routing)
+    b = output_bound(variant, w, x, ys, yb, logits, top, g, routing, dtype)
+    if w.shared is not None:
+        y, b = with_shared(variant, w, x, y, b, routing, dtype, device)
+    tied = ties(logits, logit_errors(w, x, dtype), routing, dtype, len(w.experts))
+    return y, b, tied
+
+
+# ---------------------------------------------------------------- the module
+
+
+def _call(module, x):
+    """The block's forward on (1, n, d) (MoE blocks take batch × sequence × d); a tuple
+    return (transformers 4's (hidden, router_logits)) is read as its first item."""
+    out = module(x.unsqueeze(0))
+    if isinstance(out, (tuple, list)):
+        out = out[0]
+    return out.reshape(x.shape)
+
+
+def _run(module, x, case, dtype):
+    try:
+        with torch.no_grad():
+            return _to_numpy(_call(module, x))
+    except Exception as exc:
+        raise ConformanceFailure("moe-forward", f"the module's forward raised "
+                                 f"{type(exc).__name__}: {exc} (input (1, {x.shape[0]}, "
+                                 f"{x.shape[1]}), {x.dtype})", dtype=dtype, case=case) from exc
+
+
+def _build(case):
+    try:
+        module = case.factory(case.d, case.h, case.bias)
+    except Exception as exc:
+        raise ConformanceFailure("factory", f"factory({case.d}, {case.h}, {case.bias}) raised "
+                                 f"{type(exc).__name__}: {exc}", case=case) from exc
+    if not isinstance(module, torch.nn.Module):
+        raise ConformanceFailure("factory", f"factory returned {type(module).__name__}, not a "
+                                 "torch.nn.Module", case=case)
+    return module.eval().to(case.device, torch.float64)
+
+
+def _outside(path, extra):
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(path, pat) for pat in extra)
+
+
+def _tables(module, layout, variant, h):
+    router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
+    if not isinstance(router, torch.Tensor) or router.dim() != 2:
+        return None, []
+    shared = shared_table(layout, variant)
+    return router, expert_tables(layout, variant, int(router.shape[0]), h) + (
+        [shared] if shared else [])
+
+
+def _fits(module, layout, variant, d, h, bias, extra):
+    """Why `layout` does not read the module (None: it does)."""
+    router, tables = _tables(module, layout, variant, h)
+    if router is None:
+        return f"no router weight {MOE_LAYOUTS[layout][0]}"
+    if tuple(router.shape[1:]) != (d,):
+        return f"router weight {tuple(router.shape)}, expected (E, {d})"
+    expected = expected_shapes(variant, d, h, bias)
+    covered = {MOE_LAYOUTS[layout][0]}
+    if layout in SHARED:
+        gate = layouts.resolve(module, SHARED[layout][2])
+        if not isinstance(gate, torch.Tensor) or tuple(gate.shape) != (1, d):
+            return f"no shared expert gate {SHARED[layout][2]} of shape (1, {d})"
+        covered.add(SHARED[layout][2])
+    for e, table in enumerate(tables):
+        try:
+            seen = layouts.read(module, table)
+        except (ValueError, IndexError, RuntimeError) as exc:
+            return f"expert {e}: {exc}"
+        for name, shape in expected.items():
+            if name not in seen:
+                return f"expert {e}: no {name} (expected {shape})"
+            if tuple(seen[name].shape) != shape:
+                return f"expert {e}: {name} has shape {tuple(seen[name].shape)}, expected {shape}"
+        if set(seen) - set(expected):
+            return f"expert {e}: unexpected tensors {sorted(set(seen) - set(expected))}"
+        covered |= set(layouts.paths(module, table))
+    extra_found = [k for k, _ in module.named_parameters()
+                   if k not in covered and not _outside(k, extra)]
+    if extra_found:
+        return f"not read by the layout: {', '.join(extra_found)}"
+    return None
+
+
+def check_params(module, case, E):
+    """The router (E·d) and E experts of the derived size; every parameter read."""
+    table_count = E * (int(derived_params(case.variant, case.d, case.h, False)) + sum(
+        int(np.prod(v)) for k, v in expected_shapes(case.variant, case.d, case.h,
+                                                    case.bias).items() if k.startswith("b_")))
+    total = table_count + E * case.d
+    if case.layout in SHARED:  # a shared expert of the same size, and its gate (1×d)
+        total += table_count // E + case.d
+    have = sum(p.numel() for k, p in module.named_parameters() if not _outside(k, case.extra))
+    if have != total:
+        raise ConformanceFailure("params", f"module has {have} parameters; {E} experts of "
+                                 f"params({case.variant}, d={case.d}, h={case.h}, bias="
+                                 f"{case.bias}) and a router of {E}×{case.d} make {total}",
+                                 case=case)
+    why = _fits(module, case.layout, case.variant, case.d, case.h, case.bias, case.extra)
+    if why:
+        raise ConformanceFailure("params", f"layout {case.layout}: {why}", case=case)
+
+
+def fill(module, case, rng):
+    """Every parameter drawn: expert weights N(0, 1/fan_in), biases N(0, 1/4), the router
+    N(0, 1/d) (logits of unit scale)."""
+    router_path = MOE_LAYOUTS[case.layout][0]
+    _, tables = _tables(module, case.layout, case.variant, case.h)
+    names = {}
+    for t in tables:
+        for path, our in layouts.paths(module, t).items():
+            names.setdefault(path, our[0])
+    fan_in = {"gate": case.d, "up": case.d, "down": case.h}
+    with torch.no_grad():
+        for path, param in module.named_parameters():
+            if path == router_path or path == SHARED.get(case.layout, (0, 0, None))[2]:
+                scale = 1 / np.sqrt(case.d)
+            elif path in names:
+                kind, proj = names[path].split("_", 1)
+                scale = 1 / np.sqrt(fan_in[proj]) if kind == "W" else 0.5
+            else:
+                continue
+            values = rng.standard_normal(tuple(param.shape)) * scale
+            param.copy_(torch.as_tensor(values, dtype=param.dtype))
+
+
+def resolve_layout(module, variant, d, h, bias, extra):
+    """The MOE_LAYOUTS name that reads the module, or ConformanceFailure('layout')."""
+    why = {}
+    for name in MOE_LAYOUTS:
+        why[name] = _fits(module, name, variant, d, h, bias, extra)
+        if why[name] is None:
+            return name
+    params = ", ".join(f"{k} {tuple(v.shape)}" for k, v in module.named_parameters())
+    raise ConformanceFailure("layout", f"no MoE layout reads the module (d={d}, h={h}): "
+                             + "; ".join(f"{k}: {v}" for k, v in why.items())
+                             + f"; its parameters: {params}")
+
+
+# ---------------------------------------------------------------- one case
+
+
+@dataclass
+class Outcome:
+    """What one drawn case did: dtypes left out as vacuous, tokens left out as ties."""
+
+    skipped: list = field(default_factory=list)
+    tie_tokens: int = 0
+    compared: int = 0
+
+
+def _compare(y, ref, bound, keep, case, dtype, routing):
+    err = np.abs(y - ref)
+    err = np.where(np.isfinite(y), err, np.inf)
+    excess = err / np.maximum(bound, np.finfo(float).tiny)
+    excess[~keep] = 0.0
+    excess[np.isnan(excess)] = np.inf
+    if not np.any(excess > 1):
+        return
+    idx = np.unravel_index(int(np.argmax(excess)), err.shape)
+    raise ConformanceFailure(
+        "moe-forward", f"the routed output (top {routing.top_k}, gates {routing.gating}) "
+        "differs from the float64 reference beyond the bound", dtype=dtype, tensor="y",
+        index=tuple(int(i) for i in idx), got=float(y[idx]), expected=float(ref[idx]),
+        error=float(err[idx]), bound=float(bound[idx]), scale=float(np.max(np.abs(ref))),
+        case=case)
+
+
+def run_case(case, routing, dtypes=DTYPES):
+    """Check one drawn case (ConformanceFailure, or Vacuous when nothing could be judged)."""
+    rng = np.random.default_rng(case.seed)
+    module64 = _build(case)
+    router = layouts.resolve(module64, MOE_LAYOUTS[case.layout][0])
+    E = int(router.shape[0]) if isinstance(router, torch.Tensor) else 0
+    check_params(module64, case, E)
+    fill(module64, case, rng)
+    x64 = rng.standard_normal((case.n, case.d))
+    out = Outcome()
+    judged = False
+    try:
+        for dtype in dtypes:
+            tdt = getattr(torch, dtype)
+            module = copy.deepcopy(module64).to(tdt)
+            w = read_weights(module, case.layout, case.variant, case.h)
+            xt = torch.as_tensor(x64).to(tdt)
+            x = _to_numpy(xt)
+            ref, bound, tied = reference(case.variant, w, x, routing, dtype, case.device)
+            keep = np.broadcast_to(~tied[:, None], ref.shape)
+            signal = float(np.max(np.abs(ref[~tied]), initial=0.0))
+            worst = float(np.max(bound[~tied], initial=0.0))
+            out.tie_tokens += int(tied.sum())
+            if not tied.all() and not (0 < signal and worst <= vacuity_ratio(dtype) * signal):
+                out.skipped.append(dtype)
+                continue
+            if tied.all():
+                continue
+            y = _run(module, xt.to(case.device), case, dtype)
+            if y.shape != ref.shape:
+                raise ConformanceFailure("moe-forward", f"output shape {y.shape}, expected "
+                                         f"{ref.shape}", dtype=dtype, case=case)
+            _compare(y, ref, bound, keep, case, dtype, routing)
+            judged = True
+            out.compared += int((~tied).sum())
+    except ConformanceFailure as failure:
+        failure.context = (module64, x64)
+        raise
+    if not judged:
+        raise Vacuous(f"every dtype tied or vacuous for d={case.d} h={case.h} n={case.n}")
+    return out
+
+
+# ---------------------------------------------------------------- diagnosis
+
+
+@dataclass
+class Point:
+    module: object
+    weights: Weights
+    x: np.ndarray
+    y: np.ndarray
+
+
+def _points(case, module64, x64, fills=2):
+    """The failing draw, and fresh builds at the probe shape (inputs of scale 3)."""
+    pts = []
+
+    def add(c, module, x):
+        try:
+            y = _run(module, torch.as_tensor(x), c, "float64")
+        except ConformanceFailure:
+            return
+        pts.append(Point(module, read_weights(module, c.layout, c.variant, c.h), x, y))
+
+    rng = np.random.default_rng([case.seed, 7])
+    if module64 is not None:
+        add(case, module64, x64)
+    probe = dataclasses.replace(case, d=6, h=15)
+    for _ in range(fills):
+        try:
+            module = _build(probe)
+            fill(module, probe, rng)
+        except Exception:
+            break
+        add(probe, module, PROBE_SCALE * rng.standard_normal((PROBE_TOKENS, probe.d)))
+    return pts
+
+
+def matches(routing, points, variant):
+    """Max |module − reference| / float64 bound over the untied tokens of every point
+    (inf where a point has no untied token)."""
+    worst = 0.0
+    for p in points:
+        y, b, tied = reference(variant, p.weights, p.x, routing, "float64")
+        if tied.all():
+            return np.inf
+        e = np.abs(p.y - y)[~tied] / np.maximum(b[~tied], np.finfo(float).tiny)
+        worst = max(worst, float(np.max(e, initial=0.0)))
+    return worst
+
+
+def hypotheses(routing, E, gatings, points_shared=False):
+    """(words, Routing) a reviewer would try for a block stated to route as `routing`."""
+    k = routing.top_k
+    out = []
+    for other in GATINGS:  # the other gating: always a hypothesis
+        if other != routing.gating:
+            out.append((f"the gate weights are {GATINGS[other]}, not {GATINGS[routing.gating]}",
+                        dataclasses.replace(routing, gating=other)))
+    for kk in (k - 1, k + 1):
+        if 1 <= kk <= E:
+            for gating in gatings:
+                out.append((f"top-k off by one: each token goes to {kk} expert"
+                            f"{'s' if kk > 1 else ''}, not {k} "
+                            f"(gates {gating})", Routing(kk, gating)))
+    for power, words in ((2, "the gate weight applied twice (g², not g)"),
+                         (0, "the gate weight never applied (each expert's output added "
+                             "with weight 1)")):
+        for gating in gatings:
+            out.append((f"{words} (gates {gating})",
+                        dataclasses.replace(routing, gating=gating, power=power)))
+    if points_shared:
+        for how in ("ungated", "none"):
+            for gating in gatings:
+                out.append((f"the shared expert {SHARED_WORDS[how]}, not "
+                            f"{SHARED_WORDS[routing.shared]} (gates {gating})",
+                            dataclasses.replace(routing, gating=gating, shared=how)))
+    for i in range(E):
+        for j in range(i + 1, E):
+            perm = list(range(E))
+            perm[i], perm[j] = j, i
+            for gating in gatings:
+                out.append((f"experts {i} and {j} swapped: the token routed to expert {i} "
+                            f"gets expert {j}'s output, and the reverse (gates {gating})",
+                            dataclasses.replace(routing, gating=gating, perm=tuple(perm))))
+    return out
+
+
+def diagnose(points, variant, routing, gatings):
+    """[words] of every hypothesis that matches at every point (none when the stated
+    routing matches in float64: nothing to diagnose there)."""
+    if not points or matches(routing, points, variant) <= 1:
+        return []
+    E = len(points[0].weights.experts)
+    shared = points[0].weights.shared is not None
+    return [words for words, r in hypotheses(routing, E, gatings, shared)
+            if matches(r, points, variant) <= 1]
+
+
+@dataclass
+class RoutingDiagnosis:
+    """A routing hypothesis that matched at every drawn point (as diagnose.Diagnosis)."""
+
+    variant: str
+    layout: str
+    what: str
+    kind: str = "routing"
+    fitted: dict = field(default_factory=dict)
+
+    def text(self):
+        return (f"the block computes {self.what}: it then matches at every drawn point "
+                "(untied tokens, within the float64 bound)")
+
+
+# ---------------------------------------------------------------- the report and driver
+
+
+@dataclass
+class MoEReport:
+    """What a passing `check_moe` run did."""
+
+    variant: str
+    layout: str
+    top_k: int
+    experts: int
+    gating: str
+    gating_note: str = ""
+    examples: int = 0
+    discarded: int = 0  # draws with nothing to judge (every dtype tied or vacuous)
+    skipped: int = 0  # (draw, dtype) runs left out as vacuous
+    tie_tokens: int = 0  # (token, dtype) left out as top-k ties
+    compared: int = 0  # (token, dtype) compared
+    dtypes: tuple = ()
+    seconds: float = 0.0
+
+    def summary(self):
+        return (f"conformant MoE block: {self.experts} experts of {self.variant}, layout "
+                f"{self.layout}, top {self.top_k}, gate weights {self.gating} "
+                f"({GATINGS[self.gating]}{'; ' + self.gating_note if self.gating_note else ''}"
+                f"); checks params, moe-forward; dtypes {', '.join(self.dtypes)}; "
+                f"{self.examples} examples, {self.compared} token-dtype outputs compared, "
+                f"{self.tie_tokens} left out as top-k ties, {self.skipped} example-dtype runs "
+                f"vacuous, {self.discarded} draws discarded; {self.seconds:.1f} s")
+
+
+def _case(factory, variant, layout, bias, d, h, n, seed, device, target, extra, routing):
+    c = Case(factory, variant, layout, bias, d, h, n, seed, device, target,
+             extra=tuple(extra), shapes={})
+    c.command = _reproducer(c, routing)
+    return c
+
+
+def _reproducer(c, routing, dtype=None):
+    from ffnverify.testing.results import _importable
+
+    where = _importable(c.factory)
+    imports = ["from ffnverify.testing.moe import check_moe_example"]
+    name = getattr(c.factory, "__qualname__", "factory")
+    if where:
+        mod, _, name = where.partition(":")
+        imports.append(f"from {mod} import {name.split('.')[0]}")
+    extra = f", extra_params={c.extra!r}" if c.extra else ""
+    return (f"python -c \"{'; '.join(imports)}; check_moe_example({name}, {c.variant!r}, "
+            f"top_k={routing.top_k}, gating={routing.gating!r}, layout={c.layout!r}, "
+            f"bias={c.bias!r}, d={c.d}, h={c.h}, n={c.n}, seed={c.seed}{extra})\"")
+
+
+def _diagnosed(failure, routing, gatings):
+    ctx, failure.context = failure.context, None
+    case = failure.case
+    if case is not None and failure.check == "moe-forward":
+        module64, x64 = ctx or (None, None)
+        try:
+            with _kit_settings(case.device):
+                found = diagnose(_points(case, module64, x64), case.variant, routing, gatings)
+        except Exception:  # a diagnosis never masks the failure
+            found = []
+        failure.diagnoses = [RoutingDiagnosis(case.variant, case.layout, w) for w in found]
+    failure.args = (failure.report(),)
+    return failure.with_traceback(None)
+
+
+def resolve_gating(factory, variant, top_k, layout, bias, device, extra, target, gating):
+    """(layout, gating, note): the layout, and the gating under which a float64 probe
+    matches (gating "auto"; both match only when top_k = E, where they agree)."""
+    probe = Case(factory, variant, "litgpt-moe", bias, 6, 15, PROBE_TOKENS, 0, device, target,
+                 extra=tuple(extra), shapes={})
+    module = _build(probe)
+    if layout == "auto":
+        layout = resolve_layout(module, variant, 6, 15, bias, extra)
+    probe.layout = layout
+    if gating != "auto":
+        if gating not in GATINGS:
+            raise ValueError(f"unknown gating {gating!r}; choose from auto, "
+                             f"{', '.join(GATINGS)}")
+        return layout, gating, ""
+    fill(module, probe, np.random.default_rng(0))
+    x = PROBE_SCALE * np.random.default_rng(1).standard_normal((PROBE_TOKENS, 6))
+    point = Point(module, read_weights(module, layout, variant, 15), x,
+                  _run(module, torch.as_tensor(x), probe, "float64"))
+    fit = [g for g in GATINGS if matches(Routing(top_k, g), [point], variant) <= 1]
+    E = len(point.weights.experts)
+    if fit:
+        note = ("identified (a float64 probe)" if len(fit) == 1 else
+                f"top_k = E = {E}: every gating gives the same weights")
+        return layout, fit[0], note
+    return layout, None, ""
+
+
+def _drawn(hsettings, given, st, reject, one_case, counts, b):
+    """The Hypothesis test of one bias setting: d, h, n and the values' seed drawn."""
+    @hsettings
+    @given(st.integers(1, MAX_D), st.integers(1, MAX_H), st.integers(1, MAX_N),
+           st.integers(0, 2**32 - 1))
+    def drawn(d, h, n, s):
+        try:
+            one_case(b, d, h, n, s)
+        except Vacuous:
+            counts["vacuous"] += 1
+            reject()
+
+    return drawn
+
+
+def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
+              device="cpu", dtypes=DTYPES, max_examples=DEFAULT_MAX_EXAMPLES, seed=None,
+              extra_params=(), target=None):
+    """Check an MoE block `factory(d, h, bias)` whole against the routed float64 reference
+    (module docstring); return an MoEReport, or raise ConformanceFailure (diagnosed)."""
+    __tracebackhide__ = True
+    from hypothesis import HealthCheck, Phase, given, reject, settings
+    from hypothesis import seed as hseed
+    from hypothesis import strategies as st
+
+    from ffnverify.testing.results import _target_of
+
+    lookup(variant)
+    target = target or _target_of(factory)
+    biases = (bias,) if isinstance(bias, bool) else tuple(bias)
+    start = time.perf_counter()
+    with _kit_settings(device):
+        layout, found, note = resolve_gating(factory, variant, top_k, layout, biases[0],
+                                             device, extra_params, target, gating)
+    gatings = tuple(GATINGS) if gating == "auto" else (gating,)
+    routing = Routing(int(top_k), found or "renormalised")
+    if found is None:  # no gating fits in float64: the first case fails and is diagnosed
+        note = "no gating matched a float64 probe"
+    counts = {"run": 0, "vacuous": 0, "skipped": 0, "ties": 0, "compared": 0}
+    E = 0
+
+    def one_case(b, d, h, n, s):
+        nonlocal E
+        case = _case(factory, variant, layout, b, d, h, n, s, device, target, extra_params,
+                     routing)
+        out = run_case(case, routing, tuple(dtypes))
+        counts["run"] += 1
+        counts["skipped"] += len(out.skipped)
+        counts["ties"] += out.tie_tokens
+        counts["compared"] += out.compared
+        E = E or len(read_weights(_build(case), layout, variant, h).experts)
+
+    hsettings = settings(max_examples=max_examples, deadline=None, database=None,
+                         derandomize=seed is None, print_blob=False,
+                         phases=[ph for ph in Phase if ph != Phase.shrink],
+                         suppress_health_check=list(HealthCheck))
+    try:
+        with _kit_settings(device):
+            for b in biases:
+                for n, s in ((1, 0), (2, 1)):  # the smallest shapes first
+                    try:
+                        one_case(b, 1, 1, n, s)
+                    except Vacuous:
+                        pass
+
+                drawn = _drawn(hsettings, given, st, reject, one_case, counts, b)
+                if seed is not None:
+                    drawn = hseed(seed)(drawn)
+                drawn()
+    except ConformanceFailure as failure:
+        raise _diagnosed(failure, routing, gatings) from None
+    return MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
+                     counts["vacuous"], counts["skipped"], counts["ties"], counts["compared"],
+                     tuple(dtypes), time.perf_counter() - start)
+
+
+def check_moe_example(factory, variant, top_k, gating="renormalised", layout="auto",
+                      bias=False, d=6, h=15, n=5, seed=0, dtypes=DTYPES, device="cpu",
+                      extra_params=()):
+    """One case (what a failure's reproducer runs); returns the Outcome."""
+    __tracebackhide__ = True
+    from ffnverify.testing.results import _target_of
+
+    target = _target_of(factory)
+    with _kit_settings(device):
+        layout, found, _ = resolve_gating(factory, variant, top_k, layout, bias, device,
+                                          extra_params, target, gating)
+        routing = Routing(int(top_k), found or "renormalised")
+        case = _case(factory, variant, layout, bias, d, h, n, seed, device, target,
+                     extra_params, routing)
+        try:
+            return run_case(case, routing, tuple(dtypes))
+        except ConformanceFailure as failure:
+            raise _diagnosed(failure, routing, (routing.gating,)) from None
