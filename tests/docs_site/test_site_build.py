@@ -1,4 +1,8 @@
-"""Build the site in strict mode and look at what came out: math, figures, nav, offline."""
+"""Build the site in strict mode and look at what came out: math, figures, nav, offline.
+
+FFNVERIFY_SITE names a site already built in strict mode (`tox -e docs` builds it once, for
+these tests and the browser tests); without it the site is built here.
+"""
 
 import os
 import re
@@ -19,6 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
+    given = os.environ.get("FFNVERIFY_SITE")
+    if given:
+        path = Path(given)
+        assert (path / "index.html").is_file(), f"FFNVERIFY_SITE={given} has no index.html"
+        return path
     out = tmp_path_factory.mktemp("site")
     env = os.environ | {"FFNVERIFY_DOCS_VERDICTS": "0", "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(
