@@ -183,11 +183,14 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 text[max(0, before[-1].start - 12):before[-1].start]) and not \
                 words.DIFFERENCE_AFTER.match(text, fe):
             cand, bound = before[-1], True
-        elif after and words.NOUN_BEFORE.match(text[fe:after[0].start]):
+        elif after and words.NOUN_BEFORE.match(text[fe:after[0].start]) and not _own_noun(
+                text, fields, after[0]):
             cand, bound = after[0], True
-        elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]):
+        elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]) and \
+                not _own_noun(text, fields, before[-1]):
             cand = before[-1]
-        elif after and not re.search(r"[,;]", text[fe:after[0].start]):
+        elif after and not re.search(r"[,;]", text[fe:after[0].start]) and \
+                not _own_noun(text, fields, after[0]):
             cand = after[0]
         if cand is None or (not bound and not given_sure):
             continue  # a model named elsewhere, and a number only near the field: no
@@ -206,6 +209,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "params_total" and _EACH.match(text, max(fe, cand.end)):
+            missing.append("parameters of each part (\"22B parameters each\")")
+            continue  # a size of one expert (or one of several parts), not of the model
         if func == "params_total":
             scope, per_layer = _scope(text, fs, fe, cand)
             got = params_lhs(model, scope, per_layer)
@@ -228,6 +234,15 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
     return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
+
+
+_EACH = re.compile(r"\s*(?:each|apiece|per (?:expert|head|block|shard|matrix))\b", re.I)
+
+
+def _own_noun(text, fields, t) -> bool:
+    """Whether figure t is followed by a field noun of its own ("experts of 22B parameters
+    each": 22B counts parameters, not the experts before it)."""
+    return any(fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
 
 
 def _glued(toks, i) -> bool:

@@ -251,7 +251,9 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
      r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b", "d_model"),
-    (r"active experts|experts per token|experts active", "active_experts"),
+    (r"active experts|experts per token|experts active|experts? (?:are |is )?(?:routed|"
+     r"activated|active|used|selected|chosen)(?: \w+){0,2}? (?:per|for each|for every|"
+     r"to each|at a|each) (?:token|time)", "active_experts"),  # "two experts routed per token"
     (r"\bexperts\b", "experts"),
     (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
      "heads"),
