@@ -153,8 +153,9 @@ def _read_number(text: str, i: int):
     """(Tok, end) for a number starting at i, or None."""
     m = _THOUSANDS.match(text, i)
     sep = m and m.group("sep")
-    if m and sep == " " and (text[i - 1:i].isdigit() or len(m.group()) > 12):
-        m = None
+    if m and sep == " " and (text[i - 1:i].isdigit() or len(m.group()) > 12
+                             or re.match(r"-[^\W\d]", text[m.end():m.end() + 2])):
+        m = None  # "32 128-dimensional heads": two numbers, the second a compound's
     if m:
         raw = m.group()
         dec = m.group("dec") or ""

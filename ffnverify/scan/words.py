@@ -245,7 +245,8 @@ FROM_TO = re.compile(r"\b(?:from|replacing)\b[^.;]{1,60}?\b(?:to|with|by)\b", re
 FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:kv|key[-/ ]?value|key_value)[-_ ]?heads?|query groups|kv groups", "kv_heads"),
     (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)|\bd_?head\b|"
-     r"(?:key|query)(?:/(?:key|query))? (?:dimension|dim|size)", "head_dim"),
+     r"(?:key|query)(?:/(?:key|query))? (?:dimension|dim|size)|"
+     r"(?<=-)dim(?:ension(?:al)?)?s?\s+(?:attention\s+)?heads?\b", "head_dim"),  # "128-dim heads"
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"

@@ -24,3 +24,20 @@ def test_binding(scan_text, text, status, verdict, claim_has, claim_lacks):
     st = scan_text(text + "\n")["statements"][0]
     assert (st["status"], st["verdict"]) == (status, verdict), st
     assert claim_has in st["claim"] and claim_lacks not in st["claim"], st["claim"]
+
+
+def test_a_dim_before_heads_is_the_head_dimension(scan_text):
+    """The issue's own example: "8 KV heads × 128-dim heads × 126 layers"."""
+    doc = ("Llama 3.1 405B's attention geometry (8 KV heads × 128-dim heads × 126 layers) "
+           "sets the cache.\n\nLlama 2 7B has a 4096-dim residual stream.\n")
+    got = scan_text(doc)["statements"]
+    assert "head_dim(llama-3.1-405b) == 128" in got[0]["claim"], got[0]
+    assert got[0]["verdict"] == "true" and got[1]["claim"] == "d_model(llama-2-7b) == 4096"
+
+
+def test_a_space_before_a_compound_groups_no_thousands():
+    from ffnverify.scan.numbers import tokens
+
+    nums = [t.text for t in tokens("32 128-dimensional heads") if t.kind == "NUM"]
+    assert nums == ["32", "128"]
+    assert [t.text for t in tokens("4 590 844 bytes") if t.kind == "NUM"] == ["4 590 844"]
