@@ -68,6 +68,10 @@ class Model:
     published_total: int | None = None
     published_source: str = ""
     note: str = ""
+    # values of a field that a primary source publishes and the config does not hold
+    # (Gemma's report: a 256128-row vocabulary, the fused 2h as "feedforward hidden dims"):
+    # a document stating one is not wrong, and the scan leaves that figure unread
+    published_as: dict = field(default_factory=dict)
 
 
 LLAMA_RULE = "meta-llama/llama llama/model.py FeedForward (multiple_of, ffn_dim_multiplier)"
@@ -179,6 +183,7 @@ ROWS = [
           source="google/gemma-2b config.json (hidden_activation gelu_pytorch_tanh, "
           "head_dim 256, num_key_value_heads 1); arXiv:2403.08295",
           published_total=2_506_172_416, published_source=HUB.format("google/gemma-2b"),
+          published_as={"vocab": 256128, "d_ff": 32768},  # arXiv:2403.08295 Table 1
           note="The paper's Table 1 lists the fused gate+up width (32768) and a 256128 "
           "vocabulary; the released embedding has 256000 rows, so the paper's embedding "
           "count (Table 2) exceeds the checkpoint's by 128 x 2048."),
@@ -191,6 +196,7 @@ ROWS = [
           source="google/gemma-7b config.json (head_dim 256, 16 heads: attention width "
           "4096 != d_model 3072); arXiv:2403.08295",
           published_total=8_537_680_896, published_source=HUB.format("google/gemma-7b"),
+          published_as={"vocab": 256128, "d_ff": 49152},  # arXiv:2403.08295 Table 1
           note="'7B' counts without the embedding (7.75B non-embedding). Attention width "
           "16 x 256 = 4096 differs from d_model 3072; assuming heads x head_dim = d_model "
           "undercounts. Vocabulary as for Gemma 2B."),

@@ -23,6 +23,18 @@ def available(func: str) -> bool:
     return func in SIGNATURES
 
 
+def published_as(model: str, func: str, value) -> bool:
+    """Whether a primary source publishes `value` for the model's field although its
+    config holds another (catalogue `published_as`): then the figure is not wrong, and
+    not read either."""
+    from ffnverify.catalogue import get
+
+    try:
+        return get(model).published_as.get(func) == value
+    except KeyError:
+        return False
+
+
 def fields_in(text):
     found = []
     taken = []
@@ -221,6 +233,10 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             lhs_list, scope_clear = got
         if not available(func):
             missing.append(func)
+            continue
+        if published_as(model, func, cand.value):
+            missing.append(f"{func} of {model}, {cand.text}, as a primary source publishes it "
+                           "(the config holds another: see the catalogue's note); not read")
             continue
         sure = bound and clear and scope_clear and given_sure and not re.search(
             r"\brespectively\b", text, re.I)

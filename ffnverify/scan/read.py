@@ -264,7 +264,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                              names)
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
-    contrasts = sorted({m for m in missing if "given two values" in m})
+    contrasts = sorted({m for m in missing if "given two values" in m
+                        or "as a primary source publishes it" in m})
     notes += contrasts
     missing = [m for m in missing if m not in contrasts]
     if missing:

@@ -8,7 +8,7 @@ import re
 
 from ffnverify.scan import precision, structure, words
 from ffnverify.scan.detect import models, other_names
-from ffnverify.scan.fields import available, names_size, params_lhs
+from ffnverify.scan.fields import available, names_size, params_lhs, published_as
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
 
@@ -100,6 +100,10 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             continue
         if not available(func):
             missing.append(func)
+            continue
+        if published_as(model, func, t.value):
+            missing.append(f"{func} of {model}, {t.text}, as a primary source publishes it "
+                           "(the config holds another: see the catalogue's note); not read")
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
         if func == "params_total":
