@@ -48,3 +48,13 @@ def test_a_first_cell_with_a_figure_labels_only_its_own_figure(scan_text):
     assert got[0]["verdict"] == "true" and "layers(gpt2-small) == 4" not in got[0]["claim"]
     assert set(got[0]["unread"]) == {"4", "28.3"}, got[0]
     assert (got[1]["status"], got[1]["verdict"]) == ("suggested", "false"), got[1]
+
+
+@pytest.mark.parametrize("cell, field", [
+    ("LayerNorms (per-block + final)", None), ("params (B)", "params_total"),
+    ("KV heads (GQA)", "kv_heads"), ("Layers", "layers"), ("Memory per token (MHA)", None),
+])
+def test_a_parenthesis_in_a_label_qualifies_and_names_no_field(cell, field):
+    from ffnverify.scan.rows import field_of
+
+    assert field_of(cell) == field
