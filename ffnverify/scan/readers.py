@@ -141,6 +141,13 @@ def _inline_block(tok, block: Block, src: Source, offset_of_line=None):
                 cursor = at + len(child.content)
 
 
+def _prose_over_a_rule(content: str) -> bool:
+    """Whether a setext "heading" (text over a line of - or =) is prose an author set a
+    rule under: it runs over several lines, or ends as a sentence or a lead-in does."""
+    content = content.strip()
+    return "\n" in content or content.endswith((".", ":", "?", "!", ";", ","))
+
+
 def read_markdown(text: str) -> Doc:
     src = Source(text)
     lines = text.split("\n")
@@ -153,7 +160,7 @@ def read_markdown(text: str) -> Doc:
     kinds = []  # the open block types
     row = None
     header: tuple = ()
-    heading_level = 1
+    heading_level, setext = 1, False
     for tok in tokens:
         if tok.nesting == 1:
             gid = next(ids)
@@ -166,6 +173,7 @@ def read_markdown(text: str) -> Doc:
                 header = ()
             elif tok.type == "heading_open":
                 heading_level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+                setext = tok.markup in ("-", "=")
             continue
         if tok.nesting == -1:
             if stack:
@@ -202,6 +210,8 @@ def read_markdown(text: str) -> Doc:
                 row["cells"].append(cell)
                 continue
             kind = {"heading_open": "heading"}.get(parent, "para")
+            if kind == "heading" and setext and _prose_over_a_rule(tok.content):
+                kind = "para"  # "Here is my calculation:\n-----": a rule under prose
             if "list_item_open" in kinds:
                 kind = "item"
             block = Block(kind, tuple(stack), level=heading_level if kind == "heading" else 0)

@@ -189,3 +189,16 @@ def test_not_utf8_is_an_input_error(scan_text, name):
     result = scan_text(b"ok\n\xff\xfe 32 layers", name)
     err = result["errors"][0]
     assert (err["line"], err["col"]) == (2, 1) and "UTF-8" in err["message"]
+
+
+def test_prose_over_a_rule_is_no_heading():
+    """A line of dashes under prose makes a setext heading in Markdown; an author who set
+    a rule under "Here is my calculation:" or under several lines wrote prose, and its
+    numbers are statements (found on the first half of the fresh2 corpus)."""
+    from ffnverify.scan import readers
+
+    doc = ("Here is my calculation:\n--------\n\nTotal parameters ~ 80 x 8192 ~ 78B\n"
+           "and more\n--------\n\nModel sizes\n-----------\n\nLlama 2 7B has 32 layers.\n")
+    kinds = [(b.kind, b.text[:12]) for b in readers.read(doc, "markdown").blocks]
+    assert kinds == [("para", "Here is my c"), ("para", "Total parame"),
+                     ("heading", "Model sizes"), ("para", "Llama 2 7B h")], kinds
