@@ -268,8 +268,9 @@ def _split_into(toks, text, r):
 def products(toks, text, names, about: str = "") -> list[Part]:
     """A byte figure and the arithmetic the sentence gives for it, read as written: the
     product in the parentheses after it ("~28GB (7B x 4 bytes)"), or the pieces it is split
-    into ("640 MB …, split into 2048 4KB blocks": 2048 · 4KB). Sure: every figure is bound
-    by its place in the arithmetic."""
+    into ("640 MB …, split into 2048 4KB blocks": 2048 · 4KB). A reading to confirm, never
+    sure: a parenthesis or "split into" is not an equals sign, and what it holds may be
+    another account of the figure (a device count, a shape), not its product."""
     parts = []
     if "(" not in text and not re.search(r"\binto\b|\bacross\b|\bover\b", text):
         return parts
@@ -278,15 +279,15 @@ def products(toks, text, names, about: str = "") -> list[Part]:
         factors = explained(toks, text, r)
         if factors:
             strict, lenient = compare([terms_of(toks[i]) for i in factors], res)
-            parts.append(Part(strict, lenient, True, (r, *factors),
-                              "arithmetic as written: the product in the parentheses"))
+            parts.append(Part(strict, lenient, False, (r, *factors),
+                              "the product in the parentheses after the figure"))
             continue
         split = _split_into(toks, text, r)
         if split:
             n, size = split
             strict, lenient = compare([terms_of(toks[n]), terms_of(toks[size])], res)
-            parts.append(Part(strict, lenient, True, (r, n, size),
-                              f"arithmetic as written: {toks[n].text} pieces of {toks[size].text}"))
+            parts.append(Part(strict, lenient, False, (r, n, size),
+                              f"{toks[n].text} pieces of {toks[size].text}"))
     return parts
 
 

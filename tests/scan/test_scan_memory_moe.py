@@ -116,9 +116,11 @@ def test_wrong_copies_are_flagged(scan_text):
 
 # ---- a byte figure and the arithmetic given for it ------------------------------------
 
-def test_a_product_in_parentheses_is_read_as_arithmetic_and_checked(scan_text):
+def test_a_product_in_parentheses_is_read_as_arithmetic_to_confirm(scan_text):
+    """Suggested, never checked: a parenthesis is no equals sign (a held-out document's
+    parenthesis after a byte figure held something else, a CHECKED verdict wrong)."""
     got = _by_text(scan_text, "- Full precision (FP32): ~28GB (7B x 4 bytes)\n")
-    assert _verdict(got["Full precision (FP32): ~28GB (7B x 4 bytes)"]) == ("checked", "true")
+    assert _verdict(got["Full precision (FP32): ~28GB (7B x 4 bytes)"]) == ("suggested", "true")
 
 
 @pytest.mark.parametrize("text", ["Full precision (FP32): ~28GB (7B x 2 bytes)",
