@@ -55,7 +55,7 @@ from derivations.params import params as derived_params
 from ffnverify.backends import numpy_ffn
 from ffnverify.backends.variants import lookup
 from ffnverify.testing import layouts, tolerances
-from ffnverify.testing.checks import _kit_settings, _to_numpy, expected_shapes
+from ffnverify.testing.checks import _build, _kit_settings, _to_numpy, expected_shapes
 from ffnverify.testing.results import DTYPES, Case, ConformanceFailure, Vacuous
 
 GATINGS = {
@@ -353,18 +353,6 @@ def _run(module, x, case, dtype):
         raise ConformanceFailure("moe-forward", f"the module's forward raised "
                                  f"{type(exc).__name__}: {exc} (input (1, {x.shape[0]}, "
                                  f"{x.shape[1]}), {x.dtype})", dtype=dtype, case=case) from exc
-
-
-def _build(case):
-    try:
-        module = case.factory(case.d, case.h, case.bias)
-    except Exception as exc:
-        raise ConformanceFailure("factory", f"factory({case.d}, {case.h}, {case.bias}) raised "
-                                 f"{type(exc).__name__}: {exc}", case=case) from exc
-    if not isinstance(module, torch.nn.Module):
-        raise ConformanceFailure("factory", f"factory returned {type(module).__name__}, not a "
-                                 "torch.nn.Module", case=case)
-    return module.eval().to(case.device, torch.float64)
 
 
 def _outside(path, extra):

@@ -9,28 +9,10 @@ is right, a range, a hedge, numbers that are not one computation).
 """
 
 import pytest
+from verdicts import case, decide
 
 from ffnverify.scan.read import Context, reading
-from ffnverify.scan.scan import settle
 from ffnverify.scan.units import _is_arithmetic, _is_formula
-
-
-def decide(engine, text):
-    """(status, verdict, claim, record) of one sentence read alone."""
-    r = reading(text, Context())
-    record = {"status": "unchecked", "verdict": None, "claim": None, "detail": "",
-              "unread": []}
-    if r is None or not r.parts:
-        return "unchecked", None, None, record
-    texts = {t for p in r.parts for t in (p.strict, p.lenient)} | set(r.other)
-    settle(record, r, {t: engine.evaluate(t) for t in texts})
-    return record["status"], record["verdict"], record["claim"], record
-
-
-def case(engine, text, status, verdict):
-    got = decide(engine, text)
-    assert got[:2] == (status, verdict), f"{text!r}: {got[3]}"
-    return got[3]
 
 
 def statement(result, starts):

@@ -11,33 +11,12 @@ import json
 from fractions import Fraction
 
 import pytest
+from verdicts import case, decide
 
 from ffnverify.claims.files import Claim
 from ffnverify.scan import precision, report, suggest
 from ffnverify.scan.numbers import tokens
 from ffnverify.scan.read import Context, reading
-from ffnverify.scan.scan import settle
-
-
-def decide(engine, text):
-    """(status, verdict, claim, record) of one sentence, as the scan gives them."""
-    r = reading(text, Context())
-    record = {"status": "unchecked", "verdict": None, "claim": None, "detail": "",
-              "unread": []}
-    if r is None or not r.parts:
-        if r is not None:
-            record["detail"] = " — ".join(r.notes)
-        return record["status"], None, None, record
-    texts = {t for p in r.parts for t in (p.strict, p.lenient)} | set(r.other)
-    settle(record, r, {t: engine.evaluate(t) for t in texts})
-    return record["status"], record["verdict"], record["claim"], record
-
-
-def case(engine, text, status, verdict):
-    got = decide(engine, text)
-    assert got[:2] == (status, verdict), f"{text!r}: {got[3]}"
-    return got[3]
-
 
 # ---- charitable verdicts: both readings agree, or the statement is only suggested ----
 
