@@ -163,7 +163,8 @@ class Case:
 def _importable(fn):
     """'module:qualname' of a function importable at top level, else None."""
     mod, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")
-    if fn is None or not mod or not qual or "<" in qual or mod == "__main__":
+    if fn is None or not mod or not qual or "<" in qual or mod == "__main__" or \
+            not _resolves(mod, qual, fn):
         return None
     return f"{mod}:{qual}"
 
@@ -229,10 +230,18 @@ class Report:
 
 
 def _target_of(factory):
-    mod, qual = getattr(factory, "__module__", None), getattr(factory, "__qualname__", "")
-    if mod and qual and "<" not in qual and mod != "__main__":
-        return f"{mod}:{qual}"
-    return None
+    return _importable(factory)
+
+
+def _resolves(mod: str, qual: str, fn) -> bool:
+    """Whether `mod:qual` names `fn` itself in its loaded module (a closure whose
+    `__qualname__` was set to a class name does not: its reproducer would not import)."""
+    import sys
+
+    obj = sys.modules.get(mod)
+    for part in qual.split("."):
+        obj = getattr(obj, part, None)
+    return obj is fn
 
 
 def explain(diagnoses):

@@ -53,14 +53,22 @@ def jamba(d, h, bias=False):
                    num_attention_heads=1, num_key_value_heads=1))
 
 
-def falcon_h1(multipliers=(1.0, 1.0)):
-    def factory(d, h, bias=False):
-        cls, cfg = _hf("falcon_h1", "FalconH1MLP", "FalconH1Config")
-        return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="silu", mlp_bias=bias,
-                       mlp_multipliers=list(multipliers), num_attention_heads=1,
-                       num_key_value_heads=1, head_dim=2))
-    factory.__qualname__ = "FalconH1MLP"
-    return factory
+def _falcon_h1(d, h, bias, multipliers):
+    cls, cfg = _hf("falcon_h1", "FalconH1MLP", "FalconH1Config")
+    return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="silu", mlp_bias=bias,
+                   mlp_multipliers=list(multipliers), num_attention_heads=1,
+                   num_key_value_heads=1, head_dim=2))
+
+
+# top-level factories, so that a printed reproducer imports them (a closure renamed to the
+# class name would print an import that fails)
+def falcon_h1(d, h, bias=False):
+    return _falcon_h1(d, h, bias, (1.0, 1.0))
+
+
+def falcon_h1_scaled(d, h, bias=False):
+    """FalconH1MLP with mlp_multipliers (0.5, 2): not plain swiglu (a diagnosed case)."""
+    return _falcon_h1(d, h, bias, (0.5, 2.0))
 
 
 def clip(d, h, bias=True):
@@ -88,16 +96,29 @@ def dbrx_experts(d, h, bias=False):
     return cls(config.ffn_config)
 
 
-def litgpt(cls_name, **kw):
-    def factory(d, h, bias=False):
-        from litgpt import model
-        from litgpt.config import Config
+def _litgpt(cls_name, d, h, bias, **kw):
+    from litgpt import model
+    from litgpt.config import Config
 
-        cfg = Config(n_embd=d, intermediate_size=h, moe_intermediate_size=h, bias=bias,
-                     n_head=1, n_query_groups=1, head_size=2, **kw)
-        return getattr(model, cls_name)(cfg)
-    factory.__qualname__ = cls_name
-    return factory
+    cfg = Config(n_embd=d, intermediate_size=h, moe_intermediate_size=h, bias=bias,
+                 n_head=1, n_query_groups=1, head_size=2, **kw)
+    return getattr(model, cls_name)(cfg)
+
+
+def litgpt_llama_mlp(d, h, bias=False):
+    return _litgpt("LLaMAMLP", d, h, bias)
+
+
+def litgpt_gemma_mlp(d, h, bias=False):
+    return _litgpt("GemmaMLP", d, h, bias, gelu_approximate="tanh")
+
+
+def litgpt_gptneox_mlp(d, h, bias=False):
+    return _litgpt("GptNeoxMLP", d, h, bias)
+
+
+def litgpt_moe_one_expert(d, h, bias=False):
+    return _litgpt("LLaMAMoE", d, h, bias, n_expert=1, n_expert_per_token=1)
 
 
 def olmo_core(d, h, bias=True):
@@ -110,7 +131,7 @@ def olmo_core(d, h, bias=True):
 # experts, top 2; top-level factories, so a printed reproducer imports them
 def litgpt_moe(d, h, bias=False):
     """litgpt's LLaMAMoE, 4 experts, 2 per token: topk of the logits, then their softmax."""
-    return litgpt("LLaMAMoE", n_expert=4, n_expert_per_token=2)(d, h, bias)
+    return _litgpt("LLaMAMoE", d, h, bias, n_expert=4, n_expert_per_token=2)
 
 
 def _mixtral_moe(d, h, top_k):
@@ -198,16 +219,16 @@ ENTRIES = [
     ("OpenAI-GPT MLP", openai_gpt, "gelu_tanh", (True,), FOUR, T),
     ("T5DenseActDense", t5_dense, "relu", (False,), {}, T),
     ("JambaMLP", jamba, "swiglu", (False,), {}, T),
-    ("FalconH1MLP", falcon_h1(), "swiglu", (False, True), {}, T),
+    ("FalconH1MLP", falcon_h1, "swiglu", (False, True), {}, T),
     ("CLIPMLP", clip, "quick_gelu", (True,), {}, T),
     ("SiglipMLP", siglip, "gelu_tanh", (True,), {}, T),
     ("MixtralExperts[1]", mixtral_experts, "swiglu", (False,), {"experts": 1}, T),
     ("DbrxExperts[2]", dbrx_experts, "swiglu", (False,), {"experts": 2}, T),
-    ("litgpt LLaMAMLP", litgpt("LLaMAMLP"), "swiglu", (False, True), {}, L),
-    ("litgpt GemmaMLP", litgpt("GemmaMLP", gelu_approximate="tanh"), "geglu_tanh",
+    ("litgpt LLaMAMLP", litgpt_llama_mlp, "swiglu", (False, True), {}, L),
+    ("litgpt GemmaMLP", litgpt_gemma_mlp, "geglu_tanh",
      (False, True), {}, L),
-    ("litgpt GptNeoxMLP", litgpt("GptNeoxMLP"), "gelu", (False, True), {}, L),
-    ("litgpt LLaMAMoE(1 expert)", litgpt("LLaMAMoE", n_expert=1, n_expert_per_token=1),
+    ("litgpt GptNeoxMLP", litgpt_gptneox_mlp, "gelu", (False, True), {}, L),
+    ("litgpt LLaMAMoE(1 expert)", litgpt_moe_one_expert,
      "swiglu", (False,), {"experts": 0}, L),
     ("olmo-core FeedForward", olmo_core, "swiglu", (False, True), {}, OLMO),
     ("torchtitan FeedForward", torchtitan_ffn, "swiglu", (False, True), {}, TITAN),
@@ -223,7 +244,7 @@ REJECTED = [
      "download.pytorch.org cannot be reached)"),
 ]
 # broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
-BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1((0.5, 2.0)), "swiglu", (False,), {}, T)]
+BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1_scaled, "swiglu", (False,), {}, T)]
 
 # (name, factory, variant, top_k, the gating the class computes, bias settings, package)
 MOE = [
