@@ -8,7 +8,7 @@ and forgets any other; a sentence, list item or row that names exactly one count
 the count of the units after it; one that names two counts, or a catalogue model, forgets
 it (which model the next sentence speaks of is then not clear). A count carried over is
 only ever a reading to confirm: a reader that uses it returns `sure=False` parts whose
-`reading` says so (SPEC §5.2: a model given only by the sentence before or a heading is
+`reading` says so (docs/architecture.md §5.2: a model given only by the sentence before or a heading is
 `suggested` at most).
 """
 

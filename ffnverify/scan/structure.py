@@ -1,4 +1,4 @@
-"""The model a statement's place in its document gives (SPEC §5.2, binding by structure).
+"""The model a statement's place in its document gives (docs/architecture.md §5.2, binding by structure).
 
 A statement that names no model may still be about one: a list item or key–value line
 under a heading that names it ("## Llama 2 70B" over "- Layers: 80"), a table under such

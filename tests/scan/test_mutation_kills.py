@@ -5,7 +5,7 @@ paper writes it, every number word, a sentence that holds an author's initial, a
 link of a chained equality.
 
 Each case states what a careful reader of the sentence concludes (docs/architecture.md
-§5.2; SPEC §5.2): exact values decide the boundary cases, and every true sentence has a
+§5.2): exact values decide the boundary cases, and every true sentence has a
 false twin that the same bug would leave unchanged or turn.
 """
 

@@ -1,4 +1,4 @@
-"""Arithmetic written in prose, tables and inline code (issue 27, SPEC §5.2): `≠`, a share
+"""Arithmetic written in prose, tables and inline code (issue 27, docs/architecture.md §5.2): `≠`, a share
 stated of two figures, a table's share column, a step carried from the result before it,
 a factor applied to a figure named before it, and a formula evaluated at the values a
 later unit binds.

@@ -1,4 +1,4 @@
-"""The KV-cache reader when the document states no dtype (SPEC §5.2, charitable reading):
+"""The KV-cache reader when the document states no dtype (docs/architecture.md §5.2, charitable reading):
 the cache is read at 16 bits strictly and at 32 and 8 bits leniently, so a figure that is
 right at any common width is never FALSE; one no width makes true is FALSE under every
 reading."""

@@ -1,4 +1,4 @@
-"""KV-cache figures stated for an attention form (SPEC §5.2, charitable reading and
+"""KV-cache figures stated for an attention form (docs/architecture.md §5.2, charitable reading and
 binding): "with MHA" of a model with grouped KV heads is the same model with kv_heads =
 heads, a hypothetical read as 2·layers·heads·head_dim·bytes per token and never `checked`;
 a form that is the model's own is its real cache; an attention form bound to a byte

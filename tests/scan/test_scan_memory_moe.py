@@ -1,4 +1,4 @@
-"""Memory and MoE statements real documents make (SPEC §5.2): weights memory at a count the
+"""Memory and MoE statements real documents make (docs/architecture.md §5.2): weights memory at a count the
 text before names (a reading to confirm), bytes per parameter stated as copies, a byte
 figure explained by the product after it or the pieces it is split into, a KV cache in a
 document about the KV cache, MoE totals and experts per token. Each rule has a right input
