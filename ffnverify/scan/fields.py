@@ -221,7 +221,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
-        if func == "params_total" and _EACH.match(text, max(fe, cand.end)):
+        if func == "params_total" and words.EACH.match(text, max(fe, cand.end)):
             missing.append("parameters of each part (\"22B parameters each\")")
             continue  # a size of one expert (or one of several parts), not of the model
         if func == "params_total":
@@ -250,9 +250,6 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
     return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
-
-
-_EACH = re.compile(r"\s*(?:each|apiece|per (?:expert|head|block|shard|matrix))\b", re.I)
 
 
 def _own_noun(text, fields, t) -> bool:

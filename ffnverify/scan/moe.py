@@ -18,6 +18,7 @@ from ffnverify.scan.binding import in_names, model, words_after, words_before
 from ffnverify.scan.figure import call, compare
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
+from ffnverify.scan.words import EACH
 
 MOE = re.compile(r"\bactive\b|\bactivated?\b|\bactivates\b|\bexperts?\b|\bmoe\b|"
                  r"mixture[- ]of[- ]experts|\bsparse\b|\brout(?:e|es|ed|ing)\b", re.I)
@@ -103,6 +104,9 @@ def parameters(toks, text, names, about: str = "") -> list[Part]:
                 role == "total" and _total_said(toks, i) or role == "active"
                 and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"]))):
             continue  # without activity words: only "total parameters", "12.9B per token"
+        noun = i + 1 if i + 1 < len(toks) else i
+        if EACH.match(text, toks[noun].end):
+            continue  # "experts of 7B parameters each": one expert's size, not the model's
         name, sure = model(names, t.start)
         func = "params_active" if role == "active" else "params_total"
         strict, lenient = compare([[call(f"{func}({name})")]], t)

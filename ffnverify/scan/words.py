@@ -335,3 +335,6 @@ SHAPE_HEADER = re.compile(r"^\s*(?:(?:weight|param(?:eter)?|tensor|squeezed)\s+)
 COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter)?s?|weights|"
                            r"elements)(?: count| #)?\s*$|^\s*(?:#\s*)?params?\s*#?\s*$|"
                            r"^\s*numel\s*$", re.I)
+
+# a size of one part, not of the whole: "22B parameters each", "7B apiece", "per expert"
+EACH = re.compile(r"\s*(?:each|apiece|per (?:expert|head|block|shard|matrix))\b", re.I)

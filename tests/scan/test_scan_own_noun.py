@@ -41,3 +41,11 @@ def test_a_space_before_a_compound_groups_no_thousands():
     nums = [t.text for t in tokens("32 128-dimensional heads") if t.kind == "NUM"]
     assert nums == ["32", "128"]
     assert [t.text for t in tokens("4 590 844 bytes") if t.kind == "NUM"] == ["4 590 844"]
+
+
+def test_an_experts_size_each_is_not_the_moe_total(scan_text):
+    """Found reading every CHECKED FALSE at the end: the MoE reader took "7B parameters
+    each" for the model's total, as the field reader once did."""
+    st = scan_text("Mixtral 8x7B uses eight expert networks of 7B parameters each with a "
+                   "routing mechanism that activates two experts per token.\n")["statements"][0]
+    assert "params_total" not in st["claim"] and st["verdict"] == "true", st
