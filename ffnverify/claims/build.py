@@ -45,6 +45,7 @@ from ffnverify.claims.formulas import (
     Rel,
     _not_real,
     conditions_of,
+    uncertain,
 )
 from ffnverify.claims.functions import (
     Abs,
@@ -207,9 +208,9 @@ class Builder:
         b = self.expr(node.right, "the right operand of %")
         if b == 0:
             raise ClaimError("remainder by zero (d % 0)", node.col)
-        if b.free_symbols:
+        if uncertain(b) and not b.is_Rational:
             c = Cond("!=", b, "remainder")
-            if c not in self.conds and not b.is_positive:
+            if c not in self.conds:
                 self.conds.append(c)
         out = Mod(a, b)  # exact: SymPy's Mod would take floor(a/b) from evalf
         if _undefined(out):
@@ -238,9 +239,11 @@ class Builder:
             else:
                 if b == 0:
                     raise ClaimError("division by zero", col)
-                if b.free_symbols:  # b != 0, recorded before SymPy may cancel it
+                if uncertain(b) and not b.is_Rational:
+                    # b != 0, recorded before SymPy may cancel it; a closed b too, such as
+                    # an unevaluated zero (its sign is certified, not taken from evalf)
                     c = Cond("!=", b, "division")
-                    if c not in self.conds and not b.is_positive:
+                    if c not in self.conds:
                         self.conds.append(c)
                 out = out / b
             if _undefined(out):

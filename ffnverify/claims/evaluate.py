@@ -113,8 +113,13 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
     if not symbols:
         return _closed(f, [c for c in conds if not c.expr.free_symbols], first)
     for c in conds:
-        if not c.expr.free_symbols and truth(c.as_rel()) is not True:
-            raise ClaimError(f"the value is undefined or not certified real ({c.show()})")
+        if not c.expr.free_symbols:
+            ok = truth(c.as_rel())
+            if ok is False:
+                raise ClaimError(f"the value is undefined ({c.why}: {c.show()} fails)")
+            if ok is None:
+                return _result("unknown", first, f"could not certify that {c.show()}, "
+                               "where the claim's values are defined")
     conds = [c for c in conds if c.expr.free_symbols]
     lower, upper = bounds(assumption, set(symbols))
     shift = shifted(symbols, lower)

@@ -88,6 +88,18 @@ class Cond:
         return f"{fmt(self.expr)} {dict({'!=': '≠', '>=': '≥'}).get(self.op, self.op)} 0"
 
 
+def uncertain(x) -> bool:
+    """x may be zero or negative somewhere, as far as the builder knows: it has symbols
+    and SymPy's assumptions do not make it positive, or it is a closed number other than a
+    positive rational. A closed number's sign is never taken from SymPy (its is_positive
+    asks evalf, an uncertified float): log(exp(1000)*sigmoid(1/2) - exp(1000)) stays an
+    unevaluated log of a negative number, so its argument becomes a condition that
+    certify.truth must show with interval bounds before any verdict."""
+    if x.free_symbols:
+        return not x.is_positive
+    return not (x.is_Rational and x > 0)
+
+
 def conditions_of(value) -> list[Cond]:
     """The conditions under which the SymPy value `value` is defined and real."""
     out: list[Cond] = []
@@ -96,7 +108,7 @@ def conditions_of(value) -> list[Cond]:
     for node in sp.preorder_traversal(value):
         if node.is_Pow:
             base, e = node.base, node.exp
-            if not base.free_symbols or base.is_positive:
+            if not uncertain(base):
                 continue
             if e.is_Integer or (e.is_integer and e.is_nonnegative):
                 if e.is_negative:
@@ -106,7 +118,7 @@ def conditions_of(value) -> list[Cond]:
             else:
                 out.append(Cond(">", base, "power"))
         elif isinstance(node, sp.log):
-            if node.args[0].free_symbols and not node.args[0].is_positive:
+            if uncertain(node.args[0]):
                 out.append(Cond(">", node.args[0], "log"))
         elif isinstance(node, sp.Heaviside) and len(node.args) > 1 and \
                 node.args[1] is sp.nan and node.args[0].free_symbols:

@@ -334,3 +334,37 @@ def test_mpmath_agrees_on_the_tiny_values():
             e = mpmath.exp(-n)
             for v in ((1 + e)**2 - 1 - 2*e, mpmath.log(1 + e) - e + e**2 / 2, e*(1 + e) - e):
                 assert 0 < v < mpmath.mpf(10)**-20
+
+
+# ---- closed arguments of log, roots and divisors whose sign SymPy cannot tell ----------
+# A log, root or divisor of a *closed* value that SymPy leaves unevaluated (its sign is
+# beyond evalf's first guess) had no domain condition: the identical-sides shortcut said
+# TRUE "exact" for log(exp(1000)*sigmoid(0.5) - exp(1000)) == the same, a log of a
+# negative number (found by FFNVERIFY_SOUNDNESS_EXAMPLES=1500 tests/claims/test_differential.py).
+
+def _cancelling(n, sign):
+    """exp(n)*sigmoid(1/2) - exp(n)*s for s just above or below sigmoid(1/2): a closed
+    number SymPy cannot sign, negative when sign < 0 and positive otherwise. Its value is
+    exp(n)*(sigmoid(1/2) - s), with s = sigmoid(1/2) ∓ 2^-10 here (computed with mpmath)."""
+    return f"(exp({n})*sigmoid(0.5) - exp({n})*(sigmoid(0.5) {'+' if sign < 0 else '-'} 2**-10))"
+
+
+@SETTINGS
+@given(n=st.integers(50, 2000), sign=st.sampled_from([-1, 1]),
+       shape=st.sampled_from(["log({a}) == log({a})", "sqrt({a}) == sqrt({a})",
+                              "log({a}) < log({a}) + 1", "x*sqrt({a}) == x*sqrt({a})"]))
+def test_closed_argument_of_unknown_sign_is_certified(n, sign, shape):
+    claim = shape.format(a=_cancelling(n, sign))
+    r = verdict(claim)
+    if sign < 0:  # a log or root of a negative number: never true, never false
+        assert r["verdict"] == "error", (claim, r)
+    else:
+        assert r["verdict"] == "true", (claim, r)
+
+
+def test_closed_divisor_and_remainder_of_unknown_sign_are_certified():
+    neg = _cancelling(1000, -1)
+    assert verdict(f"log(-{neg}) > 0")["verdict"] == "true"
+    assert verdict(f"1/{neg} < 0")["verdict"] == "true"
+    assert verdict(f"x % {neg} == x % {neg}")["verdict"] == "true"
+    assert verdict(f"log({neg}) == log({neg})")["verdict"] == "error"
