@@ -108,7 +108,8 @@ def conditions_of(value) -> list[Cond]:
     for node in sp.preorder_traversal(value):
         if node.is_Pow:
             base, e = node.base, node.exp
-            if not uncertain(base):
+            # a rational base is exact (SymPy decides 0**z, (-8)**(1/3), 2**z itself)
+            if base.is_Rational or not uncertain(base):
                 continue
             if e.is_Integer or (e.is_integer and e.is_nonnegative):
                 if e.is_negative:
