@@ -151,8 +151,30 @@ def _range_of(toks, i):
     return None
 
 
+def _alternative_of(toks, i):
+    """The other figure of `32 or 40 layers` / `40 or 32` (same scale), else None: the
+    author offers alternatives, and a careful reader takes either."""
+    for j, k in ((i - 2, i - 1), (i + 2, i + 1)):
+        if 0 <= j < len(toks) and toks[j].kind == "NUM" and is_word(toks[k], "or") and \
+                toks[j].scale == toks[i].scale and not toks[j].ratio:
+            return j
+    return None
+
+
 def _field_parts(lhs_list, t, toks, i, text, binary, sure, reading):
-    """Parts comparing each definition in `lhs_list` (any may hold) with figure i."""
+    """Parts comparing each definition in `lhs_list` (any may hold) with figure i; with
+    figure j in `32 or 40 layers`, either figure may hold, a reading to confirm."""
+    j = _alternative_of(toks, i)
+    if j is not None and _range_of(toks, i) is None:
+        one = _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading)
+        other = _one_field_part(lhs_list, toks[j], toks, j, text, binary, sure, reading)
+        return Part(f"({one.strict} or {other.strict})", f"({one.lenient} or {other.lenient})",
+                    False, tuple(sorted(set(one.figures) | set(other.figures))),
+                    reading + f" (or {toks[j].text})")
+    return _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading)
+
+
+def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
     rng = _range_of(toks, i)
     at = {id(x): k for k, x in enumerate(toks)}
     if rng:

@@ -361,6 +361,24 @@ def _merge(toks: list[Tok]):
                                                         "ca", "approx", "some", "ungefär",
                                                         "~"):
                 t.about = True
+        if t.kind == "NUM" and _hedged_after(toks, i):
+            t.about = True
+
+
+def _hedged_after(toks, i) -> bool:
+    """A hedge after the figure: `30 layers or so`, `7B or thereabouts`, `6.5B-ish`,
+    `32 give or take` (up to two words of its noun between)."""
+    after = [t.text.lower() for t in toks[i + 1:i + 6]]
+    if after[:2] in (["-", "ish"], ["ish"]) and (toks[i].end == toks[i + 1].start):
+        return True
+    for k in range(0, 3):
+        if k and (len(after) < k or not all(toks[i + 1 + j].kind == "WORD"
+                                            for j in range(k))):
+            break
+        rest = after[k:k + 3]
+        if rest[:2] in (["or", "so"], ["or", "thereabouts"]) or rest == ["give", "or", "take"]:
+            return True
+    return False
 
 
 def literal(x: Fraction) -> str:

@@ -42,7 +42,9 @@ def rounded_unit(t: Tok, hedge: bool = False) -> Fraction:
     if not unit:
         return unit
     sig, zeros = _zeros(t)
-    if zeros and sig and (sig >= 2 or hedge) and (t.value >= 1000 or t.scale):
+    # unhedged, a round integer of one significant digit (`32 layers`, `4000 tokens`)
+    # is read as written; under a hedge any trailing zero rounds (`about 30 layers`: tens)
+    if zeros and sig and ((sig >= 2 and (t.value >= 1000 or t.scale)) or hedge):
         return unit * 10**zeros
     return unit
 
