@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 HERE = Path(__file__).parent / "corpus_v3"
-FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2")
-HELD_OUT_SETS = ("fresh", "fresh2")  # held out whatever sha256(url) gives
+FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2", "fresh3")
+HELD_OUT_SETS = ("fresh", "fresh2", "fresh3")  # held out whatever sha256(url) gives
 DOC_SUFFIXES = (".md", ".txt", ".rst", ".html", ".ipynb")
 
 
@@ -131,7 +131,7 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
 
 
 @pytest.mark.parametrize("folder, least_docs, least_labels",
-                         [("fresh", 20, 180), ("fresh2", 35, 280)])
+                         [("fresh", 20, 180), ("fresh2", 35, 280), ("fresh3", 38, 260)])
 def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, least_labels):
     docs = [d for d in _sources() if d["split"] == folder]
     labels = _labels(folder)
@@ -140,7 +140,12 @@ def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, le
     assert len({d["file"] for d in docs}) == len(docs)
 
 
-def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others():
+@pytest.mark.parametrize("folder, earlier_sets", [
+    ("fresh2", ("dev", "heldout", "fresh")),
+    ("fresh3", ("dev", "heldout", "fresh", "fresh2")),
+])
+def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others(
+        folder, earlier_sets):
     docs = _sources()
 
     def thread(url):  # a site, or a repository's issue/PR thread or file
@@ -149,8 +154,8 @@ def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others(
             return "/".join(url.split("/")[3:7])
         return host
 
-    earlier = [d for d in docs if d["split"] not in ("fresh2", "hostile")]
-    for doc in (d for d in docs if d["split"] == "fresh2"):
+    earlier = [d for d in docs if d["split"] in earlier_sets]
+    for doc in (d for d in docs if d["split"] == folder):
         assert thread(doc["url"]) not in {thread(d["url"]) for d in earlier}, doc["file"]
         assert doc["title"] not in {d["title"] for d in earlier}, doc["file"]
 
@@ -160,6 +165,19 @@ def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others(
 def test_the_formulas_reproduce_the_published_totals():
     for name, total in evaluator.PUBLISHED_TOTALS.items():
         assert evaluator.params(name) == total, name
+
+
+def test_the_shared_expert_formula_gives_qwen_moes_published_figures():
+    # The Qwen1.5-MoE blog and model card: 14.3B in total, 2.7B activated; Qwen1.5-7B:
+    # 6.5B non-embedding parameters. Each is published to one decimal, in billions.
+    def tenths(n):
+        return round(Fraction(n, 10**8))
+    assert tenths(evaluator.params("qwen1.5-moe-a2.7b")) == 143
+    assert tenths(evaluator.params("qwen1.5-moe-a2.7b", "active")) == 27
+    assert tenths(evaluator.params("qwen1.5-7b", "body")) == 65
+    dense = evaluator.params("qwen1.5-7b")
+    assert evaluator.params("qwen1.5-7b", "active_body") == evaluator.params("qwen1.5-7b", "body")
+    assert dense - evaluator.params("qwen1.5-7b", "body") == 2 * 151936 * 4096  # embed + head
 
 
 def test_the_evaluator_is_independent_and_evaluates_nothing():

@@ -5,12 +5,14 @@ A label's `check` is one inline table or a list of them (a statement that makes 
 claims). Each table has a quantity `q`:
 
 - a model field: `layers`, `d_model`, `d_ff`, `heads`, `kv_heads`, `head_dim`, `vocab`,
-  `context`, `experts`, `experts_active`, `type_vocab` (with `model`);
+  `context`, `experts`, `experts_active`, `experts_shared`, `type_vocab` (with `model`);
 - a parameter count (with `model`): `params` (total), `params_embed` (token embedding,
   plus learned positions where the model has them), `params_nonembed` (total less
   `params_embed`), `params_layer` (one block), `params_attn_layer`, `params_ffn_layer`
   (one layer's FFN, all experts), `params_ffn_total`, `params_expert` (one expert's FFN),
-  `params_active` (per token: the total less the unrouted experts);
+  `params_active` (per token: the total less the unrouted experts), `params_body` and
+  `params_active_body` (the total, or the active count, less the embedding and an untied
+  head: Qwen's "non-embedding" parameters);
 - `kv_cache_bytes` (`model`, `context`, optional `batch`=1, `dtype`): 2·layers·kv_heads·
   head_dim·context·batch·bytes; `kv_cache_bytes` with `context=1` is per token;
 - `weights_bytes` (`model` or `n`, `dtype`): parameters × bytes per parameter;
@@ -199,6 +201,25 @@ CONFIGS = {
     # KV heads, intermediate 22528, vocab 256000); its fields only.
     "command-r-v01": dict(d=8192, L=40, H=64, kv=64, ff=22528, V=256000, ctx=8192,
                           fields_only=True),
+    # --- added for fresh3/ (the fourth v3 session); fields typed from config.json --------
+    # Qwen/Qwen1.5-7B config.json (hidden 4096, 32 layers, 32 heads and 32 KV heads,
+    # intermediate 11008, vocab 151936, 32768 positions, q/k/v biases, untied).
+    "qwen1.5-7b": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=151936, ctx=32768,
+                       bias="qkv"),
+    # Qwen/Qwen1.5-MoE-A2.7B config.json (hidden 2048, 24 layers, 16 heads and 16 KV heads,
+    # moe_intermediate_size 1408, 60 routed experts, 4 per token, a shared expert of
+    # shared_expert_intermediate_size 5632 = 4 x 1408 with a 1-unit sigmoid gate, vocab
+    # 151936, 8192 positions, q/k/v biases, untied); the formula gives 14.3B total and
+    # 2.7B activated, the Qwen blog's figures.
+    "qwen1.5-moe-a2.7b": dict(d=2048, L=24, H=16, kv=16, ff=1408, V=151936, ctx=8192,
+                              E=60, k=4, shared=5632, shared_n=4, bias="qkv"),
+    # allenai/OLMo-1B config (d_model 2048, 16 layers, 16 heads, mlp_ratio 8: a fused
+    # 16384 = 2 x 8192 SwiGLU projection, 2048 positions, embedding_size 50304); fields
+    # only. allenai/OLMo-7B-0424-hf config.json: the OLMo 7B architecture with 4096
+    # positions; fields only.
+    "olmo-1b": dict(d=2048, L=16, H=16, ff=8192, V=50304, ctx=2048, fields_only=True),
+    "olmo-7b-0424": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=50304, ctx=4096,
+                         fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
@@ -224,7 +245,7 @@ PUBLISHED_TOTALS = {
 
 FIELDS = {"layers": "L", "d_model": "d", "d_ff": "ff", "heads": "H", "kv_heads": "kv",
           "head_dim": "hd", "vocab": "V", "context": "ctx", "experts": "E",
-          "experts_active": "k", "type_vocab": "types"}
+          "experts_active": "k", "type_vocab": "types", "experts_shared": "shared_n"}
 DTYPE_BYTES = {"fp32": F(4), "float32": F(4), "fp16": F(2), "float16": F(2),
                "bf16": F(2), "bfloat16": F(2), "fp8": F(1), "int8": F(1),
                "int4": F(1, 2), "nf4": F(1, 2)}
@@ -266,7 +287,8 @@ def _norm(c) -> int:
 
 def _ffn_layer(c) -> int:
     router = c["d"] * c["E"] if c["E"] > 1 else 0
-    return c["E"] * _expert(c) + router
+    shared = 3 * c["d"] * c["shared"] + c["d"] if c.get("shared") else 0  # gated + gate
+    return c["E"] * _expert(c) + router + shared
 
 
 def _layer(c) -> int:
@@ -322,6 +344,10 @@ def params(name: str, part: str = "total") -> int:
         return total
     if part == "nonembed":
         return total - _embed(c)
+    if part in ("body", "active_body"):  # Qwen's "non-embedding": embedding and head out
+        head = 0 if (c.get("tied") or c.get("gpt2") or c.get("bert")) else c["V"] * d
+        body = total - _embed(c) - head
+        return body if part == "body" else body - c["L"] * (c["E"] - c["k"]) * _expert(c)
     if part == "nopos":  # nanoGPT's count: the learned position rows left out
         return total - (c["ctx"] * c["d"] if (c.get("gpt2") or c.get("bert")) else 0)
     if part == "with_heads" and c.get("bert"):  # the pre-training checkpoint: MLM + NSP
