@@ -25,11 +25,10 @@ Two walks over a document, in document order, share it:
 import re
 from dataclasses import dataclass, field
 
-from ffnverify.scan import memory
+from ffnverify.scan import memory, words
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
-_KV_TOPIC = re.compile(r"\bkv[- ]?cache\b|\bkey[- ]value cache\b", re.I)
 # a quick test before the tokens: a size with a count noun within a word of it
 _SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]+[\s-]+)?"
                     r"(?:param|model|weight)", re.I)
@@ -93,7 +92,7 @@ class Carry:
     def heading(self, text: str):
         named = counts_named(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
-        self.section_kv = bool(_KV_TOPIC.search(text))
+        self.section_kv = bool(words.KV_CACHE.search(text))
         self._before = ""
         if self._headings == 0:
             self.title_kv = self.section_kv
