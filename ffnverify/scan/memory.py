@@ -168,12 +168,12 @@ def compressions(toks, text, about: str = "") -> list[tuple[int, int]]:
 
 def kv_cache(toks, text, names, about: str = "", topic: bool = False,
              context: str = "") -> list[Part]:
-    """The words.KV_SAID cache of a named model, at a stated context (or per token) and dtype.
+    """The KV cache of a named model, at a stated context (or per token) and dtype.
     `about`: the words around the unit (a table's header) that may say it is the cache.
     An attention form bound to the figure ("Memory per token (MHA)", "with MHA requires")
     also says it is the cache (a reading to confirm), and a form that is not the model's
     own is read as the hypothetical model with that form (never sure). `topic`: the
-    document's title or section names the words.KV_SAID cache, so a byte figure of a named model at
+    document's title or section names the KV cache, so a byte figure of a named model at
     a stated context ("Llama-3-8B at 128K context (baseline: 16 GB)") is read as its cache,
     a reading to confirm (a figure per token is not: too loose a binding). `context`: the
     context the paragraph over a table states, for a row that states none (a reading to
@@ -252,15 +252,15 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
         lenient = " or ".join(le for _, le in readings)
         lenient = lenient if len(readings) == 1 else f"({lenient})"
         said = "per token" if per_tok else f"at {ctx_tok.text} tokens"
-        reading = (f"words.KV_SAID cache of {name} {said}"
+        reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
                    + (f", in {dtype}" if fmt else
                       ", at 16 bits (no dtype stated: assumed; fp32 and fp8 also tried)")
                    + ("" if as_form == "actual" else f", as if it used {form[2].upper()} "
                       f"(kv_heads = {as_form}: a hypothetical model)")
-                   + ("" if said_kv or not form else f" (read as the words.KV_SAID cache from "
+                   + ("" if said_kv or not form else f" (read as the KV cache from "
                       f"{form[2].upper()}: assumed)")
-                   + (" (read as the words.KV_SAID cache: the document's title or section speaks of it; "
+                   + (" (read as the KV cache: the document's title or section speaks of it; "
                       "assumed)" if by_topic else "")
                    + (f" (the context {ctx_tok.text} is stated over the table: assumed)"
                       if ctx is None else "")

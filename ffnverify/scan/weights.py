@@ -165,7 +165,7 @@ def explained(toks, text, r):
 
 
 def _split_into(toks, text, r):
-    """"640 MB of words.KV_SAID cache, split into 2048 disjoint 4KB blocks": (count, size) indices of
+    """"640 MB of KV cache, split into 2048 disjoint 4KB blocks": (count, size) indices of
     the pieces a byte figure is split into, or None."""
     for j in range(r + 1, min(len(toks), r + 12)):
         t = toks[j]
