@@ -1,4 +1,4 @@
-"""Arithmetic that leans on a figure or a formula stated before it (`carry.Before`):
+"""Arithmetic that leans on a figure or a formula stated before it (`carried.Before`):
 
 - a step with no left operand carries the result before it: "that value will be × 3 =
   98,304" after "... which is 32,768 parameters", and "× h = × 8 = 786,432" after it;

@@ -1,25 +1,34 @@
-"""What a unit carries over from the text before it: the nominal parameter count the
-document spoke of ("Full-precision weights for a 7B model consume 28 GB. BF16 halves that
-to ~14 GB": the second sentence's 14 GB is about the 7B model), and whether the document is
-about the KV cache (its title or the section's heading says so).
+"""What the text before a unit gives it: one module for what is carried over.
 
-`Carry` walks a document's blocks in order. A heading sets the count it names (one count)
-and forgets any other; a sentence, list item or row that names exactly one count makes it
-the count of the units after it; one that names two counts, or a catalogue model, forgets
-it (which model the next sentence speaks of is then not clear). A count carried over is
-only ever a reading to confirm: a reader that uses it returns `sure=False` parts whose
-`reading` says so (docs/architecture.md §5.2: a model given only by the sentence before or a heading is
-`suggested` at most).
+Two walks over a document, in document order, share it:
+
+- `Carry` (while the units are cut): the nominal parameter count the document spoke of
+  ("Full-precision weights for a 7B model consume 28 GB. BF16 halves that to ~14 GB": the
+  second sentence's 14 GB is about the 7B model), whether the document is about the KV
+  cache (its title or the section's heading says so), and the context the paragraph over
+  a table states; `Carry.state()` gives a unit its `Around`. A heading sets the count it
+  names (one count) and forgets any other; a sentence, list item or row that names
+  exactly one count makes it the count of the units after it; one that names two counts,
+  or a catalogue model, forgets it (which model the next sentence speaks of is then not
+  clear). A count carried over is only ever a reading to confirm: a reader that uses it
+  returns `sure=False` parts whose `reading` says so (docs/architecture.md §5.2: a model
+  given only by the sentence before or a heading is `suggested` at most).
+- `learn(text, context)` (before any unit is read, as `variants.learn` is): the texts of
+  the units just before each unit ("that value will be × 3 = 98,304" carries the result
+  of the sentence before; "the formula yields ~124M" names a formula stated above) and
+  the other rows of its table (a share column is a share of the column's total), kept in
+  `context.carried`; `before(context, text)` gives a unit its `Before`, or None where the
+  same text stands in two places with different units before it (then nothing is
+  carried: which one is read is not known).
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ffnverify.scan import memory
+from ffnverify.scan import memory, words
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
-_KV_TOPIC = re.compile(r"\bkv[- ]?cache\b|\bkey[- ]value cache\b", re.I)
 # a quick test before the tokens: a size with a count noun within a word of it
 _SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]+[\s-]+)?"
                     r"(?:param|model|weight)", re.I)
@@ -83,7 +92,7 @@ class Carry:
     def heading(self, text: str):
         named = counts_named(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
-        self.section_kv = bool(_KV_TOPIC.search(text))
+        self.section_kv = bool(words.KV_CACHE.search(text))
         self._before = ""
         if self._headings == 0:
             self.title_kv = self.section_kv
@@ -101,3 +110,49 @@ class Carry:
             self.count = ""
         elif named:
             self.count = named[0]
+
+
+# ---- the units before a unit, and its table (`learn`, `before`) -------------------
+
+RECENT = 4  # units before a unit that it may lean on
+MAX_ROWS = 200  # rows of one table carried (a longer table: its rows are read alone)
+_WALK = ("carried", "walk")  # the key of the walk's own state: no unit's text
+
+
+@dataclass
+class Before:
+    recent: tuple = ()  # texts of the units before this one, nearest first
+    table: list = field(default_factory=list)  # texts of the rows of its table, in order
+
+
+def _cells(text: str) -> int:
+    """How many cell boundaries a row's text has (its cells joined by " | "; an empty
+    cell leaves "| |")."""
+    return text.count(" |") if " | " in text or " |" in text else 0
+
+
+def learn(text: str, context) -> None:
+    state = context.carried.setdefault(_WALK, {"recent": (), "table": None, "cells": -1})
+    cells = _cells(text)
+    if cells and cells == state["cells"] and state["table"] is not None:
+        table = state["table"]
+    else:
+        table = [] if cells else None
+    if table is not None and len(table) < MAX_ROWS:
+        table.append(text)
+    here = Before(state["recent"], table if table is not None else [])
+    old = context.carried.get(text)
+    if old is not None and old != here:
+        context.carried[text] = None
+    elif text not in context.carried:
+        context.carried[text] = here
+    state.update(recent=(text, *state["recent"])[:RECENT], table=table,
+                 cells=cells if table is not None else -1)
+
+
+def before(context, text: str) -> Before | None:
+    """What the units before `text` (and its table) state, or None (nothing learned)."""
+    if context is None:
+        return None
+    got = context.carried.get(text)
+    return got if isinstance(got, Before) else None

@@ -1,5 +1,5 @@
 """Readers for the quantities real documents state beyond arithmetic and catalogue fields,
-each a module of its own: KV-cache and weights memory at a dtype (`memory`), MoE total
+each a module of its own: KV-cache and weights memory at a dtype (`memory`, `weights`), MoE total
 and active parameters, the 2N / 6N / 6ND FLOPs rules and FLOPs → time, GPU-hours or cost
 at a stated throughput and price (`compute`), multi-step arithmetic (`chains`) and numbers
 in words (`spelled`). Each returns `parts.Part` records; `read.reading` calls
@@ -13,18 +13,18 @@ part whose `reading` names what it assumed.
 
 import dataclasses
 
-from ffnverify.scan import binding, carried, chains, compute, memory, moe, spelled
+from ffnverify.scan import binding, carried, chains, compute, memory, moe, spelled, weights
 from ffnverify.scan.parts import Part
 
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
-READERS = (memory.kv_cache, memory.weights, memory.products, memory.dtype_sizes, moe.parameters,
-           moe.routing,
+READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
+           moe.parameters, moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
            spelled.ratios)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
 # eight experts"), run on the tokens with each such cardinal made one number
-WORD_READERS = (memory.kv_cache, memory.weights, moe.parameters, moe.routing, spelled.fields)
+WORD_READERS = (memory.kv_cache, weights.weights, moe.parameters, moe.routing, spelled.fields)
 
 
 def read_quantities(toks, text: str, names, subject: str | None = None,
@@ -49,7 +49,7 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     around = around or carried.Around()
     parts: list[Part] = []
     for reader in READERS:
-        if reader is memory.weights:
+        if reader is weights.weights:
             parts += reader(toks, text, names, about, count=around.count)
         elif reader is memory.kv_cache:
             parts += reader(toks, text, names, about, topic=around.kv_topic,

@@ -42,7 +42,7 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import anaphora, carry, derived, quantities, shares, totals, words
+from ffnverify.scan import anaphora, carried, derived, quantities, shares, totals, words
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -208,7 +208,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts += arith + worded_results(toks, clean)
     parts += expansions(toks)
     parts += shares.percent_of(toks, clean, names)
-    before = carry.before(context, text)
+    before = carried.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)
     parts += derived.derived_cells(header, cells, toks)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ffnverify.scan import inline
 from ffnverify.scan.blocks import Block, Source
 
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
@@ -68,77 +69,9 @@ def _front_matter_lines(lines: list[str]) -> int:
     return 0
 
 
-def _line_starts(content: str, first_line: int, src: Source) -> list[int]:
-    """Source offset of the first character of each line of an inline token's content
-    (markdown-it strips container markers and indentation: the content line is a suffix of
-    its source line)."""
-    out = []
-    for j, cline in enumerate(content.split("\n")):
-        number = first_line + j
-        if number > len(src.starts):
-            out.append(len(src.text))
-            continue
-        sline = src.line_text(number)
-        base = src.starts[number - 1]
-        if cline and sline.endswith(cline):
-            out.append(base + len(sline) - len(cline))
-        elif cline.rstrip() and sline.rstrip().endswith(cline.rstrip()):
-            out.append(base + len(sline.rstrip()) - len(cline.rstrip()))
-        else:
-            k = sline.find(cline.strip()[:16]) if cline.strip() else -1
-            out.append(base + max(k, len(sline) - len(sline.lstrip())))
-    return out
-
-
 def _inline_block(tok, block: Block, src: Source, offset_of_line=None):
-    """Copy an inline token's visible text into `block`, with positions."""
-    content = tok.content
-    if offset_of_line is None:
-        starts = _line_starts(content, tok.map[0] + 1, src)
-    else:
-        starts = offset_of_line
-    cstarts = [0]
-    for i, ch in enumerate(content):
-        if ch == "\n":
-            cstarts.append(i + 1)
-
-    def pos(i):
-        from bisect import bisect_right
-
-        k = bisect_right(cstarts, i) - 1
-        return starts[min(k, len(starts) - 1)] + i - cstarts[k]
-
-    cursor = 0
-    skip = 0  # inside an autolink or image: its text is a link target, not prose
-    for child in tok.children or ():
-        kind = child.type
-        if kind in ("link_open",) and child.markup in ("autolink", "linkify"):
-            skip += 1
-            continue
-        if kind == "link_close" and skip:
-            skip -= 1
-            continue
-        if skip or kind in ("image", "html_inline"):
-            continue
-        if kind in ("softbreak", "hardbreak"):
-            nl = content.find("\n", cursor)
-            if nl != -1:
-                block.add(" ", pos(nl), contiguous=False)
-                cursor = nl + 1
-            else:
-                block.add(" ", pos(max(0, min(cursor, len(content) - 1))), contiguous=False)
-            continue
-        if kind in ("text", "code_inline") and child.content:
-            at = content.find(child.content, cursor)
-            if at == -1:
-                block.add(child.content, pos(max(0, min(cursor, len(content) - 1))),
-                          contiguous=False)
-            else:
-                # a text child never spans a line break, so the source run is contiguous
-                if kind == "code_inline":
-                    block.code.append((block.length, block.length + len(child.content)))
-                block.add(child.content, pos(at))
-                cursor = at + len(child.content)
+    """Copy an inline token's visible text into `block`, with positions (`inline.copy`)."""
+    inline.copy(tok, block, src, offset_of_line)
 
 
 def _prose_over_a_rule(content: str) -> bool:

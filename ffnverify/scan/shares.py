@@ -147,7 +147,7 @@ def _tolerance(t) -> Fraction:
 
 def table_shares(header, cells, rows, toks) -> list[Part]:
     """The share a row states against its count over the column's total (see the module
-    docstring). `rows`: the texts of every row of the table (`carry.Before.table`)."""
+    docstring). `rows`: the texts of every row of the table (`carried.Before.table`)."""
     if not header or not cells or len(rows) < 2:
         return []
     split = [[c.strip() for c in r.split("|")] for r in rows]

@@ -7,7 +7,7 @@ about 100GB for the KV cache" after "requires roughly 240GB:", and "adds gradien
 - the total after its parts: `A … plus B …, totalling R` (also "for a total of", "in
   total", "adding up to", "summing to"), the figures before the word; where the unit adds
   to something said before it ("adds", "another", "more", "on top of"), the sum may also
-  take the last figure of the unit before it (`carry.Before`).
+  take the last figure of the unit before it (`carried.Before`).
 
 Only byte sizes and FLOP counts are summed (figures of one kind, whose sum is a total
 whatever they count); the parts must be joined by "and", "plus", "+" or commas, never

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ffnverify.scan import carry, words
+from ffnverify.scan import carried, words
 from ffnverify.scan.arithmetic import approx_claim, is_op, is_word, num
 from ffnverify.scan.numbers import Tok, literal, normalise, tokens
 from ffnverify.scan.spelled import number_words
@@ -26,7 +26,7 @@ class Context:
     plain: Fraction | None = None
     gated_text: str = ""
     plain_text: str = ""
-    carried: dict = field(default_factory=dict)  # what earlier units state (carry.learn)
+    carried: dict = field(default_factory=dict)  # what earlier units state (carried.learn)
 
 
 def variant_of(t: Tok) -> str | None:
@@ -343,9 +343,9 @@ def flops_rules(text) -> list:
 
 
 def learn(text: str, context: Context):
-    """Record the widths a unit gives a gated and a plain FFN (and, in `carry`, the units
+    """Record the widths a unit gives a gated and a plain FFN (and, in `carried`, the units
     before it and its table's rows)."""
-    carry.learn(text, context)
+    carried.learn(text, context)
     text = normalise(text)
     toks = tokens(text)
     found = widths(toks)

@@ -1,0 +1,321 @@
+"""Weights memory read as claims: the memory of a model's weights at a dtype or at a
+stated number of bytes per parameter (`weight_bytes(m, dtype=…)`, `params_total(m) * 16`
+for "16 bytes per parameter for Adam", or the arithmetic as written, `7B · bytes(fp32)`,
+for a model known only by its nominal size), the bytes of one number in a format
+("FP16 = 2 bytes"), copies of the weights ("3 copies at fp32") and byte products
+explained in parentheses ("640 MB (2048 × 320 KB)").
+
+Binding as in `memory` (whose result figures and nominal counts it shares): the dtype is
+the format named nearest the result with no other result between. A named model's
+weights are read at its real count (strict) and, leniently, also at its nominal size
+(`Llama 2 7B` as 7B: the figure a reader may have multiplied). The vocabulary (what says
+weights, gradients, a runtime figure, a partial fine-tune) is in `words`.
+"""
+
+import re
+
+from ffnverify.scan import memory, words
+from ffnverify.scan.binding import (
+    DTYPES,
+    dtypes,
+    inside,
+    model,
+    nearest,
+    nominal,
+    side,
+    words_after,
+)
+from ffnverify.scan.figure import Term, bound, call, compare, const, range_ends, terms_of
+from ffnverify.scan.numbers import literal
+from ffnverify.scan.parts import Part
+
+
+def _element_sizes(toks, text):
+    """Indices of small byte counts ("4 bytes", "0.5 bytes", "2 bytes/element"): the size
+    of one number in a format."""
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale and not t.money
+            and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
+
+
+def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
+    """"A parameter in float32 takes 4 bytes; in int4 0.5 bytes", "FP16 = 2 bytes": the
+    bytes of one number in the format named nearest (no other size between them)."""
+    sizes = _element_sizes(toks, text)
+    formats = dtypes(text)
+    if sizes and not formats and about:
+        return _sizes_by_header(toks, text, about, sizes)
+    if not sizes or not formats:
+        return []
+    starts = [toks[i].start for i in sizes]
+    parts = []
+    for i in sizes:
+        t = toks[i]
+        others = [s for s in starts if s != t.start]
+        fmt = nearest(t.start, formats, others + [f[0] for f in formats
+                                                  if f[0] != t.start], side(starts, formats))
+        if fmt is None or abs(fmt[0] - t.start) > 60:
+            continue
+        parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
+                          figures=tuple(sorted({i, *inside(toks, fmt[0], fmt[1])})),
+                          reading=f"bytes per number in {fmt[2]}"))
+    return parts
+
+
+def _sizes_by_header(toks, text, about, sizes) -> list[Part]:
+    """"Component | Size (float32)" over "Model weights | 4 bytes × P": a byte count in a
+    column whose header names one format, in a row that names what holds one number a
+    parameter (weights, gradients; not an optimizer's state, whose count of numbers is
+    another convention): the bytes of one number in that format, to confirm."""
+    first = text.split("|")[0] if "|" in text else ""
+    if not words.ONE_A_PARAMETER.match(first) or words.MIXED.search(about):
+        return []
+    parts = []
+    for i in sizes:
+        column = memory.header_cell(text, about, toks[i].start)
+        named = {f[2] for f in dtypes(column)}
+        if len(named) == 1:
+            fmt = named.pop()
+            parts.append(Part(f"bytes({fmt}) == {literal(toks[i].value)}", sure=False,
+                              figures=(i,), reading=f"bytes per number in {fmt}, the format "
+                              "the column's header names"))
+    return parts
+
+
+def _per_param(toks, text):
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
+            and words.PER_PARAM.match(text[t.end:t.end + 40])]
+_DTYPE_ALT = "|".join(p for p, _ in DTYPES)
+_COPY_AT = re.compile(r"(?<![\w.])(\d{1,2})\s+(?:full\s+)?cop(?:y|ies)\s+(?:at|of|×|x)\s+"
+                      r"(\d{1,2}(?:\.\d+)?)\s*bytes?\s*(?:/|per|a|each)\s*(?:param(?:eter)?|weight)",
+                      re.I)
+_COPY_NOUN = r"(?:cop(?:y|ies)|moments?|states?|buffers?)"
+_COPY_DTYPE = re.compile(r"(?<![\w.])(\d{1,2})\s+(" + _DTYPE_ALT + r")\s+" + _COPY_NOUN + r"\b|"
+                         r"(?<![\w.])(\d{1,2})\s+" + _COPY_NOUN + r"\s+(?:in|at)\s+(" + _DTYPE_ALT +
+                         r")\b", re.I)
+_JOIN = re.compile(r"\s*(?:\+|,|and|plus)\s*", re.I)
+
+
+def _index_at(toks, pos):
+    return next((i for i, t in enumerate(toks) if t.kind == "NUM" and t.start == pos), None)
+
+
+def copies(toks, text):
+    """The bytes per parameter a text states as copies of the weights: "3 copies at 4
+    bytes/parameter" (3 · 4), "1 FP32 copy + 2 8-bit copies" (1 · bytes(fp32) + 2 ·
+    bytes(int8)), "2 copies in fp16": (start, term, figure indices) of each, left to right.
+    Several "N <dtype> copies" joined by +, "and" or a comma are one sum."""
+    out = []
+    for m in _COPY_AT.finditer(text):
+        a, b = _index_at(toks, m.start(1)), _index_at(toks, m.start(2))
+        if a is not None and b is not None:
+            out.append((m.start(), call(f"{literal(toks[a].value)} * {literal(toks[b].value)}"),
+                        (a, b), m.end()))
+    pieces = []
+    for m in _COPY_DTYPE.finditer(text):
+        k = m.group(1) or m.group(3)
+        fmt = dtypes(m.group(2) or m.group(4))
+        i = _index_at(toks, m.start(1) if m.group(1) else m.start(3))
+        if not fmt or i is None:
+            continue
+        start = m.start(2) if m.group(2) else m.start(4)
+        figs = (i, *inside(toks, start, start + len(m.group(2) or m.group(4))))
+        pieces.append((m.start(), m.end(), f"{k} * bytes({fmt[0][2]})", figs))
+    group = []
+    for piece in pieces + [None]:
+        if piece and group and _JOIN.fullmatch(text[group[-1][1]:piece[0]]):
+            group.append(piece)
+            continue
+        if group:
+            total = " + ".join(g[2] for g in group)
+            out.append((group[0][0], call(f"({total})" if len(group) > 1 else total),
+                        tuple(f for g in group for f in g[3]), group[-1][1]))
+        group = [piece] if piece else []
+    return sorted(out, key=lambda c: c[0])
+_EXPLAINED = re.compile(r"\s*\(\s*([^()]{1,60}?)\s*\)")
+_FACTOR_OPS = {"×", "*", "·", "x"}
+
+
+def explained(toks, text, r):
+    """The product a byte figure is explained by in the parentheses straight after it:
+    "~28GB (7B x 4 bytes)", "640 MB (2048 × 320 KB)": the factor indices, or None. The
+    last factor is a count of bytes ("4 bytes") or one factor is a byte figure."""
+    res = toks[r]
+    m = _EXPLAINED.match(text, res.end)
+    if not m:
+        return None
+    inner = [i for i, t in enumerate(toks) if m.start(1) <= t.start < m.end(1)]
+    if not inner:
+        return None
+    shape = [toks[i] for i in inner]
+    if shape[-1].kind == "WORD" and shape[-1].lower in ("bytes", "byte"):
+        shape, tail = shape[:-1], True
+    else:
+        tail = False
+    factors = shape[0::2]
+    ops = shape[1::2]
+    if len(factors) < 2 or len(shape) % 2 == 0 or any(t.kind != "NUM" or t.money
+                                                        for t in factors) or \
+            any(t.kind != "OP" or t.text not in _FACTOR_OPS for t in ops):
+        return None
+    if not tail and not any(t.scale == "bytes" for t in factors):
+        return None
+    if tail and any(t.scale == "bytes" for t in factors):
+        return None
+    return [i for i in inner if toks[i].kind == "NUM"]
+
+
+def _split_into(toks, text, r):
+    """"640 MB of KV cache, split into 2048 disjoint 4KB blocks": (count, size) indices of
+    the pieces a byte figure is split into, or None."""
+    for j in range(r + 1, min(len(toks), r + 12)):
+        t = toks[j]
+        if t.kind == "NUM":
+            if not (t.scale == "" and t.value.denominator == 1 and t.value > 1
+                    and words.SPLIT_INTO.search(text[toks[r].end:t.start])):
+                return None
+            for k in range(j + 1, min(len(toks), j + 4)):
+                u = toks[k]
+                if u.kind == "NUM":
+                    after = words_after(toks, k, 1)
+                    if u.scale == "bytes" and after and after[0] in words.PIECES:
+                        return j, k
+                    return None
+                if u.kind != "WORD":
+                    return None
+            return None
+    return None
+
+
+def products(toks, text, names, about: str = "") -> list[Part]:
+    """A byte figure and the arithmetic the sentence gives for it, read as written: the
+    product in the parentheses after it ("~28GB (7B x 4 bytes)"), or the pieces it is split
+    into ("640 MB …, split into 2048 4KB blocks": 2048 · 4KB). A reading to confirm, never
+    sure: a parenthesis or "split into" is not an equals sign, and what it holds may be
+    another account of the figure (a device count, a shape), not its product."""
+    parts = []
+    if "(" not in text and not re.search(r"\binto\b|\bacross\b|\bover\b", text):
+        return parts
+    for r in memory.result_figures(toks, text):
+        res = toks[r]
+        factors = explained(toks, text, r)
+        if factors:
+            strict, lenient = compare([terms_of(toks[i]) for i in factors], res)
+            parts.append(Part(strict, lenient, False, (r, *factors),
+                              "the product in the parentheses after the figure"))
+            continue
+        split = _split_into(toks, text, r)
+        if split:
+            n, size = split
+            strict, lenient = compare([terms_of(toks[n]), terms_of(toks[size])], res)
+            parts.append(Part(strict, lenient, False, (r, n, size),
+                              f"{toks[n].text} pieces of {toks[size].text}"))
+    return parts
+_GLUED = re.compile(r"\s*\(\s*[\w-]+\s*\)")  # "13.5 GB (fp16)": the dtype glued to the figure
+# a quantized format's weights hold more than their bits: a scale (and zero point) per block
+# of weights (GGUF Q4_K about 4.5 bits a weight, Q8_0 8.5, NF4 with double quantization
+# about 4.13) and the embeddings often kept at 16 bits; the lenient reading allows up to
+# 5/4 of bits/8 bytes a parameter
+_QUANTIZED = {"int4", "int8", "fp8"}
+QUANT_OVERHEAD = "5/4"
+
+
+def _per_dtype(fmt: str) -> Term:
+    """bytes(fmt) a parameter, with the allowance of a quantized format on the high end."""
+    text = f"bytes({fmt})"
+    return Term(text, text, f"{QUANT_OVERHEAD} * {text}") if fmt in _QUANTIZED else call(text)
+
+
+def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
+    """Weights memory at a dtype, at a stated number of bytes per parameter, or at stated
+    copies ("3 copies at 4 bytes/parameter"); a byte figure explained by the product in
+    the parentheses after it ("~28GB (7B x 4 bytes)") as that arithmetic. `count`: the
+    nominal count the text before names ("a 7B model", `carried.Carry`), used only when
+    the unit names no model and no count, in a reading to confirm."""
+    if words.KV_SAID.search(text) or words.KV_SAID.search(about):
+        return []
+    results = memory.result_figures(toks, text)
+    if not results:
+        return []
+    starts = [toks[i].start for i in results]
+    per_param = [(toks[i].start, i) for i in _per_param(toks, text)]
+    stated_copies = [(c[0], c) for c in copies(toks, text)]
+    copy_figures = {f for _, c in stated_copies for f in c[2]}
+    per_param = [p for p in per_param if p[1] not in copy_figures]
+    formats = dtypes(text)
+    sizes = [(toks[i].start, i) for i in memory.counts(toks, names)]
+    # a count carried from the text before, only where the unit gives no size of its own,
+    # bound or not ("13B: ~26 GB" speaks of a 13B model), and is no table row (whose cells
+    # may name the model)
+    carried = memory.carried_count(count) if not names and not sizes and not about and not any(
+        t.kind == "NUM" and t.scale in memory.COUNT_SCALES for t in toks) else None
+    parts = []
+    for r in results:
+        res = toks[r]
+        if explained(toks, text, r):
+            continue  # read as the arithmetic it shows (`products`)
+        rng = range_ends(toks, r)
+        if rng and rng[0] == r:
+            continue  # a range's low end: read with its high end, as the interval
+        low = toks[rng[0]] if rng else None
+        others = [s for s in starts if s != res.start and not (rng and s == low.start)]
+        copied = nearest(res.start, stated_copies, others, side(starts, stated_copies))
+        bpp = None if copied else nearest(res.start, per_param, others, side(starts, per_param))
+        fmt = None if bpp or copied else nearest(res.start, formats, others,
+                                                 side(starts, formats))
+        if bpp is None and fmt is None and copied is None:
+            continue
+        if bpp is None and copied is None and words.STATE_WORDS.search(
+                words.GRADIENTS.sub(" ", text) if fmt and words.GRADIENTS.search(text)
+                and not words.PARTIAL.search(text) else text):
+            continue  # optimizer states, activations, training: a convention not stated
+            # (gradients at a stated dtype are one number a parameter, like the weights)
+        count_at = nearest(res.start, sizes, (), "before")
+        figures = [r]
+        if copied:
+            per = [copied[1][1]]
+            figures += list(copied[1][2])
+            per_text = f"{copied[1][1].text} bytes per parameter (the copies stated)"
+        elif bpp:
+            per = [const(toks[bpp[1]].value)]
+            figures.append(bpp[1])
+            per_text = f"{toks[bpp[1]].text} bytes per parameter"
+        else:
+            per = [_per_dtype(fmt[2])]
+            figures += inside(toks, fmt[0], fmt[1])
+            per_text = fmt[2]
+        if count_at:
+            figures.append(count_at[1])
+            strict, lenient = compare([terms_of(toks[count_at[1]]), per], res, bound(text, res),
+                                      low=low)
+            reading = f"{toks[count_at[1]].text} parameters × {per_text}"
+            sure = True
+        elif names and (words.WEIGHTS_WORDS.search(text) or fmt and _GLUED.match(text, res.end) and
+                        _GLUED.match(text, res.end).end() >= fmt[1]) and \
+                not words.NOT_WEIGHTS.search(text) and not words.RUNTIME_ONLY.search(text):
+            name, sure = model(names, res.start)
+            sure = sure and bool(words.WEIGHTS_WORDS.search(text))  # "13.5 GB (fp16)": to confirm
+            whole = call(f"params_total({name}) * {per[0].text}")
+            if fmt:
+                at = f"weight_bytes({name}, dtype={fmt[2]})"
+                whole = Term(at, at, f"{QUANT_OVERHEAD} * {at}") if fmt[2] in _QUANTIZED \
+                    else call(at)
+            size = nominal(toks, names, name)
+            choices = [whole]
+            if size is not None:
+                rough = terms_of(size)[0]
+                choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
+                                    f"{rough.hi} * {per[0].text}"))
+            strict, lenient = compare([choices], res, bound(text, res), low=low)
+            reading = f"weights of {name} at {per_text}" + (
+                f" (leniently also its nominal size {size.text})" if size is not None else "")
+        elif carried is not None and not words.NOT_WEIGHTS.search(text) and not words.MIXED.search(text) \
+                and not words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
+            strict, lenient = compare([terms_of(carried), per], res, bound(text, res), low=low)
+            reading = (f"{carried.text} parameters × {per_text} (the count {carried.text} is "
+                       "named before it, not in it: assumed)")
+            sure = False
+        else:
+            continue
+        figures += [rng[0]] if rng else []
+        parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
+    return parts
