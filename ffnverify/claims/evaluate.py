@@ -75,7 +75,9 @@ def _implied(c, shift) -> bool:
         return False
 
 
-def _closed(f, conds, first):
+def _uncertified(conds, first):
+    """Certify each closed domain condition: raise for one that fails, return the
+    `unknown` result for the first that cannot be certified, else None."""
     for c in conds:
         ok = truth(c.as_rel())
         if ok is False:
@@ -83,6 +85,13 @@ def _closed(f, conds, first):
         if ok is None:
             return _result("unknown", first, f"could not certify that {c.show()}, where "
                            "the claim's values are defined")
+    return None
+
+
+def _closed(f, conds, first):
+    stop = _uncertified(conds, first)
+    if stop is not None:
+        return stop
     verdict = truth(f)
     if verdict is None:
         return _result("unknown", first,
@@ -112,14 +121,9 @@ def decide(f, assumption=None, assumed: str = "", conds=()) -> dict:
     first = _first_rel(f)
     if not symbols:
         return _closed(f, [c for c in conds if not c.expr.free_symbols], first)
-    for c in conds:
-        if not c.expr.free_symbols:
-            ok = truth(c.as_rel())
-            if ok is False:
-                raise ClaimError(f"the value is undefined ({c.why}: {c.show()} fails)")
-            if ok is None:
-                return _result("unknown", first, f"could not certify that {c.show()}, "
-                               "where the claim's values are defined")
+    stop = _uncertified([c for c in conds if not c.expr.free_symbols], first)
+    if stop is not None:
+        return stop
     conds = [c for c in conds if c.expr.free_symbols]
     lower, upper = bounds(assumption, set(symbols))
     shift = shifted(symbols, lower)
