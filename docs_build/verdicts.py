@@ -12,15 +12,14 @@ code blocks.
 
 import json
 import os
-import re
 import subprocess
 import sys
 from html import escape
 from pathlib import Path
 
+from ffnverify.claims.files import claim_fence_spans
 from ffnverify.claims.printable import visible
 
-FENCE_OPEN = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*claim\b")
 AUDIT_TIMEOUT_S = 600
 
 
@@ -85,25 +84,16 @@ def _table(claims: list[dict]) -> str:
 
 
 def annotate(markdown: str, verdicts: dict[int, dict]) -> str:
-    """Insert, after each claim fence, the verdicts of the claims on its lines (1-based)."""
+    """Insert, after each claim fence (as the audit reads them: files.claim_fence_spans), the
+    verdicts of the claims on its lines (1-based)."""
     if not verdicts:
         return markdown
     lines = markdown.split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        match = FENCE_OPEN.match(lines[i])
-        out.append(lines[i])
-        i += 1
-        if not match:
-            continue
-        fence, start = match["fence"], i
-        while i < len(lines) and not lines[i].strip().startswith(fence):
-            out.append(lines[i])
-            i += 1
-        if i < len(lines):
-            out.append(lines[i])  # the closing fence
-            i += 1
-        found = [verdicts[n] for n in range(start + 1, i + 1) if n in verdicts]
+    out, done = [], 0
+    for first, end in claim_fence_spans(markdown):
+        out += lines[done:end]
+        done = end
+        found = [verdicts[n] for n in range(first + 1, end + 1) if n in verdicts]
         if found:
             out += ["", _table(found), ""]
-    return "\n".join(out)
+    return "\n".join(out + lines[done:])

@@ -35,7 +35,12 @@ import re
 import stat
 from pathlib import Path
 
-from ffnverify.claims.markdown_claims import has_claim_fence, markdown_claims
+from ffnverify.claims.markdown_claims import (
+    claim_fence_spans,
+    has_claim_fence,
+    is_claim_fence,
+    markdown_claims,
+)
 from ffnverify.claims.printable import fs_name
 from ffnverify.claims.records import (
     CLAIM_KEYS,
@@ -55,7 +60,7 @@ from ffnverify.claims.toml_claims import looks_like_claims, toml_claims
 __all__ = [
     "CLAIM_KEYS", "EXPECTATIONS", "MAX_CLAIMS_PER_FILE", "MAX_FILE_BYTES", "MAX_MARKDOWN_NESTING",
     "MAX_TOML_DEPTH", "SKIP_DIRS", "TRAILERS", "Claim", "collect", "display_path",
-    "has_claim_fence", "load", "markdown_claims", "read_bounded", "toml_claims",
+    "claim_fence_spans", "has_claim_fence", "is_claim_fence", "load", "markdown_claims", "read_bounded", "toml_claims",
 ]
 
 def display_path(path) -> str:

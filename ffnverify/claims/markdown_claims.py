@@ -28,8 +28,10 @@ _LOOKS_LIKE_CLAIM_FENCE = re.compile(r"^[ \t>*+\-0-9.)]*(?:`{3,}[ \t]*claim(?![^
                                      r"~{3,}[ \t]*claim)(?:[ \t]|$)")
 
 
-def _is_claim_fence(token) -> bool:
-    # the language word of the info string, as a renderer reads it (entities decoded)
+def is_claim_fence(token) -> bool:
+    """The one claim-fence predicate (audit, pytest collection, the scan's readers and the
+    docs build): a markdown-it `fence` token whose info string's language word, as a
+    renderer reads it (entities decoded), is exactly `claim` (```` ```claim-x ```` is not)."""
     return token.type == "fence" and unescapeAll(token.info).split()[:1] == ["claim"]
 
 
@@ -47,7 +49,15 @@ _MAYBE_FENCE = re.compile(r"`{3,}|~{3,}")  # a text without one holds no fence a
 
 
 def has_claim_fence(text: str) -> bool:
-    return bool(_MAYBE_FENCE.search(text)) and any(map(_is_claim_fence, _tokens(text)))
+    return bool(_MAYBE_FENCE.search(text)) and any(map(is_claim_fence, _tokens(text)))
+
+
+def claim_fence_spans(text: str) -> list[tuple[int, int]]:
+    """(first, end) of each claim fence, 0-based lines as markdown-it maps them: the opening
+    fence line, and one past the block (its closing fence included, when it has one)."""
+    if not _MAYBE_FENCE.search(text):
+        return []
+    return [tuple(t.map) for t in _tokens(text) if is_claim_fence(t) and t.map]
 
 
 def markdown_claims(text: str, shown: str) -> list[Claim]:
@@ -56,7 +66,7 @@ def markdown_claims(text: str, shown: str) -> list[Claim]:
     tokens = _tokens(text) if _MAYBE_FENCE.search(text) else []
     claims = []
     for token in tokens:
-        if not _is_claim_fence(token):
+        if not is_claim_fence(token):
             continue
         first, end = token.map  # 0-based: the opening fence line, one past the block
         body = token.content.split("\n")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ffnverify.claims.files import is_claim_fence
 from ffnverify.scan import inline
 from ffnverify.scan.blocks import Block, Source
 
@@ -155,7 +156,7 @@ def read_markdown(text: str) -> Doc:
                 blocks.append(block)
             continue
         gid = next(ids)  # a leaf block: fence, code block, raw HTML, rule
-        if tok.type == "fence" and tok.info.strip().split()[:1] == ["claim"]:
+        if is_claim_fence(tok):
             previous = last_closed.get(tok.level)
             if previous is not None:
                 covered.add(previous)

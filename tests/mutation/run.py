@@ -42,7 +42,7 @@ THRESHOLD = 0.95
 # part of a larger one's.
 SAMPLE = {"derivations": 0.2, "decider": 0.05, "tolerances": 0.2, "explain": 0.08}
 
-# The kit's check functions in conformance.py that the tolerances area scores.
+# The kit's check functions in checks.py that the tolerances area scores.
 CONFORMANCE_CHECKS = (
     "compare", "expected_shapes", "check_params", "_bounds", "assert_not_vacuous",
     "check_independence", "_judge", "_compare_all", "check_forward_backward",
@@ -87,7 +87,7 @@ AREAS = {
     ),
     "tolerances": (
         ["ffnverify.testing.tolerances"],
-        {"ffnverify.testing.conformance": CONFORMANCE_CHECKS},
+        {"ffnverify.testing.checks": CONFORMANCE_CHECKS},
         ["tests/conformance/test_tolerances.py", "tests/conformance/test_checks.py",
          "tests/conformance/test_tolerance_properties.py",
          "tests/conformance/test_check_properties.py"],

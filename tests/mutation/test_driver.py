@@ -73,9 +73,9 @@ def test_the_line_matches_whatever_its_indentation():
     ("derivations.flops.x_flops__mutmut_3", "derivations"),
     ("ffnverify.claims.prove.x_sign__mutmut_12", "decider"),
     ("ffnverify.testing.tolerances.xǁBoundǁwiden__mutmut_1", "tolerances"),
-    ("ffnverify.testing.conformance.x__bounds__mutmut_2", "tolerances"),
-    ("ffnverify.testing.conformance.x_check_flops__mutmut_7", "tolerances"),
-    ("ffnverify.testing.conformance.x_run_case__mutmut_1", None),  # not a check function
+    ("ffnverify.testing.checks.x__bounds__mutmut_2", "tolerances"),
+    ("ffnverify.testing.checks.x_check_flops__mutmut_7", "tolerances"),
+    ("ffnverify.testing.checks.x_run_case__mutmut_1", None),  # not a check function
     ("ffnverify.testing.explain.x_explain__mutmut_1", "explain"),
     ("ffnverify.claims.parser.x_parse__mutmut_1", None),
 ])
@@ -91,9 +91,9 @@ def test_globs_select_every_scored_mutant_and_no_other():
     from fnmatch import fnmatch
 
     patterns = run.globs(list(run.AREAS))
-    names = ["derivations.widths.x_exact__mutmut_1", "ffnverify.testing.conformance.x_compare__mutmut_2",
-             "ffnverify.testing.conformance.x_compare_all__mutmut_1",
-             "ffnverify.testing.conformance.x_run_case__mutmut_1"]
+    names = ["derivations.widths.x_exact__mutmut_1", "ffnverify.testing.checks.x_compare__mutmut_2",
+             "ffnverify.testing.checks.x_compare_all__mutmut_1",
+             "ffnverify.testing.checks.x_run_case__mutmut_1"]
     chosen = [n for n in names if any(fnmatch(n, p) for p in patterns)]
     assert chosen == names[:2]
     assert [n for n in names if run.area_of(n)] == chosen
@@ -157,7 +157,7 @@ def test_the_second_phase_runs_every_unchecked_mutant_but_the_equivalents():
     statuses = {A: "killed", B: "not checked", C: "not checked", D: "not checked",
                 "derivations.params.x_f__mutmut_1": "not checked",
                 "ffnverify.testing.explain.x_explain__mutmut_1": "not checked",
-                "ffnverify.testing.conformance.x_run_kit__mutmut_1": "not checked"}
+                "ffnverify.testing.checks.x_run_kit__mutmut_1": "not checked"}
     assert run.still_to_run(statuses, ["derivations"], {C}) == sorted(
         [B, D, "derivations.params.x_f__mutmut_1"])
     assert run.still_to_run(statuses, ["explain", "derivations"], {B, C, D}) == [
@@ -248,3 +248,29 @@ def test_the_sampled_second_phase_is_the_sample_less_what_ran_and_the_equivalent
     assert run.sampled_to_run(statuses, "derivations", {eq}, 1.0) == sorted(
         set(names) - {ran, eq})
     assert run.sampled_to_run(statuses, "explain", {eq}, 0.25) == []
+
+
+def test_every_scored_function_is_defined_in_its_module():
+    # a name that no longer resolves (a function moved to another module) scores nothing:
+    # the tolerances area scored no check from the day conformance.py was split until this
+    import ast
+
+    root = Path(run.ROOT)
+    for name, (_modules, functions, _tests) in run.AREAS.items():
+        for module, names in functions.items():
+            tree = ast.parse((root / (module.replace(".", "/") + ".py")).read_text())
+            defined = {n.name for n in ast.walk(tree)
+                       if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+            assert not set(names) - defined, (name, module, set(names) - defined)
+
+
+def test_only_mutate_covers_every_scored_module():
+    import fnmatch
+    import tomllib
+
+    globs = tomllib.loads((Path(run.ROOT) / "pyproject.toml").read_text())["tool"]["mutmut"][
+        "only_mutate"]
+    for name, (modules, functions, _tests) in run.AREAS.items():
+        for m in [*modules, *functions]:
+            path = m.replace(".", "/") + ".py"
+            assert any(fnmatch.fnmatch(path, g) for g in globs), (name, path)
