@@ -26,6 +26,22 @@ def load_target(target):
     return obj
 
 
+class TargetError(Exception):
+    """A target or module option that cannot be used; the message is for the user."""
+
+
+def load_factory(target, callable_required=True):
+    """The factory TARGET names; TargetError (cannot import / not callable) otherwise, with
+    the one wording check, bench and identify print."""
+    try:
+        factory = load_target(target)
+    except Exception as exc:  # any import-time error of user code is "cannot import"
+        raise TargetError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
+    if callable_required and not callable(factory):
+        raise TargetError(f"{target} is not callable")
+    return factory
+
+
 _H_RULE = re.compile(r"\s*(\d+)\s*\*\s*d\s*(?:/\s*(\d+)\s*)?")
 
 

@@ -166,15 +166,12 @@ def torch_saved_elements(module, x):
 
 
 def _load(target):
-    from ffnverify.targets import load_target
+    from ffnverify.targets import TargetError, load_factory
 
     try:
-        factory = load_target(target)
-    except Exception as exc:  # user code: any import-time error is "cannot import"
-        raise BenchError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
-    if not callable(factory):
-        raise BenchError(f"{target} is not callable")
-    return factory
+        return load_factory(target)
+    except TargetError as exc:
+        raise BenchError(str(exc)) from exc
 
 
 def build_module(factory, variant, layout, d, h, bias, target=None):

@@ -2,13 +2,14 @@
 the options that say how to build and call the module, and loading the factory with the
 one error wording all three print (exit 2)."""
 
-from ffnverify.targets import h_rule, load_target
+from ffnverify.targets import (  # noqa: F401 (TargetError, load_factory: the commands')
+    TargetError,
+    h_rule,
+    load_factory,
+    load_target,
+)
 
 TARGET_HELP = "package.module:factory"
-
-
-class TargetError(Exception):
-    """A target or module option that cannot be used; the message is for the user."""
 
 
 def add_target(p, help=TARGET_HELP):
@@ -34,17 +35,6 @@ def add_module_options(p):
     p.add_argument("--h-of", default=None, metavar="RULE",
                    help="the hidden width as a function of d: K*d, K*d/M (integer division) "
                         "or MODULE:FUNCTION")
-
-
-def load_factory(target, callable_required=True):
-    """The factory TARGET names; TargetError (cannot import / not callable) otherwise."""
-    try:
-        factory = load_target(target)
-    except Exception as exc:  # any import-time error of user code is "cannot import"
-        raise TargetError(f"cannot import {target}: {type(exc).__name__}: {exc}") from exc
-    if callable_required and not callable(factory):
-        raise TargetError(f"{target} is not callable")
-    return factory
 
 
 def module_options(args):
