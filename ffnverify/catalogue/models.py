@@ -152,6 +152,8 @@ ROWS = [
           "arXiv:2310.06825 Table 1 (hidden_dim 14336)",
           published_total=7_241_732_096,
           published_source=HUB.format("mistralai/Mistral-7B-v0.1"),
+          # mistral.ai's announcement (2023-09-27): "Mistral 7B is a 7.3B parameter model"
+          published_as={"params_total": 7_300_000_000},
           note="d_ff is given, not derived: no Mistral source states a rule. It coincides "
           "with Meta's rule at multiple_of 1024, multiplier 1.3 (Llama 3 8B's), a "
           "coincidence recorded in docs/catalogue.md, not a provenance."),
