@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
-from ffnverify.scan import carried, readers, structure, units
+from ffnverify.scan import carried, numbers, readers, structure, units
 from ffnverify.scan.detect import is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
@@ -93,6 +93,7 @@ def statements_of(text: str, fmt: str, shown: str):
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
     headed = structure.fields(doc.blocks)  # the field each block's heading names
     carry = carried.Carry()  # the count and topic the text before a unit gives it
+    too_long = []  # units left out for a figure past numbers.MAX_DIGITS: said, never lost
     for block, place, field in zip(doc.blocks, given, headed):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
@@ -127,8 +128,15 @@ def statements_of(text: str, fmt: str, shown: str):
                     if unit.header else unit.text
             if is_statement(normalise(probe), heading=unit.kind == "heading"):
                 found.append(unit)
-    problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
+            elif _TOO_LONG.search(probe):
+                too_long.append(_error(shown, unit.line, unit.col, (
+                    f"a figure of more than {numbers.MAX_DIGITS} digits, past what the "
+                    "scan reads: this text is not read")))
+    problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems] + too_long
     return found, doc.covered_groups, problems
+
+
+_TOO_LONG = re.compile(rf"\d{{{numbers.MAX_DIGITS + 1},}}")
 
 
 def _parent_item(block, parents) -> str:

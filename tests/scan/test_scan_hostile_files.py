@@ -114,3 +114,18 @@ def test_the_help_names_the_budget_and_its_unit(capsys):
             main([command, "--help"])
         out = " ".join(capsys.readouterr().out.split())
         assert "CPU seconds" in out and "not wall-clock" in out, out
+
+
+@pytest.mark.parametrize("digits", [61, 400, 5000])
+def test_a_figure_too_long_to_read_is_said_never_dropped(scan_text, digits):
+    # a statement whose figure has more digits than numbers.MAX_DIGITS was silently left
+    # out of the report: it is an input error at its position, and the rest is scanned
+    got = scan_text("Llama 2 7B has " + "9" * digits + " layers.\n\n" + GOOD)
+    assert [(s["line"], s["verdict"]) for s in got["statements"]] == [(3, "true")]
+    assert got["errors"] and all(e["line"] == 1 and "digits" in e["message"]
+                                 for e in got["errors"]), got["errors"]
+
+
+def test_a_figure_at_the_digit_limit_is_read(scan_text):
+    got = scan_text("Llama 2 7B has " + "9" * scan_mod.numbers.MAX_DIGITS + " layers.\n")
+    assert [s["verdict"] for s in got["statements"]] == ["false"] and not got.get("errors")
