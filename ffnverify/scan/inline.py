@@ -22,12 +22,19 @@ _PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 MAX_SKIP = 4000  # how far past the cursor a child's text is looked for
 
 
-def line_starts(content: str, first_line: int, src) -> list[int]:
+def line_starts(content: str, first_line: int, src, last_line: int | None = None) -> list[int]:
     """Source offset of the first character of each line of an inline token's content
     (markdown-it strips container markers and indentation: the content line is a suffix of
-    its source line)."""
+    its source line). markdown-it-py strips a paragraph with Python's `str.strip`, which
+    also takes whole leading lines of Unicode white space (U+2028, U+0085): the content
+    then begins on a later line of the token's map (up to `last_line`, 1-based, exclusive)."""
+    lines = content.split("\n")
+    head = lines[0].strip()
+    while (head and last_line is not None and first_line + 1 < last_line
+           and first_line <= len(src.starts) and head not in src.line_text(first_line)):
+        first_line += 1
     out = []
-    for j, cline in enumerate(content.split("\n")):
+    for j, cline in enumerate(lines):
         number = first_line + j
         if number > len(src.starts):
             out.append(len(src.text))
@@ -92,7 +99,7 @@ def copy(tok, block, src, offset_of_line=None):
     the source offsets of its content's lines where known (a table cell), else found."""
     content = tok.content
     starts = offset_of_line if offset_of_line is not None else line_starts(
-        content, tok.map[0] + 1, src)
+        content, tok.map[0] + 1, src, tok.map[1] + 1)
     cstarts = [0] + [i + 1 for i, ch in enumerate(content) if ch == "\n"]
 
     def pos(i):

@@ -156,3 +156,18 @@ def test_the_issue_cases_are_not_reported_at_line_1():
         line, col = doc.where(block.offset(block.text.index("32")))
         file_line = raw.split("\n")[line - 1]
         assert file_line[col - 1:col + 1] == "32", (line, col, file_line)
+
+
+@pytest.mark.parametrize("lead", ["\u2028\n", "\u2029\n", "\u2028\n\u2028\n", "\u0085\n"])
+@pytest.mark.parametrize("fmt", ["markdown", "ipynb"])
+def test_a_leading_line_of_unicode_white_space_moves_no_position(lead, fmt):
+    # markdown-it-py strips a paragraph with str.strip, which takes a whole first line of
+    # U+2028 (or NEL) with it: the text then starts a line later than the token's map says,
+    # and every character of the block was reported one place early (found by Hypothesis)
+    cell = lead + "Llama 2 7B has 32 layers."
+    raw = _notebook([cell], True, True, 1, False) if fmt == "ipynb" else cell
+    doc = readers.read_ipynb(raw) if fmt == "ipynb" else readers.read_markdown(raw)
+    block = next(b for b in doc.blocks if "32" in b.text)
+    for i, ch in enumerate(block.text):
+        if not ch.isspace():
+            assert _char_at(raw, block.offset(i)) == ch, (i, ch)
