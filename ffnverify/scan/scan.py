@@ -93,7 +93,8 @@ def statements_of(text: str, fmt: str, shown: str):
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
     headed = structure.fields(doc.blocks)  # the field each block's heading names
     carry = carried.Carry()  # the count and topic the text before a unit gives it
-    for block, place, field in zip(doc.blocks, given, headed):
+    heads = _header_rows(doc.blocks)
+    for k, (block, place, field) in enumerate(zip(doc.blocks, given, headed)):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
             carry.heading(block.text)
@@ -125,10 +126,21 @@ def statements_of(text: str, fmt: str, shown: str):
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
                     if unit.header else unit.text
+            if k in heads:
+                continue  # a table's header names its columns; its rows are the statements
             if is_statement(normalise(probe), heading=unit.kind == "heading"):
                 found.append(unit)
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+def _header_rows(blocks) -> set:
+    """Indexes of the header rows of tables that have rows under them ("Model Size | 1k
+    tokens | 16k tokens" over "7B | 0.5 GB | 8 GB"): a header names the columns, and the
+    rows under it, read with it, are the statements. A table of one row stays a row."""
+    return {k for k, (b, nxt) in enumerate(zip(blocks, blocks[1:]))
+            if b.kind == "row" and not b.header and b.cells and nxt.kind == "row"
+            and nxt.header == b.cells}
 
 
 def _parent_item(block, parents) -> str:
