@@ -120,13 +120,43 @@ def _strip_marker(segment: str) -> int:
     return m.end() if m else 0
 
 
+# a source line that ends in a figure ("4 x 8192 x 8192", "~140 GB", "(dmodel = 8192)"),
+# and the next line's start: a capital, a figure or a multiplication sign
+_ENDS_IN_FIGURE = re.compile(r"\d[\d,.]*\s?(?:[A-Za-z%]{1,3})?\)?$")
+_STARTS_LINE = re.compile(r"[A-Z0-9×~≈]")
+
+
+def _line_cuts(block: Block, where) -> list[int]:
+    """Where a line of a paragraph starts a statement of its own: between two lines that
+    each end in a figure, when the second starts with a capital, a figure or ×
+    ("Attention parameters per layer: 4 x 8192 x 8192" over "MLP parameters per layer: 3
+    x 8192 x 28672"; "~140 GB" over "Standard inference today — half the size of FP32").
+    A paragraph set as lines, as notes, diagrams and pasted cards write them; prose that
+    wraps goes on mid-sentence."""
+    if block.kind not in ("para", "item"):
+        return []
+    text = block.text
+    breaks = [i for i in range(1, len(text) - 1) if text[i] == " "
+              and where(block.offset(i + 1))[0] > where(block.offset(i - 1))[0]]
+    bounds = [-1, *breaks, len(text)]
+    lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+    return [i + 1 for i, before, after in zip(breaks, lines, lines[1:])
+            if _figure_line(before) and _figure_line(after) and _STARTS_LINE.match(after)]
+
+
+def _figure_line(line: str) -> bool:
+    """A line that ends in a figure and holds a word ("MLP parameters per layer: 3 x 8192
+    x 28672", "~140 GB"); a bare "L = 12" is one setting of a spec written over lines."""
+    return bool(_ENDS_IN_FIGURE.search(line)) and bool(re.search(r"[A-Za-z]{2}", line))
+
+
 def split(block: Block, file: str, where) -> list[Unit]:
     """The units of one block."""
     text = block.text
     if block.kind in ("row", "heading", "math"):
         pieces = [(0, len(text))]
     else:
-        cuts = _cuts(text, block.code)
+        cuts = sorted(set(_cuts(text, block.code)) | set(_line_cuts(block, where)))
         if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
             cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
         bounds = [0, *cuts, len(text)]
