@@ -267,25 +267,40 @@ def _spelled_counts(text: str) -> bool:
 # its experts", "eight key-value heads"
 _COUNTED_GAP = re.compile(r"(?:\s+(?:as|many|much|of|its|the|their|more|fewer|times|"
                           r"key-value|kv|query|attention|hidden|active|total|transformer|"
-                          r"decoder|encoder)\b){0,4}\s*", re.I)
+                          r"decoder|encoder|these|those|distinct|separate|different|"
+                          r"independent|parallel|feed-?forward|ffn|mlp)\b){0,4}\s*", re.I)
 _COUNTED = re.compile(r"(?:layers?|blocks?|heads?|experts?|param(?:eter)?s?|weights?|"
                       r"dimensions?|dims?|tokens?|bytes?|flops?|matri(?:x|ces)|"
                       r"multiplications?|projections?|gpus?|bits?|neurons?|embeddings?)\b",
                       re.I)
 
 
+def _proportion(text: str) -> bool:
+    """Whether the text states a fraction or a multiple in words ("two-thirds", "half the
+    size", "halves or quarters", "twice as many")."""
+    from ffnverify.scan.spelled import spelled
+
+    return any(sp.kind in ("fraction", "multiple") for sp in spelled(text))
+
+
 def is_statement(text: str, heading: bool = False) -> bool:
     """Whether the unit is a numeric statement (see the module docstring)."""
     digits = any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text)
-    if not digits and not number_words(text) and not _spelled_counts(text):
+    if not digits and not _proportion(text) and not _spelled_counts(text):
         return False
     nums = meaningful_numbers(text, heading=heading)
-    if not nums:
-        return bool(number_words(text)) and bool(
-            re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
-    if VOCABULARY.search(text) or FORMULA.search(text):
+    if not nums:  # "Two-thirds of this is FFN", "half the size of FP32"
+        return _proportion(text) and bool(VOCABULARY.search(text)) or _spelled_counts(text)
+    if VOCABULARY.search(text) or FORMULA.search(text) or _scaled_row(nums, text):
         return True
     return writes_arithmetic(tokens(text))
+
+
+def _scaled_row(nums, text: str) -> bool:
+    """A row of figures and nothing else, two or more of them with a scale ("13B 2k
+    1.0T": a size, a context and a token count, a table's row written as a line)."""
+    words = [t for t in tokens(text) if t.kind == "WORD"]
+    return not words and sum(bool(t.scale) for t in nums) >= 2
 
 
 # what makes a unit with numbers a statement about a model even without a quantity word:

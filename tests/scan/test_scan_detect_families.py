@@ -1,0 +1,155 @@
+"""Which units the scan lists as statements, by family (found on the A halves of fresh/,
+fresh2/ and fresh3/, tests/scan/corpus_v3/README.md; the sentences here are written for
+these tests): a table's header row names its columns and is no statement; a plain-text
+line of figures under a line ending in a figure is a row of its own; a footnote mark
+opens no statement; a paragraph set as lines of figures is one statement per line; a
+fraction or a multiple in words about a model quantity is a statement. Each family has
+its negative cases: what must not be listed, or not be cut."""
+
+from ffnverify.scan.detect import is_statement
+
+
+def _texts(result):
+    return [(s["line"], s["text"]) for s in result["statements"]]
+
+
+# ---- a table's header row ----------------------------------------------------------------
+
+def test_a_header_row_with_sizes_is_no_statement(scan_text):
+    doc = ("| Context | 8B model | 70B model |\n|---|---|---|\n"
+           "| 4K tokens | 0.5 GB | 1.25 GB |\n| 32K tokens | 4 GB | 10 GB |\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3, 4], got
+
+
+def test_a_header_row_naming_a_card_is_no_statement(scan_text):
+    doc = ("| Precision | Bytes per weight | Fits a 24GB card? |\n|---|---|---|\n"
+           "| FP16 | 2 | no |\n| INT4 | 0.5 | yes |\n")
+    got = _texts(scan_text(doc))
+    assert all(line != 1 for line, _ in got), got
+
+
+def test_a_table_of_one_row_is_still_a_row(scan_text):
+    doc = "| Llama 2 7B has 32 layers and 4096 hidden units |\n|---|\n"
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [1], got
+
+
+def test_html_header_row_is_no_statement(scan_text):
+    doc = ("<table><thead><tr><th>Model</th><th>1k tokens</th><th>16k tokens</th></tr>"
+           "</thead>\n<tbody><tr><td>Llama 2 7B</td><td>0.5 GB</td><td>8 GB</td></tr>"
+           "</tbody></table>\n")
+    got = _texts(scan_text(doc, name="t.html"))
+    assert len(got) == 1 and got[0][1].startswith("Llama 2 7B"), got
+
+
+# ---- plain text: a line of figures is a row --------------------------------------------
+
+def test_lines_of_figures_under_a_figure_are_rows(scan_text):
+    doc = ("Family Source Params Context Tokens\n"
+           "Model A first release 7B 2k 1.0T\n"
+           "13B 2k 1.0T\n"
+           "30B 2k 1.4T\n")
+    got = _texts(scan_text(doc, name="t.txt"))
+    assert [line for line, _ in got] == [2, 3, 4], got
+    assert got[1][1] == "13B 2k 1.0T"
+
+
+def test_a_wrapped_sentence_still_goes_on(scan_text):
+    doc = "The model has a total of\n7 billion parameters and 32 layers.\n"
+    got = _texts(scan_text(doc, name="t.txt"))
+    assert len(got) == 1 and got[0][0] == 1, got
+
+
+def test_a_formula_wrapped_after_an_operator_goes_on(scan_text):
+    doc = "Its FFN holds 3 × 4096 ×\n11008 = 135M parameters per layer.\n"
+    got = _texts(scan_text(doc, name="t.txt"))
+    assert len(got) == 1, got
+
+
+def test_a_line_of_words_and_figures_under_a_figure_goes_on(scan_text):
+    doc = "The layer count is 32\n80 for the largest model, with 8 KV heads.\n"
+    got = _texts(scan_text(doc, name="t.txt"))
+    assert len(got) == 1, got
+
+
+# ---- a footnote mark ------------------------------------------------------------------------
+
+def test_a_footnote_mark_opens_no_statement(scan_text):
+    doc = "† The vocabulary has 32000 entries, of which 31990 are used.\n"
+    got = scan_text(doc, name="t.txt")["statements"]
+    assert got[0]["text"].startswith("The vocabulary"), got
+    assert got[0]["col"] == 3
+
+
+def test_a_dagger_inside_a_sentence_stays(scan_text):
+    doc = "The 7B model† has 32 layers.\n"
+    got = scan_text(doc, name="t.txt")["statements"]
+    assert got[0]["text"] == "The 7B model† has 32 layers.", got
+
+
+# ---- a paragraph set as lines of figures ------------------------------------------------------
+
+def test_lines_that_each_end_in_a_figure_are_statements(scan_text):
+    doc = ("Per layer the counts are:\n\n"
+           "Attention weights per layer: 4 x 5120 x 5120\n"
+           "MLP weights per layer: 3 x 5120 x 13824\n"
+           "40 layers, vocab size 32000\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3, 4, 5], got
+
+
+def test_a_card_line_after_a_size_is_its_own(scan_text):
+    doc = "INT8 8 bits / value\n~70 GB\nHalf the memory FP16 needs, 140 GB\n"
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [1, 3], got
+
+
+def test_wrapped_prose_is_not_cut_at_a_line_end(scan_text):
+    doc = ("The model keeps 8 KV heads where the original keeps\n"
+           "64 query heads, and its FFN width is 28672\n"
+           "which is 3.5 times 8192.\n")
+    got = _texts(scan_text(doc))
+    assert len(got) == 1, got
+
+
+def test_a_spec_written_one_setting_a_line_stays_one(scan_text):
+    doc = "The base model:\n\nL = 12\nA = 12\nH = 768\n"
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3], got
+
+
+def test_a_line_ending_in_a_figure_before_prose_goes_on(scan_text):
+    doc = "It was trained on 2T tokens over 2048\nGPUs for about three weeks.\n"
+    got = _texts(scan_text(doc))
+    assert len(got) == 1, got
+
+
+# ---- fractions and multiples in words --------------------------------------------------------
+
+def test_fractions_and_multiples_in_words_about_a_model_are_statements():
+    assert is_statement("Two-thirds of the block's weights sit in the FFN.")
+    assert is_statement("Storing the KV cache in FP8 halves it again.")
+    assert is_statement("Half the memory of FP32 is enough for inference.")
+    assert is_statement("Each layer holds sixteen separate feed-forward experts.")
+    assert is_statement("The router picks two of these experts for every token.")
+
+
+def test_fractions_and_multiples_in_words_about_nothing_are_not():
+    assert not is_statement("Half of the team joined in the spring.")
+    assert not is_statement("We doubled our efforts after the review.")
+    assert not is_statement("Two of these chapters are optional.")
+    assert not is_statement("One of the experts on the panel disagreed.")
+
+
+def test_a_row_of_scaled_figures_is_a_statement():
+    assert is_statement("13B 2k 1.0T")
+    assert is_statement("70B 4k 2.0T")
+
+
+def test_rows_of_plain_numbers_dates_and_versions_are_not():
+    assert not is_statement("2023 2024")
+    assert not is_statement("10 20 30")
+    assert not is_statement("1.2.3")
+    assert not is_statement("[12] [13]")
+    assert not is_statement("13B")  # one size alone: a name as often as a figure
