@@ -34,7 +34,9 @@ VOCABULARY = re.compile(
     r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
     r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
-    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b",
+    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b|"
+    r"optimi[sz]er|\bgradients?\b|\binference\b|\btraining\b|throughput|bandwidth|"
+    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b|\bcosts?\b",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
@@ -242,8 +244,8 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue  # a version, 5.24.0
         if t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans):
             continue  # "Llama 3.1 8B and 70B": the second size names a model too
-        if heading and i == 0:
-            continue  # section numbering
+        if heading and i == 0 and not t.scale:
+            continue  # section numbering ("2.2.1 Training"; "1.1b parameters" is a size)
         if i == 0 and nxt is not None and nxt.kind == "OTHER" and nxt.text == "." \
                 and t.value.denominator == 1:
             continue  # "1. " list numbering
@@ -294,6 +296,28 @@ def is_statement(text: str, heading: bool = False) -> bool:
     if VOCABULARY.search(text) or FORMULA.search(text) or _scaled_row(nums, text):
         return True
     return writes_arithmetic(tokens(text))
+
+
+# after a figure, what makes it a nominal size ("a 7B model", "7 Billion Parameter Model",
+# "70B LLM performance", "70B-class"); before it, an accelerator whose memory it is
+# ("H200 141GB", "RTX 4090 24GB")
+_NOMINAL_AFTER = re.compile(r"[\s-]*(?:parameters?[\s-]+)?(?:models?|llms?|variants?|"
+                            r"class|versions?)\b", re.I)
+_CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*|"
+                          r"\b\d{4}(?:\s?Ti)?)\s*$")
+
+
+def heading_states(text: str) -> bool:
+    """Whether a heading states a figure of its own ("Where GPT-2 small's 124M goes",
+    "Estimate overcounts by ~8x", "… with Only 2.7B Activated Parameters"): a figure with
+    a scale, a unit or a ratio that is no nominal size ("Fine-tuning a 7B model"), no
+    card's memory ("on H200 141GB") and no section number. A heading is a title
+    otherwise: its section's text holds the statements."""
+    if not is_statement(text, heading=True):
+        return False
+    return any((t.scale or t.ratio) and not _NOMINAL_AFTER.match(text, t.end)
+               and not _CARD_BEFORE.search(text[:t.start])
+               for t in meaningful_numbers(text, heading=True))
 
 
 def _scaled_row(nums, text: str) -> bool:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import carried, readers, structure, units
-from ffnverify.scan.detect import is_statement, meaningful_numbers, models
+from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
@@ -99,7 +99,12 @@ def statements_of(text: str, fmt: str, shown: str):
         if block.kind == "heading":
             carry.heading(block.text)
             lead = intro = ""
-            continue  # a title names a topic; the statements are in the text below it
+            if not heading_states(normalise(block.text)):
+                continue  # a title names a topic; the statements are in the text below it
+            for unit in units.split(block, shown, doc.where):  # "… overcounts by ~8x"
+                unit.around = carry.state()
+                found.append(unit)
+            continue
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
         around, origin = (lead, "the text before the table") if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \

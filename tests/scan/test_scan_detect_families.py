@@ -153,3 +153,32 @@ def test_rows_of_plain_numbers_dates_and_versions_are_not():
     assert not is_statement("1.2.3")
     assert not is_statement("[12] [13]")
     assert not is_statement("13B")  # one size alone: a name as often as a figure
+
+
+# ---- a heading that states a figure -------------------------------------------------------
+
+def test_headings_that_state_a_figure():
+    from ffnverify.scan.detect import heading_states
+
+    assert heading_states("Where the 350M of our small model goes")
+    assert heading_states("The cache estimate is off by ~4x for grouped heads")
+    assert heading_states("A mixture of experts with only 3.1B active parameters")
+
+
+def test_headings_that_are_titles():
+    from ffnverify.scan.detect import heading_states
+
+    assert not heading_states("Serving a 13B model on one card")
+    assert not heading_states("Example 2: a 7 Billion Parameter Model in FP16")
+    assert not heading_states("Running Llama 2 70B on an A100 80GB")
+    assert not heading_states("2.3.1 Memory of the KV cache")
+    assert not heading_states("Step 4: 32 layers")  # a plain count in a title
+    assert not heading_states("Release notes for 2024")
+
+
+def test_a_heading_with_a_figure_is_listed_and_a_title_is_not(scan_text):
+    doc = ("# Serving a 13B model on one card\n\n"
+           "## The estimate overcounts the cache by ~8x\n\n"
+           "Llama 2 13B has 40 layers.\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3, 5], got
