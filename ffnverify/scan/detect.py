@@ -18,7 +18,8 @@ from functools import lru_cache
 from ffnverify.scan.numbers import tokens
 from ffnverify.scan.recognise import writes_arithmetic
 from ffnverify.scan.spelled import number_words
-from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
+from ffnverify.scan.words import (HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX,
+                                  VARIANT_SUFFIX)
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
@@ -191,6 +192,38 @@ def _is_year(t, prev, nxt) -> bool:
     return nxt is not None and nxt.kind == "OP" and nxt.text in ");,"
 
 
+# a reference marker after a space: "described in [12].", "as shown [3, 4]", "[5–7]"
+_SPACED_CITATION = re.compile(r"(?<=\s)\[\d{1,3}(?:\s?[,–-]\s?\d{1,3}){0,8}\](?=[\s.,;:)]|$)")
+_NOT_CITING = re.compile(r"(?:shapes?|sizes?|dims?|values?|of|are|is|be|was|were|to|[=:(])\s*$",
+                         re.I)
+
+
+def _spaced_citations(text: str) -> list:
+    """(start, end) of reference markers written after a space ("described in [12].");
+    the glued ones ("Wikipedia[12]") are `numbers.tokens`' own. A bracket after a
+    quantity word, "of", "=" or ":" holds values ("hidden sizes [64, 128]"), as does one
+    with a number of 200 or more."""
+    out = []
+    for m in _SPACED_CITATION.finditer(text):
+        before = text[max(0, m.start() - 40):m.start()]
+        word = re.search(r"(\S+)\s*$", before)
+        if word and (VOCABULARY.search(word.group(1)) or _NOT_CITING.search(before)):
+            continue
+        if all(int(x) < 200 for x in re.findall(r"\d+", m.group())):
+            out.append((m.start(), m.end()))
+    return out
+
+
+def _is_day(t, prev, nxt) -> bool:
+    """A day of a month ("March 28", "28 Mar", "Dec 11, 2023")."""
+    if not (t.plain and t.value.denominator == 1 and 1 <= t.value <= 31 and not t.scale):
+        return False
+    return any(w is not None and w.kind == "WORD" and MONTHS.fullmatch(w.text)
+               for w in (prev, nxt)) and not (prev is not None and prev.lower == "may"
+                                              and nxt is not None and nxt.kind == "WORD"
+                                              and nxt.lower not in ("and", "to"))
+
+
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
 
 
@@ -212,7 +245,8 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     """The number tokens that state a quantity (not part of a name, a year or a
     reference such as "Table 2" or "Section 15.4")."""
     toks = tokens(text) if toks is None else toks
-    spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text))
+    spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text)) \
+        + _spaced_citations(text)
     out = []
     for i, t in enumerate(toks):
         if t.kind != "NUM":
@@ -231,8 +265,10 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
         if (prev is not None and prev.kind == "WORD" and prev.lower in _family_words()
                 and t.plain and t.value < 10 and not t.ratio):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
-        if _is_year(t, prev, nxt):
+        if _is_year(t, prev, nxt) or _is_day(t, prev, nxt):
             continue
+        if HYPERPARAMETER_BEFORE.search(text, max(0, t.start - 40), t.start):
+            continue  # "weight decay of 0.1", "β1=0.9": a training setting, no size
         if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":
             continue  # a code point, U+2212
         if t.text.startswith(".") and prev is not None and prev.kind == "NUM" \

@@ -182,3 +182,42 @@ def test_a_heading_with_a_figure_is_listed_and_a_title_is_not(scan_text):
            "Llama 2 13B has 40 layers.\n")
     got = _texts(scan_text(doc))
     assert [line for line, _ in got] == [3, 5], got
+
+
+# ---- training, inference, optimizer, throughput and cost words -----------------------------
+
+def test_compute_memory_and_cost_words_make_a_statement():
+    assert is_statement("Fine-tuning needs 2–3x more than serving for optimizer states.")
+    assert is_statement("The cluster links its nodes at 400 Gbps.")
+    assert is_statement("The run took about 1.2 million GPU-hours.")
+    assert is_statement("The hardware alone would cost around $25 million.")
+    assert is_statement("Inference throughput tops out near 40 tokens a second.")
+
+
+def test_the_same_words_without_a_figure_of_their_own_are_not():
+    assert not is_statement("Training started on March 28.")
+    assert not is_statement("See section 4.2 for the training setup.")
+    assert not is_statement("The cost model is described in [12].")
+
+
+# ---- dates and training settings -----------------------------------------------------------
+
+def test_days_of_months_are_dates():
+    assert not is_statement("On June 5, the lab released the open-weights model.")
+    assert not is_statement("Released | Aug 9, 2024")
+    assert not is_statement("The model card was updated on 14 Feb.")
+    assert is_statement("On June 5 the lab released a model with 48 layers.")
+
+
+def test_training_settings_are_no_sizes():
+    assert not is_statement("We train with a weight decay of 0.05 and a dropout of 0.1.")
+    assert not is_statement("The optimizer uses β1=0.9, β2=0.98 and eps=10^-6.")
+    assert not is_statement("A learning rate of 2e-4 with a warmup of 500 steps is used.")
+    assert is_statement("A learning rate of 2e-4 is used for the model with 24 layers.")
+
+
+def test_a_reference_marker_after_a_space_is_no_figure():
+    assert not is_statement("The model is described in [12].")
+    assert not is_statement("The model family is compared in [3, 4] and [7–9].")
+    assert is_statement("The model uses hidden sizes [64, 128] in its two stages.")
+    assert is_statement("The model's input has shape [2, 768].")
