@@ -94,6 +94,7 @@ def statements_of(text: str, fmt: str, shown: str):
     headed = structure.fields(doc.blocks)  # the field each block's heading names
     carry = carried.Carry()  # the count and topic the text before a unit gives it
     heads = _header_rows(doc.blocks)
+    table = ((), False)  # the header of the table being read, and whether a row stated
     for k, (block, place, field) in enumerate(zip(doc.blocks, given, headed)):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
@@ -133,10 +134,25 @@ def statements_of(text: str, fmt: str, shown: str):
                     if unit.header else unit.text
             if k in heads:
                 continue  # a table's header names its columns; its rows are the statements
+            if block.kind == "row" and block.header != table[0]:
+                table = (block.header, False)
             if is_statement(normalise(probe), heading=unit.kind == "heading"):
                 found.append(unit)
+                if block.kind == "row":
+                    table = (block.header, True)
+            elif block.kind == "row" and table[1] and _scaled(probe):
+                found.append(unit)  # "Total | ≈ 124.4 M" under rows of parameter counts
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+def _scaled(text: str) -> bool:
+    """Whether a row holds a figure with a scale or unit ("≈ 124.4 M", "1.25 GB")."""
+    clean = normalise(text)
+    return any(t.scale or _UNIT_AFTER.match(clean, t.end) for t in meaningful_numbers(clean))
+
+
+_UNIT_AFTER = re.compile(r"\s?(?:[KMBT]|[KMGT]i?B|bytes?|FLOPs?)\b")
 
 
 def _header_rows(blocks) -> set:

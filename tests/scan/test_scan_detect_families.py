@@ -221,3 +221,27 @@ def test_a_reference_marker_after_a_space_is_no_figure():
     assert not is_statement("The model family is compared in [3, 4] and [7–9].")
     assert is_statement("The model uses hidden sizes [64, 128] in its two stages.")
     assert is_statement("The model's input has shape [2, 768].")
+
+
+# ---- a row in a table of statements ---------------------------------------------------------
+
+def test_a_total_row_under_rows_of_counts_is_a_statement(scan_text):
+    doc = ("| Part | Formula | Value |\n|---|---|---|\n"
+           "| Embedding | V · d | 25.7 M |\n| Attention blocks | L · 4d² | 28.3 M |\n"
+           "| Total | | ≈ 54.0 M |\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3, 4, 5], got
+
+
+def test_rows_of_a_table_that_states_nothing_stay_unlisted(scan_text):
+    doc = ("| Item | Value |\n|---|---|\n| Release | 4 M downloads |\n"
+           "| Stars | 12 K |\n")
+    got = _texts(scan_text(doc))
+    assert got == [], got
+
+
+def test_a_row_with_no_scaled_figure_is_not_carried(scan_text):
+    doc = ("| Part | Value |\n|---|---|\n| Attention blocks | 28.3 M |\n"
+           "| Revision | 3 |\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3], got
