@@ -44,7 +44,8 @@ _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter"
                     "version", "v", "issue", "line", "lines", "example", "exercise", "part",
                     "lab", "week", "day", "item", "listing", "algorithm", "theorem", "lemma",
                     "arxiv", "pr", "#", "no", "number", "python", "pytorch", "torch",
-                    "transformers", "cuda"}
+                    "transformers", "cuda",
+                    "apache", "gpl", "lgpl", "agpl", "mpl", "licence", "license"}  # Apache 2.0
 _OTHER_FAMILIES = {"claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi",
                    "codellama"}  # not in the catalogue: "Falcon 40" is still a name
 
@@ -183,7 +184,9 @@ def _is_year(t, prev, nxt) -> bool:
             and 1900 <= t.value <= 2039):
         return False
     if prev is not None and prev.kind == "WORD" and (
-            prev.text[:1].isupper() or prev.lower in ("in", "since", "al", "year", "from")):
+            prev.text[:1].isupper() or prev.lower in ("in", "since", "al", "year", "from",
+                                                      "late", "early", "mid", "during",
+                                                      "until")):
         return True
     if prev is not None and prev.kind == "OP" and prev.text in "(,":
         return True
@@ -196,6 +199,14 @@ def _is_year(t, prev, nxt) -> bool:
 _SPACED_CITATION = re.compile(r"(?<=\s)\[\d{1,3}(?:\s?[,–-]\s?\d{1,3}){0,8}\](?=[\s.,;:)]|$)")
 _NOT_CITING = re.compile(r"(?:shapes?|sizes?|dims?|values?|of|are|is|be|was|were|to|[=:(])\s*$",
                          re.I)
+
+
+# a link ("https://arxiv.org/abs/1810.04805", "huggingface.co/org/model-7b"), a commit
+# hash ("commit 7d38e96": hex digits with a letter before a digit) and a reference
+# marker glued to a year ("Vaswani et al, 2017[2]"): their digits state nothing
+_NOT_PROSE = re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|io|ai|co|net|dev)/\S*|"
+                        r"\b(?=[0-9a-f]*[a-f]\d)(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|"
+                        r"(?<=(?:19|20)\d\d)\[\d{1,3}\]")
 
 
 def _spaced_citations(text: str) -> list:
@@ -246,7 +257,7 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     reference such as "Table 2" or "Section 15.4")."""
     toks = tokens(text) if toks is None else toks
     spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text)) \
-        + _spaced_citations(text)
+        + _spaced_citations(text) + [m.span() for m in _NOT_PROSE.finditer(text)]
     out = []
     for i, t in enumerate(toks):
         if t.kind != "NUM":

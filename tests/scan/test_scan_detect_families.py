@@ -245,3 +245,19 @@ def test_a_row_with_no_scaled_figure_is_not_carried(scan_text):
            "| Revision | 3 |\n")
     got = _texts(scan_text(doc))
     assert [line for line, _ in got] == [3], got
+
+
+# ---- links, commit hashes, licences, years ----------------------------------------------------
+
+def test_links_hashes_licences_and_years_state_nothing():
+    assert not is_statement("The model card is at https://example.org/models/7b-v2/1024.")
+    assert not is_statement("Merged model card fix (org/model-3b, commit a3f9c21, card only)")
+    assert not is_statement("The decoder model follows Smith et al, 2019[4].")
+    assert not is_statement("The model is released under an Apache 2.0 license.")
+    assert not is_statement("In early 2024 the lab released its next model.")
+
+
+def test_figures_beside_links_and_hashes_still_count():
+    assert is_statement("See example.org/models for the model's 48 layers.")
+    assert is_statement("The 4096dff block of the model is wide.")  # no hash: no digit after a letter
+    assert is_statement("The model has 4096 hidden units (commit a3f9c21).")
