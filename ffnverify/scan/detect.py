@@ -37,7 +37,7 @@ VOCABULARY = re.compile(
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
     r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b|"
     r"optimi[sz]er|\bgradients?\b|\binference\b|\btraining\b|throughput|bandwidth|"
-    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b|\bcosts?\b",
+    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",

@@ -190,7 +190,7 @@ def test_compute_memory_and_cost_words_make_a_statement():
     assert is_statement("Fine-tuning needs 2–3x more than serving for optimizer states.")
     assert is_statement("The cluster links its nodes at 400 Gbps.")
     assert is_statement("The run took about 1.2 million GPU-hours.")
-    assert is_statement("The hardware alone would cost around $25 million.")
+    assert is_statement("The hardware alone would come to around $25 million.")
     assert is_statement("Inference throughput tops out near 40 tokens a second.")
 
 
@@ -261,3 +261,8 @@ def test_figures_beside_links_and_hashes_still_count():
     assert is_statement("See example.org/models for the model's 48 layers.")
     assert is_statement("The 4096dff block of the model is wide.")  # no hash: no digit after a letter
     assert is_statement("The model has 4096 hidden units (commit a3f9c21).")
+
+
+def test_a_price_unrelated_to_a_model_is_no_statement():
+    assert not is_statement("This is a 10-minute read, part 2 of 5, and it costs $0 to join.")
+    assert not is_statement("Tickets cost $40 and the venue seats 300 people.")
