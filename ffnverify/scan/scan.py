@@ -136,7 +136,8 @@ def statements_of(text: str, fmt: str, shown: str):
                 continue  # a table's header names its columns; its rows are the statements
             if block.kind == "row" and block.header != table[0]:
                 table = (block.header, False)
-            if is_statement(normalise(probe), heading=unit.kind == "heading"):
+            if is_statement(normalise(_names_kept(unit.text, probe)),
+                            heading=unit.kind == "heading"):
                 found.append(unit)
                 if block.kind == "row":
                     table = (block.header, True)
@@ -144,6 +145,29 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)  # "Total | ≈ 124.4 M" under rows of parameter counts
     problems = [_error(shown, line, col, msg) for line, col, msg in doc.problems]
     return found, doc.covered_groups, problems
+
+
+_IDENTIFIER = re.compile(r"`?[A-Za-z_][A-Za-z0-9_]*`?")
+
+
+def _names_kept(text: str, probe: str) -> str:
+    """The probe with the inline code that is one identifier put back (`hidden_size`,
+    `n_kv_heads`): a field's name says what the figure beside it is, though code is not
+    read ("The `hidden_size` is 4096" is listed, and stays unchecked)."""
+    if len(text) != len(probe) or text == probe:
+        return probe
+    out, i = list(probe), 0
+    while i < len(text):
+        if probe[i] == " " and text[i] != " ":
+            j = i
+            while j < len(text) and probe[j] == " " and text[j] != " ":
+                j += 1
+            if _IDENTIFIER.fullmatch(text[i:j]):
+                out[i:j] = text[i:j]
+            i = j
+        else:
+            i += 1
+    return "".join(out)
 
 
 def _scaled(text: str) -> bool:

@@ -266,3 +266,19 @@ def test_figures_beside_links_and_hashes_still_count():
 def test_a_price_unrelated_to_a_model_is_no_statement():
     assert not is_statement("This is a 10-minute read, part 2 of 5, and it costs $0 to join.")
     assert not is_statement("Tickets cost $40 and the venue seats 300 people.")
+
+
+# ---- a field's name in inline code -------------------------------------------------------
+
+def test_a_field_named_in_inline_code_makes_its_figure_a_statement(scan_text):
+    doc = ("The `num_hidden_layers` is 28 here.\n\n"
+           "- `n_kv_heads` (4) is below `n_heads` (32)\n\n"
+           "Run `pip install accelerate` on 2 machines.\n\n"
+           "Call `load(3)` before the second step.\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [1, 3], got
+    assert all(s["status"] == "unchecked" for s in scan_text(doc)["statements"])
+
+
+def test_groups_alone_are_no_model_word():
+    assert not is_statement("The class was split into two groups for the exam.")
