@@ -324,12 +324,24 @@ _COUNTED = re.compile(r"(?:layers?|blocks?|heads?|experts?|param(?:eter)?s?|weig
                       re.I)
 
 
-def _proportion(text: str) -> bool:
+def _proportion(text: str, near: bool = False) -> bool:
     """Whether the text states a fraction or a multiple in words ("two-thirds", "half the
-    size", "halves or quarters", "twice as many")."""
+    size", "halves or quarters", "twice as many"); with `near`, one that has a model
+    quantity word within five words of it ("Two-thirds of this is FFN", "KV cache (FP8
+    or INT4) halves"; not "fresh caches: ... up to half a minute")."""
     from ffnverify.scan.spelled import spelled
 
-    return any(sp.kind in ("fraction", "multiple") for sp in spelled(text))
+    for sp in spelled(text):
+        if sp.kind not in ("fraction", "multiple"):
+            continue
+        if not near:
+            return True
+        before = " ".join(text[:sp.start].split()[-5:])
+        after = " ".join(text[sp.end:].split()[:5])
+        if VOCABULARY.search(before) or VOCABULARY.search(after) or \
+                VOCABULARY.search(text[sp.start:sp.end]):
+            return True
+    return False
 
 
 def is_statement(text: str, heading: bool = False) -> bool:
@@ -339,7 +351,7 @@ def is_statement(text: str, heading: bool = False) -> bool:
         return False
     nums = meaningful_numbers(text, heading=heading)
     if not nums:  # "Two-thirds of this is FFN", "half the size of FP32"
-        return _proportion(text) and bool(VOCABULARY.search(text)) or _spelled_counts(text)
+        return _proportion(text, near=True) or _spelled_counts(text)
     if VOCABULARY.search(text) or FORMULA.search(text) or _scaled_row(nums, text):
         return True
     return writes_arithmetic(tokens(text))

@@ -147,20 +147,22 @@ def statements_of(text: str, fmt: str, shown: str):
     return found, doc.covered_groups, problems
 
 
-_IDENTIFIER = re.compile(r"`?[A-Za-z_][A-Za-z0-9_]*`?")
+_IDENTIFIER = re.compile(r"`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?")  # a snake_case field name
 
 
 def _names_kept(text: str, probe: str) -> str:
-    """The probe with the inline code that is one identifier put back (`hidden_size`,
-    `n_kv_heads`): a field's name says what the figure beside it is, though code is not
+    """The probe with the inline code that is one snake_case name put back (`hidden_size`,
+    `n_kv_heads`; not `MemoryError`, not a command): a field's name says what the figure beside it is, though code is not
     read ("The `hidden_size` is 4096" is listed, and stays unchecked)."""
     if len(text) != len(probe) or text == probe:
         return probe
     out, i = list(probe), 0
     while i < len(text):
         if probe[i] == " " and text[i] != " ":
-            j = i
-            while j < len(text) and probe[j] == " " and text[j] != " ":
+            j = i  # the blanked run, over the spaces inside it (`ffnverify models`)
+            while j < len(text) and probe[j] == " " and (
+                    text[j] != " " or (j + 1 < len(text) and probe[j + 1] == " "
+                                       and text[j + 1] != " ")):
                 j += 1
             if _IDENTIFIER.fullmatch(text[i:j]):
                 out[i:j] = text[i:j]

@@ -282,3 +282,16 @@ def test_a_field_named_in_inline_code_makes_its_figure_a_statement(scan_text):
 
 def test_groups_alone_are_no_model_word():
     assert not is_statement("The class was split into two groups for the exam.")
+
+
+def test_a_fraction_far_from_any_model_word_is_not_a_statement():
+    assert not is_statement("Each run starts with cold caches, for the central functions of "
+                            "the package, and takes up to half a minute.")
+    assert is_statement("Quantizing the KV cache to FP8 halves it.")
+
+
+def test_only_snake_case_field_names_in_code_count(scan_text):
+    doc = ("- `--timeout` (60 by default) turns a `MemoryError` into an error verdict\n\n"
+           "- `max_position_embeddings` is 4096 here\n")
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [3], got
