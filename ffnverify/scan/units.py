@@ -3,7 +3,8 @@ header), headings and display math, each with the exact position of its first ch
 
 A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and a new
 sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
-initial), and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
+initial, nor before a figure with its noun and nothing else: "…, context=1024. 124M
+parameters."), at a line of a paragraph set as lines of figures, and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
 ("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
 headings and display math are one unit each. Inline code is code (blanked from what is
 detected and read), except inline code that is only numbers and arithmetic
@@ -95,7 +96,13 @@ def _sentence_starts(text: str) -> list[int]:
             if abbreviation or (initial and text[m.start()] == "." and not starter):
                 continue
         cuts.append(m.end())
-    return cuts
+    # a figure with its noun and nothing else ("…, context=1024. 124M parameters.") ends
+    # the sentence before it, as a list of figures goes on: no cut before it
+    return [c for c in cuts if not _FRAGMENT.match(text, c)]
+
+
+_FRAGMENT = re.compile(r"[~≈]?\d[\d.,]*\s?[KMBT]?\s+(?:[a-z-]+\s+)?(?:parameters|params|layers|"
+                       r"heads|experts|tokens)\.?\s*(?:$|(?=[A-Z]))")
 
 
 def _is_arithmetic(code: str) -> bool:

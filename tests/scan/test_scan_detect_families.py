@@ -295,3 +295,18 @@ def test_only_snake_case_field_names_in_code_count(scan_text):
            "- `max_position_embeddings` is 4096 here\n")
     got = _texts(scan_text(doc))
     assert [line for line, _ in got] == [3], got
+
+
+# ---- a figure-and-noun fragment ends the sentence before it ---------------------------------
+
+def test_a_bare_figure_fragment_stays_with_the_sentence_before(scan_text):
+    doc = "Small model: 6 layers, 8 heads, d_model=512. 38M parameters. It trains fast.\n"
+    got = _texts(scan_text(doc))
+    assert got[0][1] == "Small model: 6 layers, 8 heads, d_model=512. 38M parameters.", got
+
+
+def test_a_sentence_with_a_verb_after_a_figure_is_its_own(scan_text):
+    doc = "The model has 24 layers. 2048 hidden units are used in each.\n"
+    got = _texts(scan_text(doc))
+    assert [t for _, t in got] == ["The model has 24 layers.",
+                                   "2048 hidden units are used in each."], got
