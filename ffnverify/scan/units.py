@@ -4,7 +4,7 @@ header), headings and display math, each with the exact position of its first ch
 A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and a new
 sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
 initial, nor before a figure with its noun and nothing else: "…, context=1024. 124M
-parameters."), at a line of a paragraph set as lines of figures, and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
+parameters.", nor after a question that is a figure alone: "Why 28,672?"), at a line of a paragraph set as lines of figures, and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
 ("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
 headings and display math are one unit each. Inline code is code (blanked from what is
 detected and read), except inline code that is only numbers and arithmetic
@@ -98,7 +98,15 @@ def _sentence_starts(text: str) -> list[int]:
         cuts.append(m.end())
     # a figure with its noun and nothing else ("…, context=1024. 124M parameters.") ends
     # the sentence before it, as a list of figures goes on: no cut before it
+    # a question that is a figure alone ("Why 28,672? Convention says …") leads into its
+    # answer, as a run-in heading does
+    cuts = [c for k, c in enumerate(cuts)
+            if not _FIGURE_QUESTION.fullmatch(text[cuts[k - 1] if k else 0:c])]
     return [c for c in cuts if not _FRAGMENT.match(text, c)]
+
+
+_FIGURE_QUESTION = re.compile(r"\s*(?:why|how come|so why|but why)\s+(?:the\s+|a\s+)?[~≈]?\d"
+                              r"[\d.,/×x]*\s*\??\s*", re.I)
 
 
 _FRAGMENT = re.compile(r"[~≈]?\d[\d.,]*\s?[KMBT]?\s+(?:[a-z-]+\s+)?(?:parameters|params|layers|"

@@ -310,3 +310,16 @@ def test_a_sentence_with_a_verb_after_a_figure_is_its_own(scan_text):
     got = _texts(scan_text(doc))
     assert [t for _, t in got] == ["The model has 24 layers.",
                                    "2048 hidden units are used in each."], got
+
+
+def test_a_figure_question_leads_into_its_answer(scan_text):
+    doc = "**Why 14,336?** The usual rule puts the FFN at about 3.5x d_model. It is wide.\n"
+    got = _texts(scan_text(doc))
+    assert got[0][1].startswith("Why 14,336? The usual rule"), got
+
+
+def test_a_question_with_words_is_its_own_sentence(scan_text):
+    doc = "Why is the FFN 4x wider than d_model? It holds 2/3 of the weights.\n"
+    got = _texts(scan_text(doc))
+    assert [t for _, t in got] == ["Why is the FFN 4x wider than d_model?",
+                                   "It holds 2/3 of the weights."], got
