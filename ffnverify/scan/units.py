@@ -156,7 +156,11 @@ def _line_cuts(block: Block, where) -> list[int]:
     bounds = [-1, *breaks, len(text)]
     lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
     return [i + 1 for i, before, after in zip(breaks, lines, lines[1:])
-            if _figure_line(before) and _figure_line(after) and _STARTS_LINE.match(after)]
+            if _STARTS_LINE.match(after) and (_figure_line(before) and _figure_line(after)
+                                              or _BARE_FIGURE.fullmatch(before))]
+
+
+_BARE_FIGURE = re.compile(r"[~≈]?\d[\d,.]*\s?[A-Za-z%]{0,3}")  # a value line: "~140 GB"
 
 
 def _figure_line(line: str) -> bool:

@@ -323,3 +323,15 @@ def test_a_question_with_words_is_its_own_sentence(scan_text):
     got = _texts(scan_text(doc))
     assert [t for _, t in got] == ["Why is the FFN 4x wider than d_model?",
                                    "It holds 2/3 of the weights."], got
+
+
+def test_a_value_line_ends_its_unit_before_a_capital(scan_text):
+    doc = "FP8 8 bits / value\n~70 GB\nHalves the memory of BF16, with little loss\n"
+    got = _texts(scan_text(doc))
+    assert [line for line, _ in got] == [1, 3], got
+
+
+def test_a_value_line_before_lower_case_goes_on(scan_text):
+    doc = "The weights take\n~70 GB\nin FP8 and twice that in BF16.\n"
+    got = _texts(scan_text(doc))
+    assert len(got) == 1, got
