@@ -291,7 +291,7 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue  # a version, 5.24.0
         if t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans):
             continue  # "Llama 3.1 8B and 70B": the second size names a model too
-        if heading and i == 0 and not t.scale:
+        if heading and i == 0 and not t.scale and not _LOWER_SCALE.match(text, t.end):
             continue  # section numbering ("2.2.1 Training"; "1.1b parameters" is a size)
         if i == 0 and nxt is not None and nxt.kind == "OTHER" and nxt.text == "." \
                 and t.value.denominator == 1:
@@ -366,6 +366,9 @@ _CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*
                           r"\b\d{4}(?:\s?Ti)?)\s*$")
 
 
+_LOWER_SCALE = re.compile(r"\s?[bmk]\b(?=[\s-]*param)")  # "1.1b parameter", "350m params"
+
+
 def heading_states(text: str) -> bool:
     """Whether a heading states a figure of its own ("Where GPT-2 small's 124M goes",
     "Estimate overcounts by ~8x", "… with Only 2.7B Activated Parameters"): a figure with
@@ -374,7 +377,8 @@ def heading_states(text: str) -> bool:
     otherwise: its section's text holds the statements."""
     if not is_statement(text, heading=True):
         return False
-    return any((t.scale or t.ratio) and not _NOMINAL_AFTER.match(text, t.end)
+    return any((t.scale or t.ratio or _LOWER_SCALE.match(text, t.end))
+               and not _NOMINAL_AFTER.match(text, t.end)
                and not _CARD_BEFORE.search(text[:t.start])
                for t in meaningful_numbers(text, heading=True))
 

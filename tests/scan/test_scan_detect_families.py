@@ -163,6 +163,7 @@ def test_headings_that_state_a_figure():
     assert heading_states("Where the 350M of our small model goes")
     assert heading_states("The cache estimate is off by ~4x for grouped heads")
     assert heading_states("A mixture of experts with only 3.1B active parameters")
+    assert heading_states("1.3b parameter decoder with a long context")  # a size, lower case
 
 
 def test_headings_that_are_titles():
@@ -174,6 +175,7 @@ def test_headings_that_are_titles():
     assert not heading_states("2.3.1 Memory of the KV cache")
     assert not heading_states("Step 4: 32 layers")  # a plain count in a title
     assert not heading_states("Release notes for 2024")
+    assert not heading_states("1.3 Bigger models")
 
 
 def test_a_heading_with_a_figure_is_listed_and_a_title_is_not(scan_text):
