@@ -148,11 +148,14 @@ def statements_of(text: str, fmt: str, shown: str):
 
 
 _IDENTIFIER = re.compile(r"`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?")  # a snake_case field name
+# a formula in symbols with no space (`4h^2`, `kv_heads/attn_heads*2h^2`): a count stated
+_SYMBOLIC = re.compile(r"`?(?=[^`]*\d)(?=[^`]*[*^+])[A-Za-z0-9_*/^+()-]+`?")  # no path
 
 
 def _names_kept(text: str, probe: str) -> str:
-    """The probe with the inline code that is one snake_case name put back (`hidden_size`,
-    `n_kv_heads`; not `MemoryError`, not a command): a field's name says what the figure beside it is, though code is not
+    """The probe with the inline code that is one snake_case name (`hidden_size`,
+    `n_kv_heads`; not `MemoryError`, not a command) or a formula in symbols (`4h^2`) put
+    back: a field's name says what the figure beside it is, though code is not
     read ("The `hidden_size` is 4096" is listed, and stays unchecked)."""
     if len(text) != len(probe) or text == probe:
         return probe
@@ -164,7 +167,7 @@ def _names_kept(text: str, probe: str) -> str:
                     text[j] != " " or (j + 1 < len(text) and probe[j + 1] == " "
                                        and text[j + 1] != " ")):
                 j += 1
-            if _IDENTIFIER.fullmatch(text[i:j]):
+            if _IDENTIFIER.fullmatch(text[i:j]) or _SYMBOLIC.fullmatch(text[i:j]):
                 out[i:j] = text[i:j]
             i = j
         else:

@@ -337,3 +337,11 @@ def test_a_value_line_before_lower_case_goes_on(scan_text):
     doc = "The weights take\n~70 GB\nin FP8 and twice that in BF16.\n"
     got = _texts(scan_text(doc))
     assert len(got) == 1, got
+
+
+def test_a_formula_in_inline_code_makes_its_sentence_a_statement(scan_text):
+    doc = ("So the attention holds `2h^2+kv_heads/n_heads*2h^2` weights, not `4h^2`.\n\n"
+           "See `runs/exp3/config.yaml` and install `torch==2.1` on 2 boxes.\n")
+    got = scan_text(doc)["statements"]
+    assert [s["line"] for s in got] == [1], got
+    assert got[0]["status"] == "unchecked"
