@@ -202,11 +202,13 @@ _NOT_CITING = re.compile(r"(?:shapes?|sizes?|dims?|values?|of|are|is|be|was|were
 
 
 # a link ("https://arxiv.org/abs/1810.04805", "huggingface.co/org/model-7b"), a commit
-# hash ("commit 7d38e96": hex digits with a letter before a digit) and a reference
-# marker glued to a year ("Vaswani et al, 2017[2]"): their digits state nothing
+# hash ("commit 7d38e96": hex digits with a letter before a digit), a reference marker
+# glued to a year ("Vaswani et al, 2017[2]") and a reading time ("· 12 min", "a
+# 10-minute read"): their digits state nothing
 _NOT_PROSE = re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|io|ai|co|net|dev)/\S*|"
                         r"\b(?=[0-9a-f]*[a-f]\d)(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|"
-                        r"(?<=(?:19|20)\d\d)\[\d{1,3}\]")
+                        r"(?<=(?:19|20)\d\d)\[\d{1,3}\]|"
+                        r"\b\d{1,3}[\s-]?min(?:ute)?s?\s+read\b|(?<=·\s)\d{1,3}\s?min\s*$")
 
 
 def _spaced_citations(text: str) -> list:

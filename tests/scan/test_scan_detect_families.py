@@ -345,3 +345,10 @@ def test_a_formula_in_inline_code_makes_its_sentence_a_statement(scan_text):
     got = scan_text(doc)["statements"]
     assert [s["line"] for s in got] == [1], got
     assert got[0]["status"] == "unchecked"
+
+
+def test_a_reading_time_is_no_figure():
+    assert not is_statement("The Transformer Block · 12 min")
+    assert not is_statement("A 6-minute read on the model's memory")
+    assert is_statement("The 7B model trains in 12 min on 8 GPUs.")
+    assert is_statement("Training time of the model | 12 min")
