@@ -227,6 +227,16 @@ def _spaced_citations(text: str) -> list:
     return out
 
 
+def _dtype_width(text: str, t) -> bool:
+    """A bit width that spells out a dtype named beside it ("FP16 (16-bit floating
+    point)", "INT8 (8-bit integer)"): the name again, no figure."""
+    if not (t.plain and t.value.denominator == 1 and re.match(r"[\s-]?bits?\b", text[t.end:])):
+        return False
+    n = str(t.value)
+    return bool(re.search(r"\b(?:fp|bf|int|float|uint)" + n + r"\b",
+                          text[max(0, t.start - 30):t.end + 30], re.I))
+
+
 def _is_day(t, prev, nxt) -> bool:
     """A day of a month ("March 28", "28 Mar", "Dec 11, 2023")."""
     if not (t.plain and t.value.denominator == 1 and 1 <= t.value <= 31 and not t.scale):
@@ -282,6 +292,8 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue
         if HYPERPARAMETER_BEFORE.search(text, max(0, t.start - 40), t.start):
             continue  # "weight decay of 0.1", "β1=0.9": a training setting, no size
+        if _dtype_width(text, t):
+            continue  # "FP16 (16-bit floating point)": the width the dtype's name says
         if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":
             continue  # a code point, U+2212
         if t.text.startswith(".") and prev is not None and prev.kind == "NUM" \

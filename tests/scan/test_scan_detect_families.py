@@ -352,3 +352,10 @@ def test_a_reading_time_is_no_figure():
     assert not is_statement("A 6-minute read on the model's memory")
     assert is_statement("The 7B model trains in 12 min on 8 GPUs.")
     assert is_statement("Training time of the model | 12 min")
+
+
+def test_a_bit_width_spelling_out_its_dtype_is_a_name():
+    assert not is_statement("We use FP16 (16-bit floating point) precision throughout.")
+    assert not is_statement("Switch the model to INT8 (8-bit integer) weights.")
+    assert is_statement("Each parameter of the model is a 32-bit float.")  # no dtype named
+    assert is_statement("INT8 (8-bit) weights take 7 GB for the 7B model.")
