@@ -208,7 +208,8 @@ _NOT_CITING = re.compile(r"(?:shapes?|sizes?|dims?|values?|of|are|is|be|was|were
 _NOT_PROSE = re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|io|ai|co|net|dev)/\S*|"
                         r"\b(?=[0-9a-f]*[a-f]\d)(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|"
                         r"(?<=(?:19|20)\d\d)\[\d{1,3}\]|"
-                        r"\b\d{1,3}[\s-]?min(?:ute)?s?\s+read\b|(?<=·\s)\d{1,3}\s?min\s*$")
+                        r"\b\d{1,3}[\s-]?min(?:ute)?s?\s+read\b|(?<=·\s)\d{1,3}\s?min\s*$|"
+                        r"\bmerge\s+\d+\s+commits?\b")  # a pull request's header
 
 
 def _spaced_citations(text: str) -> list:
@@ -271,6 +272,7 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text)) \
         + _spaced_citations(text) + [m.span() for m in _NOT_PROSE.finditer(text)]
     out = []
+    enumerated = "(1)" in text and "(2)" in text
     for i, t in enumerate(toks):
         if t.kind != "NUM":
             continue
@@ -282,9 +284,9 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue
         if prev is not None and prev.kind == "OTHER" and prev.text in "#§":
             continue
-        if i >= 2 and prev.kind == "OP" and prev.text in (":", "-") and toks[i - 2].kind == "WORD" \
+        if i >= 2 and prev.text in (":", "-", ".") and toks[i - 2].kind == "WORD" \
                 and toks[i - 2].lower in _REFERENCE_WORDS:
-            continue  # arXiv:2002.05202, Table-2
+            continue  # arXiv:2002.05202, Table-2, Fig. 1
         if (prev is not None and prev.kind == "WORD" and prev.lower in _family_words()
                 and t.plain and t.value < 10 and not t.ratio):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
@@ -292,6 +294,9 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue
         if HYPERPARAMETER_BEFORE.search(text, max(0, t.start - 40), t.start):
             continue  # "weight decay of 0.1", "β1=0.9": a training setting, no size
+        if enumerated and text[t.start - 1:t.start] == "(" and text[t.end:t.end + 1] == ")" \
+                and t.plain and t.value <= 9:
+            continue  # "(1) GQA for reduction, (2) Flash Attention": an enumeration
         if _dtype_width(text, t):
             continue  # "FP16 (16-bit floating point)": the width the dtype's name says
         if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":

@@ -155,9 +155,15 @@ def _line_cuts(block: Block, where) -> list[int]:
               and where(block.offset(i + 1))[0] > where(block.offset(i - 1))[0]]
     bounds = [-1, *breaks, len(text)]
     lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
-    return [i + 1 for i, before, after in zip(breaks, lines, lines[1:])
-            if _STARTS_LINE.match(after) and (_figure_line(before) and _figure_line(after)
-                                              or _BARE_FIGURE.fullmatch(before))]
+    return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
+            if k == 0 and _GREETING.fullmatch(before) or _STARTS_LINE.match(after) and (
+                _figure_line(before) and _figure_line(after) or _BARE_FIGURE.fullmatch(before))]
+
+
+# a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the
+# statement starts on the next line
+_GREETING = re.compile(r"(?:(?:hi|hey|hello|thanks|thank you|cc)[,!]?\s+)?@[\w-]+"
+                       r"(?:\s+@[\w-]+)*\s*[,:!]?", re.I)
 
 
 _BARE_FIGURE = re.compile(r"[~≈]?\d[\d,.]*\s?[A-Za-z%]{0,3}")  # a value line: "~140 GB"

@@ -359,3 +359,23 @@ def test_a_bit_width_spelling_out_its_dtype_is_a_name():
     assert not is_statement("Switch the model to INT8 (8-bit integer) weights.")
     assert is_statement("Each parameter of the model is a 32-bit float.")  # no dtype named
     assert is_statement("INT8 (8-bit) weights take 7 GB for the 7B model.")
+
+
+# ---- references, enumerations, pull-request headers, greetings ---------------------------
+
+def test_references_enumerations_and_pr_headers_state_nothing():
+    assert not is_statement("Fig. 3 | Growth of the KV cache during generation.")
+    assert not is_statement("See Eq. 7 for the memory of the model.")
+    assert not is_statement("We use: (1) GQA for the cache, (2) paged attention, (3) FP8.")
+    assert not is_statement("someone wants to merge 3 commits into main from model-fix")
+
+
+def test_a_single_parenthesised_figure_is_still_one():
+    assert is_statement("n_kv_heads (8) is less than n_heads (64) in the model")
+    assert is_statement("The model (2) has 32 layers")
+
+
+def test_a_greeting_line_opens_no_statement(scan_text):
+    doc = "Hi @someone\nwhy is the FFN width of the 7B model 11008, not 11264?\n"
+    got = scan_text(doc)["statements"]
+    assert [(s["line"], s["text"][:6]) for s in got] == [(2, "why is")], got
