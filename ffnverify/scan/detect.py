@@ -17,9 +17,7 @@ from functools import lru_cache
 
 from ffnverify.scan.numbers import tokens
 from ffnverify.scan.recognise import writes_arithmetic
-from ffnverify.scan.spelled import number_words
-from ffnverify.scan.words import (HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX,
-                                  VARIANT_SUFFIX)
+from ffnverify.scan.words import HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
