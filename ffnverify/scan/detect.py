@@ -17,8 +17,7 @@ from functools import lru_cache
 
 from ffnverify.scan.numbers import tokens
 from ffnverify.scan.recognise import writes_arithmetic
-from ffnverify.scan.spelled import number_words
-from ffnverify.scan.words import VARIANT_PREFIX, VARIANT_SUFFIX
+from ffnverify.scan.words import HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX, VARIANT_SUFFIX
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
@@ -34,14 +33,17 @@ VOCABULARY = re.compile(
     r"quantiz|\bint[48]\b|\d\s?[kmgt]i?b\b|\b\d+(?:\.\d+)?\s?[bmt](?:-class)?\b(?=[\s-]*(?:"
     r"models?|class|param|active|dense|quality|scale|llm))|\bdense\b|\bactive\b|"
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
-    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b",
+    r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b|"
+    r"optimi[sz]er|\bgradients?\b|\binference\b|\btraining\b|throughput|bandwidth|"
+    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
                     "version", "v", "issue", "line", "lines", "example", "exercise", "part",
                     "lab", "week", "day", "item", "listing", "algorithm", "theorem", "lemma",
                     "arxiv", "pr", "#", "no", "number", "python", "pytorch", "torch",
-                    "transformers", "cuda"}
+                    "transformers", "cuda",
+                    "apache", "gpl", "lgpl", "agpl", "mpl", "licence", "license"}  # Apache 2.0
 _OTHER_FAMILIES = {"claude", "gemini", "falcon", "opt", "bloom", "mpt", "deepseek", "yi",
                    "codellama"}  # not in the catalogue: "Falcon 40" is still a name
 
@@ -180,13 +182,68 @@ def _is_year(t, prev, nxt) -> bool:
             and 1900 <= t.value <= 2039):
         return False
     if prev is not None and prev.kind == "WORD" and (
-            prev.text[:1].isupper() or prev.lower in ("in", "since", "al", "year", "from")):
+            prev.text[:1].isupper() or prev.lower in ("in", "since", "al", "year", "from",
+                                                      "late", "early", "mid", "during",
+                                                      "until")):
         return True
     if prev is not None and prev.kind == "OP" and prev.text in "(,":
         return True
     if nxt is not None and nxt.kind == "WORD" and nxt.text[:1].isupper():
         return True  # "the 2017 Transformer": a year naming a model or an event
     return nxt is not None and nxt.kind == "OP" and nxt.text in ");,"
+
+
+# a reference marker after a space: "described in [12].", "as shown [3, 4]", "[5–7]"
+_SPACED_CITATION = re.compile(r"(?<=\s)\[\d{1,3}(?:\s?[,–-]\s?\d{1,3}){0,8}\](?=[\s.,;:)]|$)")
+_NOT_CITING = re.compile(r"(?:shapes?|sizes?|dims?|values?|of|are|is|be|was|were|to|[=:(])\s*$",
+                         re.I)
+
+
+# a link ("https://arxiv.org/abs/1810.04805", "huggingface.co/org/model-7b"), a commit
+# hash ("commit 7d38e96": hex digits with a letter before a digit), a reference marker
+# glued to a year ("Vaswani et al, 2017[2]") and a reading time ("· 12 min", "a
+# 10-minute read"): their digits state nothing
+_NOT_PROSE = re.compile(r"\bhttps?://\S+|\bwww\.\S+|\b[\w-]+\.(?:com|org|io|ai|co|net|dev)/\S*|"
+                        r"\b(?=[0-9a-f]*[a-f]\d)(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b|"
+                        r"(?<=(?:19|20)\d\d)\[\d{1,3}\]|"
+                        r"\b\d{1,3}[\s-]?min(?:ute)?s?\s+read\b|(?<=·\s)\d{1,3}\s?min\s*$|"
+                        r"\bmerge\s+\d+\s+commits?\b")  # a pull request's header
+
+
+def _spaced_citations(text: str) -> list:
+    """(start, end) of reference markers written after a space ("described in [12].");
+    the glued ones ("Wikipedia[12]") are `numbers.tokens`' own. A bracket after a
+    quantity word, "of", "=" or ":" holds values ("hidden sizes [64, 128]"), as does one
+    with a number of 200 or more."""
+    out = []
+    for m in _SPACED_CITATION.finditer(text):
+        before = text[max(0, m.start() - 40):m.start()]
+        word = re.search(r"(\S+)\s*$", before)
+        if word and (VOCABULARY.search(word.group(1)) or _NOT_CITING.search(before)):
+            continue
+        if all(int(x) < 200 for x in re.findall(r"\d+", m.group())):
+            out.append((m.start(), m.end()))
+    return out
+
+
+def _dtype_width(text: str, t) -> bool:
+    """A bit width that spells out a dtype named beside it ("FP16 (16-bit floating
+    point)", "INT8 (8-bit integer)"): the name again, no figure."""
+    if not (t.plain and t.value.denominator == 1 and re.match(r"[\s-]?bits?\b", text[t.end:])):
+        return False
+    n = str(t.value)
+    return bool(re.search(r"\b(?:fp|bf|int|float|uint)" + n + r"\b",
+                          text[max(0, t.start - 30):t.end + 30], re.I))
+
+
+def _is_day(t, prev, nxt) -> bool:
+    """A day of a month ("March 28", "28 Mar", "Dec 11, 2023")."""
+    if not (t.plain and t.value.denominator == 1 and 1 <= t.value <= 31 and not t.scale):
+        return False
+    return any(w is not None and w.kind == "WORD" and MONTHS.fullmatch(w.text)
+               for w in (prev, nxt)) and not (prev is not None and prev.lower == "may"
+                                              and nxt is not None and nxt.kind == "WORD"
+                                              and nxt.lower not in ("and", "to"))
 
 
 _VERSION = re.compile(r"\d+\.\d+\.\d+")
@@ -210,8 +267,10 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
     """The number tokens that state a quantity (not part of a name, a year or a
     reference such as "Table 2" or "Section 15.4")."""
     toks = tokens(text) if toks is None else toks
-    spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text))
+    spans = [(s, e) for s, e, _, _ in _identified(text)] + list(other_names(text)) \
+        + _spaced_citations(text) + [m.span() for m in _NOT_PROSE.finditer(text)]
     out = []
+    enumerated = "(1)" in text and "(2)" in text
     for i, t in enumerate(toks):
         if t.kind != "NUM":
             continue
@@ -223,14 +282,21 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue
         if prev is not None and prev.kind == "OTHER" and prev.text in "#§":
             continue
-        if i >= 2 and prev.kind == "OP" and prev.text in (":", "-") and toks[i - 2].kind == "WORD" \
+        if i >= 2 and prev.text in (":", "-", ".") and toks[i - 2].kind == "WORD" \
                 and toks[i - 2].lower in _REFERENCE_WORDS:
-            continue  # arXiv:2002.05202, Table-2
+            continue  # arXiv:2002.05202, Table-2, Fig. 1
         if (prev is not None and prev.kind == "WORD" and prev.lower in _family_words()
                 and t.plain and t.value < 10 and not t.ratio):
             continue  # "Llama 2", "Gemma 2", "Llama 3.1": a version, part of a name
-        if _is_year(t, prev, nxt):
+        if _is_year(t, prev, nxt) or _is_day(t, prev, nxt):
             continue
+        if HYPERPARAMETER_BEFORE.search(text, max(0, t.start - 40), t.start):
+            continue  # "weight decay of 0.1", "β1=0.9": a training setting, no size
+        if enumerated and text[t.start - 1:t.start] == "(" and text[t.end:t.end + 1] == ")" \
+                and t.plain and t.value <= 9:
+            continue  # "(1) GQA for reduction, (2) Flash Attention": an enumeration
+        if _dtype_width(text, t):
+            continue  # "FP16 (16-bit floating point)": the width the dtype's name says
         if i >= 2 and prev.kind == "OP" and prev.text == "+" and toks[i - 2].text == "U":
             continue  # a code point, U+2212
         if t.text.startswith(".") and prev is not None and prev.kind == "NUM" \
@@ -242,8 +308,8 @@ def meaningful_numbers(text: str, toks=None, heading: bool = False):
             continue  # a version, 5.24.0
         if t.scale in ("B", "M", "b", "m") and _elided_name(text, t, spans):
             continue  # "Llama 3.1 8B and 70B": the second size names a model too
-        if heading and i == 0:
-            continue  # section numbering
+        if heading and i == 0 and not t.scale and not _LOWER_SCALE.match(text, t.end):
+            continue  # section numbering ("2.2.1 Training"; "1.1b parameters" is a size)
         if i == 0 and nxt is not None and nxt.kind == "OTHER" and nxt.text == "." \
                 and t.value.denominator == 1:
             continue  # "1. " list numbering
@@ -267,25 +333,78 @@ def _spelled_counts(text: str) -> bool:
 # its experts", "eight key-value heads"
 _COUNTED_GAP = re.compile(r"(?:\s+(?:as|many|much|of|its|the|their|more|fewer|times|"
                           r"key-value|kv|query|attention|hidden|active|total|transformer|"
-                          r"decoder|encoder)\b){0,4}\s*", re.I)
+                          r"decoder|encoder|these|those|distinct|separate|different|"
+                          r"independent|parallel|feed-?forward|ffn|mlp)\b){0,4}\s*", re.I)
 _COUNTED = re.compile(r"(?:layers?|blocks?|heads?|experts?|param(?:eter)?s?|weights?|"
                       r"dimensions?|dims?|tokens?|bytes?|flops?|matri(?:x|ces)|"
                       r"multiplications?|projections?|gpus?|bits?|neurons?|embeddings?)\b",
                       re.I)
 
 
+def _proportion(text: str, near: bool = False) -> bool:
+    """Whether the text states a fraction or a multiple in words ("two-thirds", "half the
+    size", "halves or quarters", "twice as many"); with `near`, one that has a model
+    quantity word within five words of it ("Two-thirds of this is FFN", "KV cache (FP8
+    or INT4) halves"; not "fresh caches: ... up to half a minute")."""
+    from ffnverify.scan.spelled import spelled
+
+    for sp in spelled(text):
+        if sp.kind not in ("fraction", "multiple"):
+            continue
+        if not near:
+            return True
+        before = " ".join(text[:sp.start].split()[-5:])
+        after = " ".join(text[sp.end:].split()[:5])
+        if VOCABULARY.search(before) or VOCABULARY.search(after) or \
+                VOCABULARY.search(text[sp.start:sp.end]):
+            return True
+    return False
+
+
 def is_statement(text: str, heading: bool = False) -> bool:
     """Whether the unit is a numeric statement (see the module docstring)."""
     digits = any(c.isdigit() or c in "½⅓⅔¼¾⅛" for c in text)
-    if not digits and not number_words(text) and not _spelled_counts(text):
+    if not digits and not _proportion(text) and not _spelled_counts(text):
         return False
     nums = meaningful_numbers(text, heading=heading)
-    if not nums:
-        return bool(number_words(text)) and bool(
-            re.search(r"param|flop|compute|weight", text, re.I)) or _spelled_counts(text)
-    if VOCABULARY.search(text) or FORMULA.search(text):
+    if not nums:  # "Two-thirds of this is FFN", "half the size of FP32"
+        return _proportion(text, near=True) or _spelled_counts(text)
+    if VOCABULARY.search(text) or FORMULA.search(text) or _scaled_row(nums, text):
         return True
     return writes_arithmetic(tokens(text))
+
+
+# after a figure, what makes it a nominal size ("a 7B model", "7 Billion Parameter Model",
+# "70B LLM performance", "70B-class"); before it, an accelerator whose memory it is
+# ("H200 141GB", "RTX 4090 24GB")
+_NOMINAL_AFTER = re.compile(r"[\s-]*(?:parameters?[\s-]+)?(?:models?|llms?|variants?|"
+                            r"class|versions?)\b", re.I)
+_CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*|"
+                          r"\b\d{4}(?:\s?Ti)?)\s*$")
+
+
+_LOWER_SCALE = re.compile(r"\s?[bmk]\b(?=[\s-]*param)")  # "1.1b parameter", "350m params"
+
+
+def heading_states(text: str) -> bool:
+    """Whether a heading states a figure of its own ("Where GPT-2 small's 124M goes",
+    "Estimate overcounts by ~8x", "… with Only 2.7B Activated Parameters"): a figure with
+    a scale, a unit or a ratio that is no nominal size ("Fine-tuning a 7B model"), no
+    card's memory ("on H200 141GB") and no section number. A heading is a title
+    otherwise: its section's text holds the statements."""
+    if not is_statement(text, heading=True):
+        return False
+    return any((t.scale or t.ratio or _LOWER_SCALE.match(text, t.end))
+               and not _NOMINAL_AFTER.match(text, t.end)
+               and not _CARD_BEFORE.search(text[:t.start])
+               for t in meaningful_numbers(text, heading=True))
+
+
+def _scaled_row(nums, text: str) -> bool:
+    """A row of figures and nothing else, two or more of them with a scale ("13B 2k
+    1.0T": a size, a context and a token count, a table's row written as a line)."""
+    words = [t for t in tokens(text) if t.kind == "WORD"]
+    return not words and sum(bool(t.scale) for t in nums) >= 2
 
 
 # what makes a unit with numbers a statement about a model even without a quantity word:

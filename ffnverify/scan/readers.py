@@ -278,6 +278,18 @@ def _title_like(line: str) -> bool:
         and line[-1] not in _ENDS + ",)" and len(line.split()) <= 8
 
 
+_FOOTNOTE_MARK = re.compile(r"[†‡§¶]+\s+(?=\S)")
+_FIGURES_ONLY = re.compile(r"(?:[~≈]?\d[\d.,]*\s?[kKMBTG]?[%×x]?\s*|[×x·*^]\s*)+")
+
+
+def _figure_rows(previous: str, line: str) -> bool:
+    """Whether `line`, a line of figures and nothing else ("13B 2k 1.0T 3.0 × 10 4"), is
+    a row of its own under a line that ends in a figure (a table whose columns are not
+    aligned): it does not continue that line ("… 7B 2k 1.0T" over "13B 2k 1.0T")."""
+    return previous[-1].isalnum() and previous.split()[-1][0].isdigit() \
+        and bool(_FIGURES_ONLY.fullmatch(line)) and len(line.split()) >= 2
+
+
 def read_text(text: str) -> Doc:
     """Paragraphs are separated by blank lines; inside one, a line break ends a unit
     unless the text visibly wraps (the line ends without punctuation and the next line
@@ -311,8 +323,13 @@ def read_text(text: str) -> Doc:
         if looks_like_code(line):
             current, previous = None, ""
             continue
+        mark = _FOOTNOTE_MARK.match(stripped)
+        if mark:  # "† Although the embedding ...": the mark is no part of the statement
+            off += mark.end()
+            stripped = stripped[mark.end():]
         wraps = (current is not None and previous and previous[-1] not in _ENDS
-                 and (stripped[0].islower() or stripped[0].isdigit() or stripped[0] in "(,"))
+                 and (stripped[0].islower() or stripped[0].isdigit() or stripped[0] in "(,")
+                 and not _figure_rows(previous, stripped))
         if wraps:
             current.add(" ", off - 1 if off else 0, contiguous=False)
         else:
@@ -320,7 +337,7 @@ def read_text(text: str) -> Doc:
             current = Block("line", (gid,), level=(1 if not blocks else 2)
                             if alone and _title_like(stripped) else 0)
             blocks.append(current)
-        current.add(line.strip(), off)
+        current.add(stripped, off)
         previous = stripped
     return Doc(blocks, src.where)
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import carried, numbers, readers, structure, units
-from ffnverify.scan.detect import is_statement, meaningful_numbers, models
+from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
@@ -94,12 +94,19 @@ def statements_of(text: str, fmt: str, shown: str):
     headed = structure.fields(doc.blocks)  # the field each block's heading names
     carry = carried.Carry()  # the count and topic the text before a unit gives it
     too_long = []  # units left out for a figure past numbers.MAX_DIGITS: said, never lost
-    for block, place, field in zip(doc.blocks, given, headed):
+    heads = _header_rows(doc.blocks)
+    table = ((), False)  # the header of the table being read, and whether a row stated
+    for k, (block, place, field) in enumerate(zip(doc.blocks, given, headed)):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
             carry.heading(block.text)
             lead = intro = ""
-            continue  # a title names a topic; the statements are in the text below it
+            if not heading_states(normalise(block.text)):
+                continue  # a title names a topic; the statements are in the text below it
+            for unit in units.split(block, shown, doc.where):  # "… overcounts by ~8x"
+                unit.around = carry.state()
+                found.append(unit)
+            continue
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
         around, origin = (lead, "the text before the table") if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \
@@ -126,8 +133,17 @@ def statements_of(text: str, fmt: str, shown: str):
             if unit.cells:
                 probe = " ".join(f"{h} {c}" for h, c in zip(unit.header, unit.cells)) \
                     if unit.header else unit.text
-            if is_statement(normalise(probe), heading=unit.kind == "heading"):
+            if k in heads:
+                continue  # a table's header names its columns; its rows are the statements
+            if block.kind == "row" and block.header != table[0]:
+                table = (block.header, False)
+            if is_statement(normalise(_names_kept(unit.text, probe)),
+                            heading=unit.kind == "heading"):
                 found.append(unit)
+                if block.kind == "row":
+                    table = (block.header, True)
+            elif block.kind == "row" and table[1] and _scaled(probe):
+                found.append(unit)  # "Total | ≈ 124.4 M" under rows of parameter counts
             elif _TOO_LONG.search(probe):
                 too_long.append(_error(shown, unit.line, unit.col, (
                     f"a figure of more than {numbers.MAX_DIGITS} digits, past what the "
@@ -137,6 +153,52 @@ def statements_of(text: str, fmt: str, shown: str):
 
 
 _TOO_LONG = re.compile(rf"\d{{{numbers.MAX_DIGITS + 1},}}")
+
+
+_IDENTIFIER = re.compile(r"`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?")  # a snake_case field name
+# a formula in symbols with no space (`4h^2`, `kv_heads/attn_heads*2h^2`): a count stated
+_SYMBOLIC = re.compile(r"`?(?=[^`]*\d)(?=[^`]*[*^+])[A-Za-z0-9_*/^+()-]+`?")  # no path
+
+
+def _names_kept(text: str, probe: str) -> str:
+    """The probe with the inline code that is one snake_case name (`hidden_size`,
+    `n_kv_heads`; not `MemoryError`, not a command) or a formula in symbols (`4h^2`) put
+    back: a field's name says what the figure beside it is, though code is not
+    read ("The `hidden_size` is 4096" is listed, and stays unchecked)."""
+    if len(text) != len(probe) or text == probe:
+        return probe
+    out, i = list(probe), 0
+    while i < len(text):
+        if probe[i] == " " and text[i] != " ":
+            j = i  # the blanked run, over the spaces inside it (`ffnverify models`)
+            while j < len(text) and probe[j] == " " and (
+                    text[j] != " " or (j + 1 < len(text) and probe[j + 1] == " "
+                                       and text[j + 1] != " ")):
+                j += 1
+            if _IDENTIFIER.fullmatch(text[i:j]) or _SYMBOLIC.fullmatch(text[i:j]):
+                out[i:j] = text[i:j]
+            i = j
+        else:
+            i += 1
+    return "".join(out)
+
+
+def _scaled(text: str) -> bool:
+    """Whether a row holds a figure with a scale or unit ("≈ 124.4 M", "1.25 GB")."""
+    clean = normalise(text)
+    return any(t.scale or _UNIT_AFTER.match(clean, t.end) for t in meaningful_numbers(clean))
+
+
+_UNIT_AFTER = re.compile(r"\s?(?:[KMBT]|[KMGT]i?B|bytes?|FLOPs?)\b")
+
+
+def _header_rows(blocks) -> set:
+    """Indexes of the header rows of tables that have rows under them ("Model Size | 1k
+    tokens | 16k tokens" over "7B | 0.5 GB | 8 GB"): a header names the columns, and the
+    rows under it, read with it, are the statements. A table of one row stays a row."""
+    return {k for k, (b, nxt) in enumerate(zip(blocks, blocks[1:]))
+            if b.kind == "row" and not b.header and b.cells and nxt.kind == "row"
+            and nxt.header == b.cells}
 
 
 def _parent_item(block, parents) -> str:

@@ -3,7 +3,8 @@ header), headings and display math, each with the exact position of its first ch
 
 A paragraph is cut into sentences after `.`, `!` or `?` followed by a space and a new
 sentence (not after a decimal point, an abbreviation such as "e.g." or "vs.", or an
-initial), and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
+initial, nor before a figure with its noun and nothing else: "…, context=1024. 124M
+parameters.", nor after a question that is a figure alone: "Why 28,672?"), at a line of a paragraph set as lines of figures, and before an inline bullet (" - **Name**: ...", " • ") or a bold run-in heading
 ("**Name:**"), as text pasted from web pages writes lists inside one paragraph. Table rows,
 headings and display math are one unit each. Inline code is code (blanked from what is
 detected and read), except inline code that is only numbers and arithmetic
@@ -95,7 +96,21 @@ def _sentence_starts(text: str) -> list[int]:
             if abbreviation or (initial and text[m.start()] == "." and not starter):
                 continue
         cuts.append(m.end())
-    return cuts
+    # a figure with its noun and nothing else ("…, context=1024. 124M parameters.") ends
+    # the sentence before it, as a list of figures goes on: no cut before it
+    # a question that is a figure alone ("Why 28,672? Convention says …") leads into its
+    # answer, as a run-in heading does
+    cuts = [c for k, c in enumerate(cuts)
+            if not _FIGURE_QUESTION.fullmatch(text[cuts[k - 1] if k else 0:c])]
+    return [c for c in cuts if not _FRAGMENT.match(text, c)]
+
+
+_FIGURE_QUESTION = re.compile(r"\s*(?:why|how come|so why|but why)\s+(?:the\s+|a\s+)?[~≈]?\d"
+                              r"[\d.,/×x]*\s*\??\s*", re.I)
+
+
+_FRAGMENT = re.compile(r"[~≈]?\d[\d.,]*\s?[KMBT]?\s+(?:[a-z-]+\s+)?(?:parameters|params|layers|"
+                       r"heads|experts|tokens)\.?\s*(?:$|(?=[A-Z]))")
 
 
 def _is_arithmetic(code: str) -> bool:
@@ -120,13 +135,53 @@ def _strip_marker(segment: str) -> int:
     return m.end() if m else 0
 
 
+# a source line that ends in a figure ("4 x 8192 x 8192", "~140 GB", "(dmodel = 8192)"),
+# and the next line's start: a capital, a figure or a multiplication sign
+_ENDS_IN_FIGURE = re.compile(r"\d[\d,.]*\s?(?:[A-Za-z%]{1,3})?\)?$")
+_STARTS_LINE = re.compile(r"[A-Z0-9×~≈]")
+
+
+def _line_cuts(block: Block, where) -> list[int]:
+    """Where a line of a paragraph starts a statement of its own: between two lines that
+    each end in a figure, when the second starts with a capital, a figure or ×
+    ("Attention parameters per layer: 4 x 8192 x 8192" over "MLP parameters per layer: 3
+    x 8192 x 28672"; "~140 GB" over "Standard inference today — half the size of FP32").
+    A paragraph set as lines, as notes, diagrams and pasted cards write them; prose that
+    wraps goes on mid-sentence."""
+    if block.kind not in ("para", "item"):
+        return []
+    text = block.text
+    breaks = [i for i in range(1, len(text) - 1) if text[i] == " "
+              and where(block.offset(i + 1))[0] > where(block.offset(i - 1))[0]]
+    bounds = [-1, *breaks, len(text)]
+    lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+    return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
+            if k == 0 and _GREETING.fullmatch(before) or _STARTS_LINE.match(after) and (
+                _figure_line(before) and _figure_line(after) or _BARE_FIGURE.fullmatch(before))]
+
+
+# a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the
+# statement starts on the next line
+_GREETING = re.compile(r"(?:(?:hi|hey|hello|thanks|thank you|cc)[,!]?\s+)?@[\w-]+"
+                       r"(?:\s+@[\w-]+)*\s*[,:!]?", re.I)
+
+
+_BARE_FIGURE = re.compile(r"[~≈]?\d[\d,.]*\s?[A-Za-z%]{0,3}")  # a value line: "~140 GB"
+
+
+def _figure_line(line: str) -> bool:
+    """A line that ends in a figure and holds a word ("MLP parameters per layer: 3 x 8192
+    x 28672", "~140 GB"); a bare "L = 12" is one setting of a spec written over lines."""
+    return bool(_ENDS_IN_FIGURE.search(line)) and bool(re.search(r"[A-Za-z]{2}", line))
+
+
 def split(block: Block, file: str, where) -> list[Unit]:
     """The units of one block."""
     text = block.text
     if block.kind in ("row", "heading", "math"):
         pieces = [(0, len(text))]
     else:
-        cuts = _cuts(text, block.code)
+        cuts = sorted(set(_cuts(text, block.code)) | set(_line_cuts(block, where)))
         if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
             cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
         bounds = [0, *cuts, len(text)]

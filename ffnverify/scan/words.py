@@ -406,3 +406,14 @@ MIXED = re.compile(r"\bmixed[- ]precision\b|\bamp\b", re.I)
 RUNTIME = re.compile(r"\bv?ram\b|\bto run\b|\brun(?:s|ning)?\b|\binference\b|\bserv(?:e|es|ing)\b|"
                      r"\boverhead\b|\btotal\b|\bin practice\b|\bneeds?\b|\brequire[sd]?\b|"
                      r"\bpeak\b|\busage\b|\bfile\b|\bdownload|\bdisk\b|\bgguf\b|\bq\d", re.I)
+# a figure that sets a training hyperparameter, no size of the model ("weight decay of 0.1",
+# "β1=0.9", "eps=10^-5", "learning rate of 3e-4", "dropout 0.1"): what the text before it
+# ends with
+HYPERPARAMETER_BEFORE = re.compile(
+    r"(?:learning[\s_-]rate|\blr|weight[\s_-]decay|dropout|clipping|\bclip|warm[\s-]?up|"
+    r"momentum|\bβ\s?\d?|\bbeta[\s_]?\d?|\beps(?:ilon)?|label[\s_-]smoothing|temperature|"
+    r"top[\s_-]?[pk])\s*(?:of|=|:|is|was|to|at)?\s*[~≈]?\s*(?:10\s*(?:\^|\*\*)\s*[-−]?)?$", re.I)
+# month names: a day beside one is a date ("March 28", "28 Mar", "Dec 11, 2023")
+MONTHS = re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+                    r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
+                    r"dec(?:ember)?)\.?", re.I)

@@ -5,7 +5,7 @@
 
 A labelled statement is detected when the scan gives a statement with its file, its line
 and a text that starts with the label's `starts` (whitespace-squashed; Markdown's `**`
-and backticks left out, as the scan renders them). The figures (issue 27):
+and backticks left out, as the scan renders them; a table row's outer pipes too). The figures (issue 27):
 
 - prose recall: detected / labelled;
 - CHECKED verdicts right: of the detected statements the scan marks `checked`, those
@@ -20,6 +20,9 @@ and backticks left out, as the scan renders them). The figures (issue 27):
   labels list the statements a reader would; a detection no label has counts against);
 - FALSE verdict precision: of the labelled statements the scan calls false (checked or
   suggested), those labelled false.
+
+Without `--figures-only` the lists name the wrong verdicts, the missed labels and the
+scan's unmatched statements (those no label matches).
 
 `--half=A|B` measures one half of fresh/ (split by sha256(url): A even, B odd; README.md).
 `--figures-only` prints the figures and no per-statement lists (used for heldout/, whose
@@ -38,7 +41,9 @@ def _squash(s: str) -> str:
 
 
 def _plain(s: str) -> str:
-    return _squash(s.replace("**", "").replace("`", ""))
+    """Whitespace squashed, Markdown's `**` and backticks left out, and a table row's
+    outer pipes too (`| FP16 | 2 |` and `FP16 | 2` are the same row's text)."""
+    return _squash(s.replace("**", "").replace("`", "")).strip("| ")
 
 
 def labels(folder: Path) -> list:
@@ -57,6 +62,12 @@ def match(found: list, marks: list) -> dict:
                 used.add(i)
                 break
     return out
+
+
+def _unmatched(found: list, hit: dict) -> list:
+    """The scan's statements no label matches (what costs detection precision)."""
+    used = {id(st) for st in hit.values()}
+    return [st for st in found if id(st) not in used]
 
 
 def _ratio(num: int, den: int):
@@ -117,6 +128,9 @@ def figures(result: dict, marks: list) -> dict:
                                   if k not in flagged],
             "missed": [_where(marks[k], None) + _nearby(found, marks[k])
                        for k in range(len(marks)) if k not in hit],
+            "unmatched": [f"{Path(st['file']).name}:{st['line']}: {st['text'][:90]}"
+                          f" — scan {st['status']} {st['verdict']}"
+                          for st in _unmatched(found, hit)],
         },
     }
 
