@@ -47,6 +47,19 @@ def counts_named(text: str) -> list[str]:
     return list(out.values())
 
 
+def size_only(text: str) -> list[str]:
+    """A heading that is a parameter count and nothing else ("## 70b", "7B"): that count."""
+    clean = normalise(text).strip()
+    lower = re.fullmatch(r"(\d{1,4}(?:\.\d{1,2})?)\s?([bmt])", clean)  # "## 1b", "## 350m"
+    if lower:
+        clean = lower.group(1) + lower.group(2).upper()
+    toks = tokens(clean)
+    if len(toks) == 1 and toks[0].kind == "NUM" and toks[0].scale in memory.COUNT_SCALES \
+            and toks[0].end - toks[0].start == len(clean):
+        return [toks[0].text]
+    return []
+
+
 @dataclass(frozen=True)
 class Around:
     """What the text before a unit gives it: the nominal count, whether the document is
@@ -90,7 +103,7 @@ class Carry:
         return self.title_kv or self.section_kv
 
     def heading(self, text: str):
-        named = counts_named(text)
+        named = counts_named(text) or size_only(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
         self.section_kv = bool(words.KV_CACHE.search(text))
         self._before = ""

@@ -406,3 +406,18 @@ MIXED = re.compile(r"\bmixed[- ]precision\b|\bamp\b", re.I)
 RUNTIME = re.compile(r"\bv?ram\b|\bto run\b|\brun(?:s|ning)?\b|\binference\b|\bserv(?:e|es|ing)\b|"
                      r"\boverhead\b|\btotal\b|\bin practice\b|\bneeds?\b|\brequire[sd]?\b|"
                      r"\bpeak\b|\busage\b|\bfile\b|\bdownload|\bdisk\b|\bgguf\b|\bq\d", re.I)
+
+
+# ---- weights memory by number format, in tables and lists (`formats`) ---------------
+
+# a column whose cells are a model's size or the model ("Model size", "Params", "Model")
+SIZE_HEADER = re.compile(r"\bmodels?\b|\bsizes?\b|\bparam(?:eter)?s?\b|\b#\s*params\b", re.I)
+# a column of memory figures, beside a cell naming the row's format ("VRAM needed")
+MEMORY_HEADER = re.compile(r"\bmemory\b|\bv?ram\b|\bsize\b|\bweights?\b|\bfootprint\b|"
+                           r"\bstorage\b|\bdisk\b|\bgi?b\b", re.I)
+# a column of the bytes one number takes ("Bytes/Param", "Bytes per parameter")
+BYTES_HEADER = re.compile(r"^\W*bytes?\s*(?:/|per|a)\s*(?:param(?:eter)?|value|weight|element|"
+                          r"number)s?\W*$", re.I)
+# "32 bits / value", "16 bits per parameter": the bits of one number
+BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|weight|"
+                        r"number|element)\b", re.I)
