@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from ffnverify.scan import memory, words
+from ffnverify.scan.binding import dtypes
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
@@ -68,6 +69,7 @@ class Around:
     count: str = ""
     kv_topic: bool = False
     context: str = ""
+    dtype: str = ""  # the one number format the paragraph over a table names (rows only)
 
 
 def context_named(text: str) -> str:
@@ -88,15 +90,20 @@ class Carry:
         self.section_kv = False  # the current heading names it
         self._headings = 0
         self._before = ""  # the last unit that is no row: its context is a table's
-        self._context = ("", "")  # (text, its context), worked out once, when a row asks
+        # (text, its context, its dtype, whether it names the KV cache), worked out once,
+        # when a row asks
+        self._context = ("", "", "", False)
 
     def state(self, row: bool = False) -> Around:
         if not row:
             return Around(self.count, self.kv)
         if self._context[0] != self._before:
             found = context_named(self._before) if re.search(r"\d", self._before) else ""
-            self._context = (self._before, found)
-        return Around(self.count, self.kv, self._context[1])
+            named = {d for _, _, d in dtypes(normalise(self._before))}
+            self._context = (self._before, found, named.pop() if len(named) == 1 else "",
+                             bool(words.KV_CACHE.search(self._before)))
+        return Around(self.count, self.kv or self._context[3], self._context[1],
+                      self._context[2])
 
     @property
     def kv(self) -> bool:

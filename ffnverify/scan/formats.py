@@ -52,7 +52,7 @@ def byte_figures(toks, text) -> list:
     return out
 
 
-def _cells(text: str) -> list[tuple[int, int]]:
+def cells_of(text: str) -> list[tuple[int, int]]:
     """(start, end) of each cell of a row's text (its cells joined by " | ")."""
     out, start = [], 0
     for m in re.finditer(r"\|", text):
@@ -62,7 +62,7 @@ def _cells(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _cell_of(cells, pos: int) -> int:
+def cell_of(cells, pos: int) -> int:
     return next(k for k, (s, e) in enumerate(cells) if s <= pos <= e)
 
 
@@ -115,7 +115,7 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             words.STATE_WORDS.search(text.split("|")[0]):
         return []
     header = about.split(" | ")
-    cells = _cells(text)
+    cells = cells_of(text)
     toks = byte_figures(toks, text)
     if len(cells) != len(header):
         return []
@@ -132,14 +132,14 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             return parts
     claims_weights = bool(words.WEIGHTS_WORDS.search(about) or words.SIZE_HEADER.search(about))
     for r in memory.result_figures(toks, text):
-        k = _cell_of(cells, toks[r].start)
+        k = cell_of(cells, toks[r].start)
         column = header[k]
         rng = range_ends(toks, r)
         if rng and rng[0] == r:
             continue
         fmt = _one_format(column) or (row_format if words.MEMORY_HEADER.search(column) else None)
-        if fmt is None or words.KV_SAID.search(column) or _cell_of(cells, toks[r].start) in (
-                [_cell_of(cells, toks[count_at].start)] if count_at is not None else []):
+        if fmt is None or words.KV_SAID.search(column) or cell_of(cells, toks[r].start) in (
+                [cell_of(cells, toks[count_at].start)] if count_at is not None else []):
             continue
         res = toks[r]
         low = toks[rng[0]] if rng else None
@@ -170,7 +170,7 @@ def _bytes_by_header(toks, text, cells, header) -> list[Part]:
     for i, t in enumerate(toks):
         if t.kind != "NUM" or t.scale or not 0 < t.value <= 8:
             continue
-        k = _cell_of(cells, t.start)
+        k = cell_of(cells, t.start)
         own = text[cells[k][0]:cells[k][1]].strip()
         if words.BYTES_HEADER.search(header[k]) and own == t.text:
             parts.append(Part(f"bytes({formats[0]}) == {literal(t.value)}", sure=True,

@@ -42,7 +42,16 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import anaphora, carried, derived, quantities, shares, totals, words
+from ffnverify.scan import (
+    anaphora,
+    carried,
+    derived,
+    quantities,
+    shares,
+    structure,
+    totals,
+    words,
+)
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -242,9 +251,11 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
         parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
-    elif subject and not near and not other_names(clean):  # the model named before it
-        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about,
-                                            around=around)
+    elif (subject or _member(cells, family)) and not near and not other_names(clean):
+        # the model named before it, or the family's row of the size the row's first cell
+        # gives ("8B" under "Llama 3.1 …"): either way assumed
+        parts += quantities.read_quantities(toks, clean, (), subject=subject or _member(
+            cells, family), about=about, around=around)
     else:
         others = [e for _, e in other_names(clean) if not clean[e:e + 1].isalpha()]
         parts += quantities.read_quantities(toks, clean, (), about=about, around=around
@@ -282,6 +293,14 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def _member(cells, family) -> str | None:
+    """The row of `family` a table row's first cell names by its size alone ("8B")."""
+    if not cells or not family:
+        return None
+    size = structure.parse_size(cells[0])
+    return structure.family_member(family, size[1]) if size and not size[0] else None
 
 
 def _by_heading(toks, clean, parts, names, near, subject, origin, field) -> list:

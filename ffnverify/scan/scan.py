@@ -88,6 +88,7 @@ def statements_of(text: str, fmt: str, shown: str):
     doc = readers.read(text, fmt)
     found = []
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
+    led = ""  # the model a paragraph ending with ":" names, for the rows under the header
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
@@ -97,10 +98,11 @@ def statements_of(text: str, fmt: str, shown: str):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
             carry.heading(block.text)
-            lead = intro = ""
+            lead = led = intro = ""
             continue  # a title names a topic; the statements are in the text below it
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
-        around, origin = (lead, "the text before the table") if block.kind == "row" \
+        around, origin = (lead or (led if block.header else ""), "the text before the table") \
+            if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \
             else (_parent_item(block, parents), "the list item it is under")
         if not around and place is not None:
@@ -108,6 +110,9 @@ def statements_of(text: str, fmt: str, shown: str):
         intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
         if block.kind != "row":
             lead = one if structure.leads(block, named) else ""
+            # "… for Llama 3.1 70B at BF16:" gives the table's rows its model, not the
+            # header row (whose figures name the columns: "| Context | 8 users |")
+            led = one if not lead and structure.introduces(block, named) else ""
             intro = lead if block.text.rstrip().endswith(":") else ""
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one

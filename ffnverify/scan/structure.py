@@ -216,6 +216,14 @@ def leads(block, named) -> bool:
         and named[0][0] <= 4 and not _COMPARING.search(block.text)
 
 
+def introduces(block, named) -> bool:
+    """Whether a paragraph that ends with a colon names the one model the table or list
+    after it speaks of ("Here is how the cache grows for Llama 3.1 70B at BF16:"), and
+    compares it with nothing: what follows is read as said of it, to confirm."""
+    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
+        and block.text.rstrip().endswith(":") and not _COMPARING.search(block.text)
+
+
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     return "“" + (text if len(text) <= 60 else text[:57] + "...") + "”"

@@ -421,3 +421,7 @@ BYTES_HEADER = re.compile(r"^\W*bytes?\s*(?:/|per|a)\s*(?:param(?:eter)?|value|w
 # "32 bits / value", "16 bits per parameter": the bits of one number
 BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|weight|"
                         r"number|element)\b", re.I)
+# a column headed by the cache alone ("KV", "KV size", "KV (MiB)")
+KV_HEADER = re.compile(r"^\W*(?:kv|k/v)(?:\s+(?:size|memory|bytes))?\W*(?:\(\w+\))?\W*$", re.I)
+# a column of the keys or the values alone: half the cache, not the cache
+HALF_CACHE = re.compile(r"^\W*(?:keys?|values?|k|v)\b(?!\s*/)", re.I)
