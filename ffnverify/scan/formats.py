@@ -31,7 +31,6 @@ from ffnverify.scan.numbers import BYTE_UNITS, literal
 from ffnverify.scan.parts import Part
 from ffnverify.scan.weights import _per_dtype
 
-
 _LOWER_BYTES = re.compile(r"\s?([kmgt]i?b)\b")  # "1.8gb", "15 gb": informal, lower case
 
 

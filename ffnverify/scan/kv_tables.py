@@ -27,7 +27,7 @@ factors and attention forms); a figure said to be keys or values only is not rea
 from ffnverify.scan import memory, words
 from ffnverify.scan.binding import dtypes, in_names, model
 from ffnverify.scan.figure import bound, call, compare, range_ends
-from ffnverify.scan.formats import byte_figures, cells_of, cell_of
+from ffnverify.scan.formats import byte_figures, cell_of, cells_of
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 

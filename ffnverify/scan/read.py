@@ -49,6 +49,7 @@ from ffnverify.scan import (
     quantities,
     shares,
     structure,
+    symbolic,
     totals,
     words,
 )
@@ -214,7 +215,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith + worded_results(toks, clean)
+    parts += arith + worded_results(toks, clean) + symbolic.identities(toks, clean)
     parts += expansions(toks)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)
