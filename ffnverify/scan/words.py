@@ -425,3 +425,16 @@ BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|
 KV_HEADER = re.compile(r"^\W*(?:kv|k/v)(?:\s+(?:size|memory|bytes))?\W*(?:\(\w+\))?\W*$", re.I)
 # a column of the keys or the values alone: half the cache, not the cache
 HALF_CACHE = re.compile(r"^\W*(?:keys?|values?|k|v)\b(?!\s*/)", re.I)
+
+# the symbol a text gives a field in parentheses after its noun: "Layers (L): 12"
+# (one or two letters, or a lower-case name: not "(MHA)", "(GQA)", a form the figure is for)
+SYMBOL_NAMED = re.compile(r"^\s*\(\s*(?:[A-Za-z]{1,2}|[a-z][a-z_]{1,9})\s*\)"
+                          r"(?=\s*(?:=|:|is\b|of\b))")
+# the symbols most papers give a field ("d = 768", "L = 12", "V = 50257"); h, H and A are
+# left out: heads in some texts, the FFN width or the hidden size in others
+FIELD_SYMBOLS = {"d": "d_model", "L": "layers", "V": "vocab"}
+FIELD_SYMBOL_BEFORE = re.compile(r"(?<![\w.])(d|L|V)\s*=\s*$")
+# a statement where such a letter may be another quantity (a sequence length, a head's
+# width): no symbol is read by convention there
+SYMBOL_OTHERWISE = re.compile(r"\bsequences?\b|\btokens?\b|\bcontext\b|\bheads?\b|\bkv\b|"
+                              r"\bhead[- _]?dim|\bd_?head\b|\bseq", re.I)
