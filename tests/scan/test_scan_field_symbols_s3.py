@@ -38,7 +38,7 @@ def test_symbols_that_may_be_another_quantity_are_not_read(scan_text):
     for doc in ("GPT-2 medium runs with L = 1024 tokens.\n",
                 "GPT-2 medium (L=24, H=16 heads, d=64)\n",
                 "GPT-2 medium uses h = 4096 in its FFN.\n"):
-        for _, status, _, claim in _got(scan_text, doc):
+        for _, _, _, claim in _got(scan_text, doc):
             assert "d_model(" not in (claim or "") and "layers(gpt2-medium) == 1024" not in (
                 claim or ""), (doc, claim)
 
