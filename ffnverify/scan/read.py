@@ -50,6 +50,7 @@ from ffnverify.scan import (
     shares,
     structure,
     symbolic,
+    tildes,
     totals,
     words,
 )
@@ -215,7 +216,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith + worded_results(toks, clean) + symbolic.identities(toks, clean)
+    parts += arith + worded_results(toks, clean) + symbolic.identities(toks, clean) \
+        + tildes.tilde_results(toks, clean)
     parts += expansions(toks)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)
