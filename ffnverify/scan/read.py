@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from ffnverify.scan import (
     anaphora,
     carried,
+    carried_compute,
     derived,
     quantities,
     shares,
@@ -226,7 +227,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts += derived.derived_cells(header, cells, toks)
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
         toks, clean, before) + anaphora.formula_values(toks, clean, before)
-              + totals.totals(toks, clean, before))
+              + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before))
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got
