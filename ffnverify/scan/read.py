@@ -194,7 +194,7 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
             subject: str | None = None, origin: str = "", family: str = "",
-            nominal=None, field=None, around=None) -> Reading | None:
+            nominal=None, field=None, around=None, sized: bool = False) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
     under its heading speaks of (a reading to confirm); `origin` says where it came from
@@ -204,7 +204,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     `field`: the field the section's heading names and nothing else (`structure.Field`),
     which a figure bound to no field of its own is read as (`fields.field_by_heading`).
     `around`: what the text before gives it (`carried.Around`: a count, the KV topic, a
-    context). None when nothing is read."""
+    context). `sized`: the header's sizes were named as the rows of a family the paragraph
+    over the table names (`structure.sized_header`): what they bind is to confirm. None
+    when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -213,6 +215,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     near = near_misses(clean)
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
+        if sized:  # "Llama 2 comes in three sizes:" over "| 7B | 13B |": the family's rows
+            got = [replace(p, sure=False, reading=f"{p.reading} (the column's model is the "
+                           "family the text over the table names, of the header's size: "
+                           "assumed)") for p in got]
         parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
