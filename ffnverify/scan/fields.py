@@ -229,8 +229,11 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if cand is None or (not bound and not given_sure):
             continue  # a model named elsewhere, and a number only near the field: no
         i = index[id(cand)]
-        if func in words.BINARY_FIELDS and words.INPUT.search(text[max(0, cand.start - 8):cand.start]):
-            continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        if func in words.BINARY_FIELDS and (
+                words.INPUT.search(text[max(0, cand.start - 8):cand.start])
+                or words.INPUT_AMOUNT.search(text[max(0, cand.start - 24):cand.start])):
+            continue  # "at 128K context", "for 4096 tokens", "every 1K tokens of context",
+            # "the KV cache of 1K tokens": a chosen input or an amount, not the field
         rng = _range_of(toks, i)
         if rng and any(x.scale in ("%", "bytes") for x in rng):
             continue  # "13–14 GB": a range of bytes is no count of a field

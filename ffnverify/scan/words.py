@@ -438,3 +438,7 @@ FIELD_SYMBOL_BEFORE = re.compile(r"(?<![\w.])(d|L|V)\s*=\s*$")
 # width): no symbol is read by convention there
 SYMBOL_OTHERWISE = re.compile(r"\bsequences?\b|\btokens?\b|\bcontext\b|\bheads?\b|\bkv\b|"
                               r"\bhead[- _]?dim|\bd_?head\b|\bseq", re.I)
+# an amount of context, not the model's maximum: "every 1K tokens of context", "each
+# 4096 tokens", "the KV cache of 1K tokens of context"
+INPUT_AMOUNT = re.compile(r"\b(?:every|each|per)\s+~?$|\b(?:cache|memory|vram|ram|cost|costs|"
+                          r"size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
