@@ -35,7 +35,8 @@ from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
 # a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
-_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b[^,.;]{0,40},\s*)?"
+# ("With a 131,072-token window, it …": a figure's separators are no clause's end)
+_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b(?:[^,.;]|(?<=\d)[,.](?=\d)){0,40},\s*)?"
                        r"(?:it|its|it's|this model|the model|this network|they|their)\b", re.I)
 STATUSES = ("covered", "checked", "suggested", "unchecked")
 MAX_FILE_BYTES = 16 * 2**20
