@@ -143,6 +143,26 @@ _WALK = ("carried", "walk")  # the key of the walk's own state: no unit's text
 class Before:
     recent: tuple = ()  # texts of the units before this one, nearest first
     table: list = field(default_factory=list)  # texts of the rows of its table, in order
+    given: tuple = ()  # (symbol, its number's text) the prose before binds ("d = 768"), a
+    # symbol bound to two values dropped
+
+
+_BINDING = re.compile(r"(?<![\w.])([A-Za-z](?:_[A-Za-z]{1,10})?)\s*=\s*(\d{1,3}(?:,\d{3})+|\d{1,7})"
+                      r"(?!\d|\.\d|\s*[×*·/+^-]|,\d)")
+MAX_GIVEN = 24
+
+
+def _given(text: str, given: dict) -> None:
+    """Add the symbols a unit of prose sets to a plain number ("d = 768", "V = 50,257");
+    a symbol set to another value than before is no longer given (None)."""
+    if "=" not in text:
+        return
+    for m in _BINDING.finditer(text):
+        sym, value = m.group(1), m.group(2).replace(",", "")
+        if sym in given and given[sym] != value:
+            given[sym] = None
+        elif len(given) < MAX_GIVEN:
+            given[sym] = value
 
 
 def _cells(text: str) -> int:
@@ -152,15 +172,19 @@ def _cells(text: str) -> int:
 
 
 def learn(text: str, context) -> None:
-    state = context.carried.setdefault(_WALK, {"recent": (), "table": None, "cells": -1})
+    state = context.carried.setdefault(_WALK, {"recent": (), "table": None, "cells": -1,
+                                               "given": {}})
     cells = _cells(text)
+    if not cells:
+        _given(text, state["given"])
     if cells and cells == state["cells"] and state["table"] is not None:
         table = state["table"]
     else:
         table = [] if cells else None
     if table is not None and len(table) < MAX_ROWS:
         table.append(text)
-    here = Before(state["recent"], table if table is not None else [])
+    here = Before(state["recent"], table if table is not None else [],
+                  tuple((k, v) for k, v in state["given"].items() if v is not None))
     old = context.carried.get(text)
     if old is not None and old != here:
         context.carried[text] = None

@@ -47,6 +47,7 @@ from ffnverify.scan import (
     carried,
     carried_compute,
     derived,
+    formula_rows,
     quantities,
     shares,
     structure,
@@ -231,6 +232,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)
     parts += derived.derived_cells(header, cells, toks)
+    parts += formula_rows.formula_cells(toks, clean, cells, before) if cells else []
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
         toks, clean, before) + anaphora.formula_values(toks, clean, before)
               + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before))
