@@ -26,7 +26,7 @@ from dataclasses import replace
 from derivations.model_costs import DTYPE_BYTES as _BYTES
 from ffnverify.scan import memory, words
 from ffnverify.scan.binding import dtypes, in_names, inside
-from ffnverify.scan.figure import bound, compare, range_ends, terms_of
+from ffnverify.scan.figure import bound, call, compare, range_ends, terms_of
 from ffnverify.scan.numbers import BYTE_UNITS, literal
 from ffnverify.scan.parts import Part
 from ffnverify.scan.weights import _per_dtype
@@ -232,3 +232,35 @@ def _bits(toks, text, fmt, found) -> list[Part]:
                          reading=f"bits per number in {fmt}")]
     return []
 
+
+
+_PER_BILLION = re.compile(r"[^.;]{0,24}?\b(?:per|for each|for every|a|each)\s+(?:(1|one)\s*(?:B|bn|"
+                          r"billion)|billion)\s+param(?:eter)?s?\b", re.I)
+
+
+def per_billion(toks, text, names, about: str = "", count: str = "") -> list[Part]:
+    """"~2GB of VRAM per 1B parameters at FP16", "0.5 GB per billion parameters in
+    INT4": a rule of thumb, the bytes of a billion parameters at the one format the
+    sentence names. Sure only where the sentence says weights (not VRAM, which may hold
+    more)."""
+    toks = byte_figures(toks, text)
+    formats = {d for _, _, d in dtypes(text)}
+    if len(formats) != 1 or words.KV_SAID.search(text) or words.STATE_WORDS.search(text):
+        return []
+    fmt = formats.pop()
+    parts = []
+    for r in memory.result_figures(toks, text):
+        m = _PER_BILLION.match(text, toks[r].end)
+        if not m:
+            continue
+        billion = [terms_of(toks[i]) for i, t in enumerate(toks)
+                   if t.kind == "NUM" and toks[r].end < t.start < toks[r].end + m.end()]
+        strict, lenient = compare([[call("1000000000")], [_per_dtype(fmt)]], toks[r],
+                                  bound(text, toks[r]))
+        figures = [r] + [i for i, t in enumerate(toks) if t.kind == "NUM"
+                         and toks[r].end < t.start < m.end()]
+        sure = bool(words.WEIGHTS_WORDS.search(text)) and not words.RUNTIME.search(text) \
+            and not billion[1:]
+        parts.append(Part(strict, lenient, sure, tuple(sorted(figures)),
+                          f"the bytes of a billion parameters at {fmt} (a rule of thumb)"))
+    return parts

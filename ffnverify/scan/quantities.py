@@ -32,7 +32,8 @@ MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a 
 READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
            moe.parameters, moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
-           spelled.ratios, formats.rows, formats.lines, kv_tables.rows)
+           spelled.ratios, formats.rows, formats.lines, formats.per_billion,
+           kv_tables.rows)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
 # eight experts"), run on the tokens with each such cardinal made one number
 WORD_READERS = (memory.kv_cache, weights.weights, moe.parameters, moe.routing, spelled.fields)
@@ -60,7 +61,7 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     around = around or carried.Around()
     parts: list[Part] = []
     for reader in READERS:
-        if reader in (weights.weights, formats.rows, formats.lines):
+        if reader in (weights.weights, formats.rows, formats.lines, formats.per_billion):
             parts += reader(toks, text, names, about, count=around.count)
         elif reader is kv_tables.rows:
             parts += reader(toks, text, names, about, topic=around.kv_topic,
