@@ -101,7 +101,8 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     hi = max(cand.end, fe)
     start = _clause_start(text, lo)
     tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
-    window = text[start:hi] + tail
+    window = words.MIXTURE_NAMED.sub(" ", text[start:hi] + tail)  # "a 46.7B-parameter
+    # Mixture-of-Experts model": the kind of model, not its experts' part
     if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
         return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
     return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))

@@ -442,3 +442,5 @@ SYMBOL_OTHERWISE = re.compile(r"\bsequences?\b|\btokens?\b|\bcontext\b|\bheads?\
 # 4096 tokens", "the KV cache of 1K tokens of context"
 INPUT_AMOUNT = re.compile(r"\b(?:every|each|per)\s+~?$|\b(?:cache|memory|vram|ram|cost|costs|"
                           r"size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
+# the kind of model named, not a part of it: "a 46.7B-parameter Mixture-of-Experts model"
+MIXTURE_NAMED = re.compile(r"\bmixture[\s‐‑-]+of[\s‐‑-]+experts?\b(?:\s*\(moe\))?", re.I)

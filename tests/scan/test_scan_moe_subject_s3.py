@@ -32,3 +32,13 @@ def test_a_false_active_count_is_flagged(scan_text):
     doc = "The activated parameters of Mixtral 8x7B are 1.3 billion.\n"
     (s,) = scan_text(doc)["statements"]
     assert (s["status"], s["verdict"]) == ("checked", "false"), s
+
+
+def test_a_mixture_of_experts_model_is_a_kind_not_its_experts_part(scan_text):
+    doc = ("Mixtral 8x7B is a 46.7 billion-parameter Mixture-of-Experts model.\n\n"
+           "Mixtral 8x7B is a 40 billion-parameter Mixture-of-Experts model.\n\n"
+           "Mixtral 8x7B has 45.1B parameters in its experts.\n")
+    got = [(s["status"], s["verdict"], s["claim"]) for s in scan_text(doc)["statements"]]
+    assert got[0][:2] == ("checked", "true") and "part=ffn" not in got[0][2], got
+    assert got[1][:2] == ("checked", "false") and "part=ffn" not in got[1][2], got
+    assert "part=ffn" in got[2][2], got  # its experts: the FFN's part
