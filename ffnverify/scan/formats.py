@@ -25,11 +25,11 @@ from dataclasses import replace
 
 from derivations.model_costs import DTYPE_BYTES as _BYTES
 from ffnverify.scan import memory, words
-from ffnverify.scan.binding import dtypes, in_names, inside
-from ffnverify.scan.figure import bound, call, compare, range_ends, terms_of
+from ffnverify.scan.binding import dtypes, in_names, inside, nominal
+from ffnverify.scan.figure import Term, bound, call, compare, range_ends, terms_of
 from ffnverify.scan.numbers import BYTE_UNITS, literal
 from ffnverify.scan.parts import Part
-from ffnverify.scan.weights import _per_dtype
+from ffnverify.scan.weights import _QUANTIZED, QUANT_OVERHEAD, _per_dtype
 
 _LOWER_BYTES = re.compile(r"\s?([kmgt]i?b)\b")  # "1.8gb", "15 gb": informal, lower case
 
@@ -122,8 +122,11 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     count_at = _count_cell(toks, text, cells, header, names)
     row_formats = [f for f in (_format_cell(text[s:e]) for s, e in cells) if f]
     row_format = row_formats[0] if len({_BYTES[f] for f in row_formats}) == 1 else None
-    carried = None
-    if count_at is None:
+    carried, named = None, None
+    own = {n for s, _, n in names if s >= 0}  # named in the row itself, not around it
+    if count_at is None and len(own) == 1 and len({n for _, _, n in names}) == 1:
+        named = own.pop()  # "| Llama 2 7B | 13.5 GB | 6.7 GB |": the row's model
+    elif count_at is None:
         if names or any(t.kind == "NUM" and t.scale in memory.COUNT_SCALES for t in toks):
             return parts
         carried = memory.carried_count(count)
@@ -142,10 +145,21 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             continue
         res = toks[r]
         low = toks[rng[0]] if rng else None
+        runtime = words.RUNTIME.search(column) or words.RUNTIME_ONLY.search(column)
+        if named:
+            strict, lenient = compare([_model_weights(toks, names, named, fmt)], res,
+                                      bound(text, res), low=low)
+            parts.append(Part(strict, lenient, bool(claims_weights and not runtime),
+                              tuple(sorted((r, rng[0]) if rng else (r,))),
+                              f"weights of {named} at {fmt}, the format "
+                              + ("its column's header names" if _one_format(column)
+                                 else "the row names")
+                              + ("" if claims_weights and not runtime else
+                                 " (the column may hold more than the weights: to confirm)")))
+            continue
         size = toks[count_at] if count_at is not None else carried
         strict, lenient = compare([terms_of(size), [_per_dtype(fmt)]], res, bound(text, res),
                                   low=low)
-        runtime = words.RUNTIME.search(column) or words.RUNTIME_ONLY.search(column)
         sure = count_at is not None and claims_weights and not runtime
         figures = (r, count_at) if count_at is not None else (r,)
         reading = f"{size.text} parameters × {fmt}, the format " + (
@@ -157,6 +171,21 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         parts.append(Part(strict, lenient, sure, tuple(sorted(figures + (rng[0],) if rng
                                                               else figures)), reading))
     return parts
+
+
+def _model_weights(toks, names, name: str, fmt: str) -> list:
+    """The readings of a named model's weights at a format: its real count (a quantized
+    format with its allowance, as `weights` reads it) and, leniently, its nominal size
+    (the figure a table may have multiplied)."""
+    at = f"weight_bytes({name}, dtype={fmt})"
+    choices = [Term(at, at, f"{QUANT_OVERHEAD} * {at}") if fmt in _QUANTIZED else call(at)]
+    size = nominal(toks, names, name)
+    if size is not None:
+        rough = terms_of(size)[0]
+        per = _per_dtype(fmt)
+        choices.append(Term(f"{rough.text} * {per.text}", f"{rough.lo} * {per.lo}",
+                            f"{rough.hi} * {per.hi}"))
+    return choices
 
 
 def _bytes_by_header(toks, text, cells, header) -> list[Part]:

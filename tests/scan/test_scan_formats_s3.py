@@ -128,3 +128,31 @@ def test_lower_case_byte_units_in_these_readers():
                                                    ("bytes", 512 * 2**20)]
     text = "16 gbps"  # a rate, not a byte figure
     assert all(t.scale != "bytes" for t in byte_figures(tokens(text), text))
+
+
+MODEL_ROWS = """\
+| Model | FP16 weights | INT8 |
+|---|---|---|
+| Llama 2 13B | 26 GB | 13 GB |
+| Llama 2 13B | 13 GB | 13 GB |
+"""
+
+
+def test_a_named_models_row_under_format_headers(scan_text):
+    got = [(s["status"], s["verdict"], s.get("claim") or "")
+           for s in scan_text(MODEL_ROWS)["statements"] if s["text"].startswith("Llama")]
+    assert got[0][:2] == ("checked", "true"), got
+    assert "weight_bytes(llama-2-13b, dtype=fp16)" in got[0][2], got
+    assert got[1][:2] == ("checked", "false"), got  # 13.0B × 2 bytes is 26 GB, not 13
+
+
+def test_a_byte_figure_under_weights_is_no_parameter_count(scan_text):
+    doc = "| Model | Weights |\n|---|---|\n| Llama 2 7B | 13.5 GB |\n"
+    for s in scan_text(doc)["statements"]:
+        assert "params_total" not in (s.get("claim") or ""), s
+
+
+def test_a_model_named_around_the_table_is_not_the_rows(scan_text):
+    doc = ("# Llama 2 13B\n\n| Setting | FP16 weights |\n|---|---|\n| default | 13 GB |\n")
+    for s in scan_text(doc)["statements"]:
+        assert not (s["status"] == "checked" and s["verdict"] == "false"), s
