@@ -14,10 +14,10 @@ DTYPES = [  # (pattern on the text, the claim language's dtype name)
     (r"fp32|float32|f32|tf32|full[- ]precision|single[- ]precision|32-bit(?: floats?)?", "fp32"),
     (r"bf16|bfloat16", "bf16"),
     (r"fp16|float16|f16|half[- ]precision", "fp16"),
-    (r"16-bit(?: floats?| weights| precision)?", "bf16"),
+    (r"16bit|16-bit(?: floats?| weights| precision)?", "bf16"),
     (r"fp8|float8|e4m3|e5m2|8-bit floats?", "fp8"),
-    (r"int8|8-bit(?: integers?| weights| quantization| quantized)?", "int8"),
-    (r"int4|nf4|4-bit(?: integers?| weights| quantization| quantized)?", "int4"),
+    (r"int8|8bit|8-bit(?: integers?| weights| quantization| quantized)?", "int8"),
+    (r"int4|nf4|4bit|4-bit(?: integers?| weights| quantization| quantized)?", "int4"),
 ]
 _DTYPE_RES = [(re.compile(r"(?<![\w-])(?:" + p + r")(?![\w])", re.I), d) for p, d in DTYPES]
 

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from ffnverify.scan import memory, words
+from ffnverify.scan.binding import dtypes
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
 
@@ -47,6 +48,19 @@ def counts_named(text: str) -> list[str]:
     return list(out.values())
 
 
+def size_only(text: str) -> list[str]:
+    """A heading that is a parameter count and nothing else ("## 70b", "7B"): that count."""
+    clean = normalise(text).strip()
+    lower = re.fullmatch(r"(\d{1,4}(?:\.\d{1,2})?)\s?([bmt])", clean)  # "## 1b", "## 350m"
+    if lower:
+        clean = lower.group(1) + lower.group(2).upper()
+    toks = tokens(clean)
+    if len(toks) == 1 and toks[0].kind == "NUM" and toks[0].scale in memory.COUNT_SCALES \
+            and toks[0].end - toks[0].start == len(clean):
+        return [toks[0].text]
+    return []
+
+
 @dataclass(frozen=True)
 class Around:
     """What the text before a unit gives it: the nominal count, whether the document is
@@ -55,6 +69,7 @@ class Around:
     count: str = ""
     kv_topic: bool = False
     context: str = ""
+    dtype: str = ""  # the one number format the paragraph over a table names (rows only)
 
 
 def context_named(text: str) -> str:
@@ -75,22 +90,27 @@ class Carry:
         self.section_kv = False  # the current heading names it
         self._headings = 0
         self._before = ""  # the last unit that is no row: its context is a table's
-        self._context = ("", "")  # (text, its context), worked out once, when a row asks
+        # (text, its context, its dtype, whether it names the KV cache), worked out once,
+        # when a row asks
+        self._context = ("", "", "", False)
 
     def state(self, row: bool = False) -> Around:
         if not row:
             return Around(self.count, self.kv)
         if self._context[0] != self._before:
             found = context_named(self._before) if re.search(r"\d", self._before) else ""
-            self._context = (self._before, found)
-        return Around(self.count, self.kv, self._context[1])
+            named = {d for _, _, d in dtypes(normalise(self._before))}
+            self._context = (self._before, found, named.pop() if len(named) == 1 else "",
+                             bool(words.KV_CACHE.search(self._before)))
+        return Around(self.count, self.kv or self._context[3], self._context[1],
+                      self._context[2])
 
     @property
     def kv(self) -> bool:
         return self.title_kv or self.section_kv
 
     def heading(self, text: str):
-        named = counts_named(text)
+        named = counts_named(text) or size_only(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
         self.section_kv = bool(words.KV_CACHE.search(text))
         self._before = ""
@@ -123,6 +143,26 @@ _WALK = ("carried", "walk")  # the key of the walk's own state: no unit's text
 class Before:
     recent: tuple = ()  # texts of the units before this one, nearest first
     table: list = field(default_factory=list)  # texts of the rows of its table, in order
+    given: tuple = ()  # (symbol, its number's text) the prose before binds ("d = 768"), a
+    # symbol bound to two values dropped
+
+
+_BINDING = re.compile(r"(?<![\w.])([A-Za-z](?:_[A-Za-z]{1,10})?)\s*=\s*(\d{1,3}(?:,\d{3})+|\d{1,7})"
+                      r"(?!\d|\.\d|\s*[×*·/+^-]|,\d)")
+MAX_GIVEN = 24
+
+
+def _given(text: str, given: dict) -> None:
+    """Add the symbols a unit of prose sets to a plain number ("d = 768", "V = 50,257");
+    a symbol set to another value than before is no longer given (None)."""
+    if "=" not in text:
+        return
+    for m in _BINDING.finditer(text):
+        sym, value = m.group(1), m.group(2).replace(",", "")
+        if sym in given and given[sym] != value:
+            given[sym] = None
+        elif len(given) < MAX_GIVEN:
+            given[sym] = value
 
 
 def _cells(text: str) -> int:
@@ -132,15 +172,19 @@ def _cells(text: str) -> int:
 
 
 def learn(text: str, context) -> None:
-    state = context.carried.setdefault(_WALK, {"recent": (), "table": None, "cells": -1})
+    state = context.carried.setdefault(_WALK, {"recent": (), "table": None, "cells": -1,
+                                               "given": {}})
     cells = _cells(text)
+    if not cells:
+        _given(text, state["given"])
     if cells and cells == state["cells"] and state["table"] is not None:
         table = state["table"]
     else:
         table = [] if cells else None
     if table is not None and len(table) < MAX_ROWS:
         table.append(text)
-    here = Before(state["recent"], table if table is not None else [])
+    here = Before(state["recent"], table if table is not None else [],
+                  tuple((k, v) for k, v in state["given"].items() if v is not None))
     old = context.carried.get(text)
     if old is not None and old != here:
         context.carried[text] = None

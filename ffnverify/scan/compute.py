@@ -139,7 +139,47 @@ def rules(toks, text, names, about: str = "") -> list[Part]:
         parts += readings
     if not parts:
         parts += _unstated_training_rule(toks, text, names)
+    if not parts:
+        parts += _unstated_token_rule(toks, text, names)
     return parts
+
+
+_PER_TOKEN_AFTER = re.compile(r"\s*(?:flops?\s*)?(?:per|/|a|each|for each|for every)\s+"
+                              r"(?:generated\s+|new\s+|output\s+)?token\b", re.I)
+# FLOPs that depend on more than N: attention over a context, a batch, a sequence
+_MORE_THAN_N = re.compile(r"\bcontext\b|\bsequence\b|\bbatch\b|\battention\b|\bkv\b|"
+                          r"\btokens? of\b|\bprompt\b", re.I)
+
+
+def _unstated_token_rule(toks, text, names) -> list[Part]:
+    """"A 70B model: ~140 billion FLOPs per token", with no rule written: the usual 2N a
+    token for a forward pass (6N when the sentence speaks of training), suggested, never
+    checked (the author may count attention over a context too: a sentence that names a
+    context, a batch or attention is not read)."""
+    flops = [i for i in _flop_counts(toks, text) if _PER_TOKEN_AFTER.match(
+        text, toks[i + 1].end if i + 1 < len(toks) and toks[i + 1].kind == "WORD"
+        and toks[i + 1].lower in ("flops", "flop") else toks[i].end)]
+    if len(flops) != 1 or _MORE_THAN_N.search(text) or len(_flop_counts(toks, text)) != 1:
+        return []
+    k = 6 if _TRAINING.search(text) or re.search(r"\bbackward\b", text, re.I) else 2
+    counts = param_counts(toks, names)
+    if len(counts) == 1:
+        factors, figures = [[const(Fraction(k))], terms_of(toks[counts[0]])], [flops[0], counts[0]]
+        what = f"N = {toks[counts[0]].text}"
+    elif len(counts) == 0 and len({n for _, _, n in names}) == 1:
+        name, _ = model(names, toks[flops[0]].start)
+        choices = [call(f"params_total({name})")]
+        size = nominal(toks, names, name)
+        if size is not None:
+            rough = terms_of(size)[0]
+            choices.append(Term(rough.text, rough.lo, rough.hi))
+        factors, figures = [[const(Fraction(k))], choices], [flops[0]]
+        what = f"N = params_total({name})"
+    else:
+        return []
+    strict, lenient = compare(factors, toks[flops[0]])
+    return [Part(strict, lenient, False, tuple(sorted(figures)),
+                 f"the {k}N rule a token (not stated: the usual one), {what}")]
 
 
 _TRAINING = re.compile(r"\b(?:train(?:ed|ing|s)?|pre-?train(?:ed|ing)?)\b", re.I)

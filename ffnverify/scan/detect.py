@@ -94,6 +94,7 @@ def _model_patterns():
         pieces = []
         for part in parts:
             p = re.escape(part)
+            p = re.sub(r"(\d)x(\d)", r"\1[x×]\2", p)  # 8x7b / 8×7b
             p = re.sub(r"(\d)([a-z])$", r"\1\\s?\2", p)  # 7b / 7 b
             p = re.sub(r"^([a-z]+)(\d)", r"\1[\\s_-]*\2", p)  # gpt2 / gpt-2, qwen2.5
             pieces.append(p)

@@ -101,7 +101,8 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     hi = max(cand.end, fe)
     start = _clause_start(text, lo)
     tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
-    window = text[start:hi] + tail
+    window = words.MIXTURE_NAMED.sub(" ", text[start:hi] + tail)  # "a 46.7B-parameter
+    # Mixture-of-Experts model": the kind of model, not its experts' part
     if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
         return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
     return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
@@ -217,7 +218,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 text[max(0, before[-1].start - 12):before[-1].start]) and not \
                 words.DIFFERENCE_AFTER.match(text, fe):
             cand, bound = before[-1], True
-        elif after and words.NOUN_BEFORE.match(text[fe:after[0].start]) and not _own_noun(
+        elif after and words.NOUN_BEFORE.match(_past_symbol(text[fe:after[0].start])) and not _own_noun(
                 text, fields, after[0]):
             cand, bound = after[0], True
         elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]) and \
@@ -229,8 +230,11 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if cand is None or (not bound and not given_sure):
             continue  # a model named elsewhere, and a number only near the field: no
         i = index[id(cand)]
-        if func in words.BINARY_FIELDS and words.INPUT.search(text[max(0, cand.start - 8):cand.start]):
-            continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        if func in words.BINARY_FIELDS and (
+                words.INPUT.search(text[max(0, cand.start - 8):cand.start])
+                or words.INPUT_AMOUNT.search(text[max(0, cand.start - 24):cand.start])):
+            continue  # "at 128K context", "for 4096 tokens", "every 1K tokens of context",
+            # "the KV cache of 1K tokens": a chosen input or an amount, not the field
         rng = _range_of(toks, i)
         if rng and any(x.scale in ("%", "bytes") for x in rng):
             continue  # "13–14 GB": a range of bytes is no count of a field
@@ -267,11 +271,46 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
                                   reading))
         given.setdefault(lhs_list[0], []).append((len(parts) - 1, cand.value))
+    if not any(p.sure for p in parts):  # a field bound by its noun: the symbols beside it
+        parts += _by_symbol(toks, text, owners, nums, used, index)  # are its premises
     contrasted = {k for lhs, got in given.items() if len({v for _, v in got}) > 1 for k, _ in got}
     for lhs, got in given.items():
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
     return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
+
+
+def _by_symbol(toks, text, owners, nums, used, index) -> list:
+    """"GPT-2 small has d = 768 and L = 12": a figure set to a conventional symbol of a
+    field (`words.FIELD_SYMBOLS`: d the model width, L the layers, V the vocabulary), of
+    the model the clause names. A symbol is no noun, and some documents use it otherwise:
+    always a reading to confirm."""
+    parts = []
+    for t in nums:
+        if id(t) in used or t.value.denominator != 1 or t.scale or t.tilde or t.about:
+            continue
+        m = words.FIELD_SYMBOL_BEFORE.search(text[max(0, t.start - 12):t.start])
+        if not m:
+            continue
+        func = words.FIELD_SYMBOLS[m.group(1)]
+        if words.SYMBOL_OTHERWISE.search(text):
+            continue  # "L = 2048 tokens", "d = 128 per head": the letter is another quantity
+        model, _ = _owner(owners, text, t.start)
+        if model is None or not available(func):
+            continue
+        i = index[id(t)]
+        parts.append(Part(f"{func}({model}) == {t.text.replace(',', '')}"
+                          if t.plain else f"{func}({model}) == {int(t.value)}", sure=False,
+                          figures=(i,), reading=f"{func} of {model}, stated {t.text} for the "
+                          f"symbol {m.group(1)} (read by convention: to confirm)"))
+    return parts
+
+
+def _past_symbol(between: str) -> str:
+    """The words between a field's noun and its figure, past the symbol the text gives the
+    field there ("Number of Encoder Layers (L): 12", "Hidden size (d_model) = 768")."""
+    m = words.SYMBOL_NAMED.match(between)
+    return between[m.end():] if m else between
 
 
 def _own_noun(text, fields, t) -> bool:

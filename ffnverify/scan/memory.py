@@ -284,3 +284,7 @@ def counts(toks, names):
                       or (len(after) > 1 and after[1] in ("model", "models", "parameters"))):
             out.append(i)
     return out
+
+
+# the shared helpers, as the table readers (`kv_tables`) use them
+batches, alts, window_of = _batches, _alts, _window

@@ -63,6 +63,21 @@ def _role(toks, i) -> str:
     return ""
 
 
+# "the activated parameters of M are 2.7B", "the total parameter count of M is 14.3B": the
+# count said of the sentence's subject, whose noun names the role
+_SUBJECT_ROLE = re.compile(r"\b(?P<role>activ(?:e|ated|ation)|total)\s+param(?:eter)?s?"
+                           r"(?:\s+count)?\s+(?:of|in|for)\s+(?:[^,;.!?]|\.(?=\S)){1,48}?\s+"
+                           r"(?:is|are|was|were|comes? to|stands? at)\s+(?:only\s+|just\s+|about\s+|"
+                           r"roughly\s+|around\s+|approximately\s+)?~?\s*$", re.I)
+
+
+def _subject_role(text: str, t) -> str:
+    """The role a count takes from its sentence's subject ("The activated parameters of M
+    are 2.7B"), or ""."""
+    m = _SUBJECT_ROLE.search(text[max(0, t.start - 120):t.start])
+    return "" if m is None else "total" if m.group("role").lower() == "total" else "active"
+
+
 def _is_moe(name: str) -> bool:
     try:
         return (catalogue.get(name).experts or 1) > 1
@@ -93,14 +108,20 @@ def parameters(toks, text, names, about: str = "") -> list[Part]:
     # of experts, "total parameters" is its total even where activity is not mentioned
     about_activity = bool(MOE.search(words) and re.search(r"\bactiv", words, re.I))
     said = re.search(r"\btotal\b|\bper (?:token|forward pass)\b", words, re.I)
-    if not about_activity and not (said and all(_is_moe(n) for _, _, n in names)):
+    by_subject = all(_is_moe(n) for _, _, n in names) and any(
+        t.kind == "NUM" and _subject_role(text, t) for t in toks)
+    if not about_activity and not by_subject and not (
+            said and all(_is_moe(n) for _, _, n in names)):
         return []
     parts = []
     for i, t in enumerate(toks):
         if t.kind != "NUM" or t.scale not in _COUNT_SCALES or in_names(t, names) or t.ratio:
             continue
-        role = _role(toks, i)
-        if not role or (not about_activity and not (
+        role = _role(toks, i) or (_subject_role(text, t) if by_subject or about_activity
+                                  else "")
+        if role and role == _subject_role(text, t):
+            pass  # bound by its subject's noun
+        elif not role or (not about_activity and not (
                 role == "total" and _total_said(toks, i) or role == "active"
                 and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"]))):
             continue  # without activity words: only "total parameters", "12.9B per token"

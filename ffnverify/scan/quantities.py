@@ -13,7 +13,18 @@ part whose `reading` names what it assumed.
 
 import dataclasses
 
-from ffnverify.scan import binding, carried, chains, compute, memory, moe, spelled, weights
+from ffnverify.scan import (
+    binding,
+    carried,
+    chains,
+    compute,
+    formats,
+    kv_tables,
+    memory,
+    moe,
+    spelled,
+    weights,
+)
 from ffnverify.scan.parts import Part
 
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
@@ -21,7 +32,8 @@ MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a 
 READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
            moe.parameters, moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
-           spelled.ratios)
+           spelled.ratios, formats.rows, formats.lines, formats.per_billion,
+           kv_tables.rows)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
 # eight experts"), run on the tokens with each such cardinal made one number
 WORD_READERS = (memory.kv_cache, weights.weights, moe.parameters, moe.routing, spelled.fields)
@@ -49,8 +61,11 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
     around = around or carried.Around()
     parts: list[Part] = []
     for reader in READERS:
-        if reader is weights.weights:
+        if reader in (weights.weights, formats.rows, formats.lines, formats.per_billion):
             parts += reader(toks, text, names, about, count=around.count)
+        elif reader is kv_tables.rows:
+            parts += reader(toks, text, names, about, topic=around.kv_topic,
+                            context=around.context, dtype=around.dtype)
         elif reader is memory.kv_cache:
             parts += reader(toks, text, names, about, topic=around.kv_topic,
                             context=around.context)

@@ -42,7 +42,20 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
-from ffnverify.scan import anaphora, carried, derived, quantities, shares, totals, words
+from ffnverify.scan import (
+    anaphora,
+    carried,
+    carried_compute,
+    derived,
+    formula_rows,
+    quantities,
+    shares,
+    structure,
+    symbolic,
+    tildes,
+    totals,
+    words,
+)
 from ffnverify.scan.arithmetic import (
     arithmetic,
     expansions,
@@ -182,7 +195,7 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
             subject: str | None = None, origin: str = "", family: str = "",
-            nominal=None, field=None, around=None) -> Reading | None:
+            nominal=None, field=None, around=None, sized: bool = False) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
     under its heading speaks of (a reading to confirm); `origin` says where it came from
@@ -192,7 +205,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     `field`: the field the section's heading names and nothing else (`structure.Field`),
     which a figure bound to no field of its own is read as (`fields.field_by_heading`).
     `around`: what the text before gives it (`carried.Around`: a count, the KV topic, a
-    context). None when nothing is read."""
+    context). `sized`: the header's sizes were named as the rows of a family the paragraph
+    over the table names (`structure.sized_header`): what they bind is to confirm. None
+    when nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -201,20 +216,26 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     near = near_misses(clean)
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
+        if sized:  # "Llama 2 comes in three sizes:" over "| 7B | 13B |": the family's rows
+            got = [replace(p, sure=False, reading=f"{p.reading} (the column's model is the "
+                           "family the text over the table names, of the header's size: "
+                           "assumed)") for p in got]
         parts += got + shape_counts(header, cells, clean, toks)
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith + worded_results(toks, clean)
+    parts += arith + worded_results(toks, clean) + symbolic.identities(toks, clean) \
+        + tildes.tilde_results(toks, clean)
     parts += expansions(toks)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)
     parts += derived.derived_cells(header, cells, toks)
+    parts += formula_rows.formula_cells(toks, clean, cells, before) if cells else []
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
         toks, clean, before) + anaphora.formula_values(toks, clean, before)
-              + totals.totals(toks, clean, before))
+              + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before))
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got
@@ -242,9 +263,11 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
         parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
-    elif subject and not near and not other_names(clean):  # the model named before it
-        parts += quantities.read_quantities(toks, clean, (), subject=subject, about=about,
-                                            around=around)
+    elif (subject or _member(cells, family)) and not near and not other_names(clean):
+        # the model named before it, or the family's row of the size the row's first cell
+        # gives ("8B" under "Llama 3.1 …"): either way assumed
+        parts += quantities.read_quantities(toks, clean, (), subject=subject or _member(
+            cells, family), about=about, around=around)
     else:
         others = [e for _, e in other_names(clean) if not clean[e:e + 1].isalpha()]
         parts += quantities.read_quantities(toks, clean, (), about=about, around=around
@@ -282,6 +305,14 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def _member(cells, family) -> str | None:
+    """The row of `family` a table row's first cell names by its size alone ("8B")."""
+    if not cells or not family:
+        return None
+    size = structure.parse_size(cells[0])
+    return structure.family_member(family, size[1]) if size and not size[0] else None
 
 
 def _by_heading(toks, clean, parts, names, near, subject, origin, field) -> list:

@@ -84,8 +84,9 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
         cell_toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
         figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM"
                      and offsets[j] <= t.start < offsets[j] + len(cell))
-        if len(cell_toks) != 1 or cell_toks[0].scale == "%" or not _a_value(cell, cell_toks[0]):
-            continue
+        if len(cell_toks) != 1 or cell_toks[0].scale in ("%", "bytes") or not _a_value(
+                cell, cell_toks[0]):
+            continue  # a byte figure under "Weights" is memory, not a count of the field
         t = cell_toks[0]
         head = header[j] if j < len(header) else ""
         scale = _header_scale(head)

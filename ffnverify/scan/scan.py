@@ -35,7 +35,8 @@ from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import Context, learn, reading
 
 # a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
-_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b[^,.;]{0,40},\s*)?"
+# ("With a 131,072-token window, it …": a figure's separators are no clause's end)
+_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b(?:[^,.;]|(?<=\d)[,.](?=\d)){0,40},\s*)?"
                        r"(?:it|its|it's|this model|the model|this network|they|their)\b", re.I)
 STATUSES = ("covered", "checked", "suggested", "unchecked")
 MAX_FILE_BYTES = 16 * 2**20
@@ -88,6 +89,8 @@ def statements_of(text: str, fmt: str, shown: str):
     doc = readers.read(text, fmt)
     found = []
     lead = ""  # the model the text just before a table names: "Llama-3-8B (L=32, ...)"
+    led = ""  # the model a paragraph ending with ":" names, for the rows under the header
+    sizes_of = ""  # the family such a paragraph names, whose sizes may head the columns
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
@@ -100,7 +103,7 @@ def statements_of(text: str, fmt: str, shown: str):
         named = models(normalise(block.text)) if block.kind != "row" else ()
         if block.kind == "heading":
             carry.heading(block.text)
-            lead = intro = ""
+            lead = led = intro = sizes_of = ""
             if not heading_states(normalise(block.text)):
                 continue  # a title names a topic; the statements are in the text below it
             for unit in units.split(block, shown, doc.where):  # "… overcounts by ~8x"
@@ -108,7 +111,8 @@ def statements_of(text: str, fmt: str, shown: str):
                 found.append(unit)
             continue
         one = named[0][2] if len({n[2] for n in named}) == 1 else ""
-        around, origin = (lead, "the text before the table") if block.kind == "row" \
+        around, origin = (lead or (led if block.header else ""), "the text before the table") \
+            if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \
             else (_parent_item(block, parents), "the list item it is under")
         if not around and place is not None:
@@ -116,10 +120,17 @@ def statements_of(text: str, fmt: str, shown: str):
         intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
         if block.kind != "row":
             lead = one if structure.leads(block, named) else ""
+            # "… for Llama 3.1 70B at BF16:" gives the table's rows its model, not the
+            # header row (whose figures name the columns: "| Context | 8 users |")
+            led = one if not lead and structure.introduces(block, named) else ""
+            sizes_of = structure.family_introduced(block) if not named else ""
             intro = lead if block.text.rstrip().endswith(":") else ""
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):
+            if block.kind == "row" and sizes_of and unit.header:
+                unit.header = structure.sized_header(unit.header, sizes_of)
+                unit.sized = unit.header != block.header
             unit.section = around
             unit.field = field
             unit.origin = origin if around else ""
@@ -384,7 +395,7 @@ def scan(paths, engine, claims=None) -> dict:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject, origin=origin, family=unit.family,
                             nominal=unit.nominal if subject == unit.section else None,
-                            field=unit.field, around=unit.around)
+                            field=unit.field, around=unit.around, sized=unit.sized)
                 if r is not None and r.parts:
                     pending.append((record, r))
                 elif r is not None:

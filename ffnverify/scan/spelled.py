@@ -103,7 +103,18 @@ def _cardinal(words, k):
 def spelled(text: str) -> tuple:
     """Every number written in words in `text`, left to right (cached: the detector and
     the readers ask for the same unit)."""
-    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+    words = []
+    for m in _WORD.finditer(text):
+        parts = m.group().split("-")
+        if len(parts) > 1 and any(p.lower() in _BIG for p in parts) and \
+                not re.search(r"\d-$", text[max(0, m.start() - 2):m.start()]):
+            # "seventy-billion-parameter": the cardinal and the noun, each a word
+            at = m.start()
+            for p in parts:
+                words.append((at, at + len(p), p))
+                at += len(p) + 1
+        else:
+            words.append((m.start(), m.end(), m.group()))
     out, k = [], 0
     while k < len(words):
         s, e, w = words[k]
@@ -148,15 +159,58 @@ def spelled(text: str) -> tuple:
     return tuple(out)
 
 
+_BIG = {"million": "million", "billion": "billion", "trillion": "trillion"}
+# "70-billion-parameter": a figure in digits, its scale word glued by a hyphen
+_DIGITS_SCALE = re.compile(r"-(million|billion|trillion)\b", re.I)
+
+
+def _scaled(card, text) -> Tok:
+    """The token of a spelled cardinal: exact, or, when it ends with a scale word ("seventy
+    billion"), a count at that scale, stated to a unit of it as "70 billion" is."""
+    words = re.split(r"[\s-]+", text[card.start:card.end].lower())
+    last = words[-1] if words else ""
+    if last in _BIG:
+        unit = Fraction(SCALES[last])
+        return Tok("NUM", text[card.start:card.end], card.start, card.end, card.value, unit,
+                   scale=_BIG[last])
+    return Tok("NUM", text[card.start:card.end], card.start, card.end, card.value, Fraction(0))
+
+
+def _rest(t: Tok, end: int, text: str) -> list:
+    """What is left of a hyphenated word after its cardinal ("-parameter"), as a word."""
+    if end >= t.end:
+        return []
+    return [Tok("WORD", text[end:t.end], end, t.end)]
+
+
 def as_tokens(toks, text):
-    """(tokens, index map): `toks` with each spelled cardinal one exact NUM token, and
-    for each new index the index of the original token it stands for."""
+    """(tokens, index map): `toks` with each spelled cardinal one NUM token (exact, or at
+    its scale word's unit: "seventy billion"), a figure in digits glued to its scale word
+    ("70-billion") one count at that scale, and for each new index the index of the
+    original token it stands for."""
     cards = [c for c in spelled(text) if c.kind == "cardinal"]
-    if not cards:
+    glued = [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
+             and _DIGITS_SCALE.match(text, t.end)]
+    if not cards and not glued:
         return toks, list(range(len(toks)))
     out, where, i = [], [], 0
     while i < len(toks):
         t = toks[i]
+        if i in glued:
+            m = _DIGITS_SCALE.match(text, t.end)
+            scale = m.group(1).lower()
+            out.append(Tok("NUM", text[t.start:m.end()], t.start, m.end(),
+                           t.value * SCALES[scale], t.unit * SCALES[scale], scale=scale))
+            where.append(i)
+            j = i + 1
+            while j < len(toks) and toks[j].end <= m.end():
+                j += 1
+            if j < len(toks) and toks[j].start < m.end():  # "billion-parameter"
+                out += _rest(toks[j], m.end(), text)
+                where += [j] * len(_rest(toks[j], m.end(), text))
+                j += 1
+            i = j
+            continue
         card = next((c for c in cards if c.start == t.start and t.kind == "WORD"), None)
         if card is None:
             out.append(t)
@@ -166,9 +220,13 @@ def as_tokens(toks, text):
         j = i
         while j < len(toks) and toks[j].end <= card.end:
             j += 1
-        out.append(Tok("NUM", text[card.start:card.end], card.start, card.end, card.value,
-                       Fraction(0)))
+        out.append(_scaled(card, text))
         where.append(i)
+        if j < len(toks) and toks[j].start < card.end:  # "seventy-billion-parameter"
+            rest = _rest(toks[j], card.end, text)
+            out += rest
+            where += [j] * len(rest)
+            j += 1
         i = max(j, i + 1)
     return tuple(out), where
 
@@ -230,7 +288,7 @@ def ratios(toks, text, names, about: str = "") -> list[Part]:
 
 def is_spelled(t: Tok) -> bool:
     """Whether a number token stands for a cardinal written in words."""
-    return t.kind == "NUM" and t.unit == 0 and t.text[:1].isalpha()
+    return t.kind == "NUM" and (t.text[:1].isalpha() or bool(_DIGITS_SCALE.search(t.text)))
 
 
 def fields(toks, text, names, about: str = "") -> list[Part]:

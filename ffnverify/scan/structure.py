@@ -216,6 +216,37 @@ def leads(block, named) -> bool:
         and named[0][0] <= 4 and not _COMPARING.search(block.text)
 
 
+def family_introduced(block) -> str:
+    """The family a paragraph ending with a colon names, with no size and no other name
+    ("Llama 2 comes in three main sizes:"): the table after it may head its columns with
+    the family's sizes alone ("| Parameter | 7B | 13B | 70B |"). "" where it names none."""
+    if block.kind not in ("para", "line") or not block.text.rstrip().endswith(":") or \
+            _COMPARING.search(block.text):
+        return ""
+    got = _given(block.text)
+    return got.family if got is not None and got is not _CONFLICT and not got.model else ""
+
+
+def sized_header(header, family: str) -> tuple:
+    """A table's header with each cell that is a size alone ("7B") named as the family's
+    row of that size ("llama-2-7b"), where the family has exactly one row that size rounds;
+    other cells as they are."""
+    out = []
+    for cell in header:
+        size = parse_size(cell)
+        member = family_member(family, size[1]) if family and size and not size[0] else None
+        out.append(member or cell)
+    return tuple(out)
+
+
+def introduces(block, named) -> bool:
+    """Whether a paragraph that ends with a colon names the one model the table or list
+    after it speaks of ("Here is how the cache grows for Llama 3.1 70B at BF16:"), and
+    compares it with nothing: what follows is read as said of it, to confirm."""
+    return block.kind in ("para", "line") and len({n[2] for n in named}) == 1 \
+        and block.text.rstrip().endswith(":") and not _COMPARING.search(block.text)
+
+
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     return "“" + (text if len(text) <= 60 else text[:57] + "...") + "”"

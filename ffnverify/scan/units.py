@@ -61,6 +61,7 @@ class Unit:
     nominal: object = None  # the size the section's model was identified by: a name
     field: object = None  # the field its section's heading names (`structure.Field`)
     around: object = None  # what the text before gives it (`carried.Around`)
+    sized: bool = False  # its header's sizes were named as a family's rows (`structure`)
 
 
 def _cuts(text: str, code=()) -> list[int]:

@@ -260,8 +260,13 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         others = [s for s in starts if s != res.start and not (rng and s == low.start)]
         copied = nearest(res.start, stated_copies, others, side(starts, stated_copies))
         bpp = None if copied else nearest(res.start, per_param, others, side(starts, per_param))
-        fmt = None if bpp or copied else nearest(res.start, formats, others,
-                                                 side(starts, formats))
+        fmt = None if copied else nearest(res.start, formats, others, side(starts, formats))
+        if bpp and fmt:  # "140GB at FP16 (2 bytes per parameter), or 35–40GB at 4-bit":
+            # the qualifier nearer the figure is its own
+            if abs(fmt[0] - res.start) < abs(bpp[0] - res.start):
+                bpp = None
+            else:
+                fmt = None
         if bpp is None and fmt is None and copied is None:
             continue
         if bpp is None and copied is None and words.STATE_WORDS.search(

@@ -417,3 +417,41 @@ HYPERPARAMETER_BEFORE = re.compile(
 MONTHS = re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
                     r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
                     r"dec(?:ember)?)\.?", re.I)
+
+
+# ---- weights memory by number format, in tables and lists (`formats`) ---------------
+
+# a column whose cells are a model's size or the model ("Model size", "Params", "Model")
+SIZE_HEADER = re.compile(r"\bmodels?\b|\bsizes?\b|\bparam(?:eter)?s?\b|\b#\s*params\b", re.I)
+# a column of memory figures, beside a cell naming the row's format ("VRAM needed")
+MEMORY_HEADER = re.compile(r"\bmemory\b|\bv?ram\b|\bsize\b|\bweights?\b|\bfootprint\b|"
+                           r"\bstorage\b|\bdisk\b|\bgi?b\b", re.I)
+# a column of the bytes one number takes ("Bytes/Param", "Bytes per parameter")
+BYTES_HEADER = re.compile(r"^\W*bytes?\s*(?:/|per|a)\s*(?:param(?:eter)?|value|weight|element|"
+                          r"number)s?\W*$", re.I)
+# "32 bits / value", "16 bits per parameter": the bits of one number
+BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|weight|"
+                        r"number|element)\b", re.I)
+# a column headed by the cache alone ("KV", "KV size", "KV (MiB)")
+KV_HEADER = re.compile(r"^\W*(?:kv|k/v)(?:\s+(?:size|memory|bytes))?\W*(?:\(\w+\))?\W*$", re.I)
+# a column of the keys or the values alone: half the cache, not the cache
+HALF_CACHE = re.compile(r"^\W*(?:keys?|values?|k|v)\b(?!\s*/)", re.I)
+
+# the symbol a text gives a field in parentheses after its noun: "Layers (L): 12"
+# (one or two letters, or a lower-case name: not "(MHA)", "(GQA)", a form the figure is for)
+SYMBOL_NAMED = re.compile(r"^\s*\(\s*(?:[A-Za-z]{1,2}|[a-z][a-z_]{1,9})\s*\)"
+                          r"(?=\s*(?:=|:|is\b|of\b))")
+# the symbols most papers give a field ("d = 768", "L = 12", "V = 50257"); h, H and A are
+# left out: heads in some texts, the FFN width or the hidden size in others
+FIELD_SYMBOLS = {"d": "d_model", "L": "layers", "V": "vocab"}
+FIELD_SYMBOL_BEFORE = re.compile(r"(?<![\w.])(d|L|V)\s*=\s*$")
+# a statement where such a letter may be another quantity (a sequence length, a head's
+# width): no symbol is read by convention there
+SYMBOL_OTHERWISE = re.compile(r"\bsequences?\b|\btokens?\b|\bcontext\b|\bheads?\b|\bkv\b|"
+                              r"\bhead[- _]?dim|\bd_?head\b|\bseq", re.I)
+# an amount of context, not the model's maximum: "every 1K tokens of context", "each
+# 4096 tokens", "the KV cache of 1K tokens of context"
+INPUT_AMOUNT = re.compile(r"\b(?:every|each|per)\s+~?$|\b(?:cache|memory|vram|ram|cost|costs|"
+                          r"size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
+# the kind of model named, not a part of it: "a 46.7B-parameter Mixture-of-Experts model"
+MIXTURE_NAMED = re.compile(r"\bmixture[\s‐‑-]+of[\s‐‑-]+experts?\b(?:\s*\(moe\))?", re.I)

@@ -1,0 +1,44 @@
+"""A mixture of experts' count said of the sentence's subject (`scan/moe.py`): "The
+activated parameters of Mixtral 8x7B are 13B", "The total parameter count of Mixtral 8x7B
+is 46.7B" — the subject's noun names the role. Sentences written for these tests, not
+taken from the corpus. Mixtral 8x7B: 46,702,792,704 in all, 12,879,925,248 active."""
+
+from ffnverify.scan import moe
+from ffnverify.scan.detect import models
+from ffnverify.scan.numbers import normalise, tokens
+
+
+def _parts(text):
+    clean = normalise(text)
+    return [(p.strict, p.sure) for p in moe.parameters(tokens(clean), clean, models(clean))]
+
+
+def test_the_subjects_noun_names_the_role():
+    assert _parts("The activated parameters of Mixtral 8x7B are 12.9B.") == [
+        ("approx(params_active(mixtral-8x7b), 12900000000, abs=50000000)", True)]
+    assert _parts("The total parameter count of Mixtral 8x7B is 46.7B.") == [
+        ("approx(params_total(mixtral-8x7b), 46700000000, abs=50000000)", True)]
+    assert _parts("The activation parameters of Mixtral 8x7B are roughly 1.3 billion.")[0][0] \
+        .startswith("approx(params_active(mixtral-8x7b), 1300000000")
+
+
+def test_a_subject_that_names_no_role_or_a_dense_model_reads_nothing_here():
+    assert _parts("The parameters of Mixtral 8x7B are 46.7B.") == []
+    assert _parts("The total parameters of Llama 2 7B are 6.7B.") == []  # `fields` reads it
+    assert _parts("The activated parameters of Mixtral 8x7B are not 46.7B.") == []
+
+
+def test_a_false_active_count_is_flagged(scan_text):
+    doc = "The activated parameters of Mixtral 8x7B are 1.3 billion.\n"
+    (s,) = scan_text(doc)["statements"]
+    assert (s["status"], s["verdict"]) == ("checked", "false"), s
+
+
+def test_a_mixture_of_experts_model_is_a_kind_not_its_experts_part(scan_text):
+    doc = ("Mixtral 8x7B is a 46.7 billion-parameter Mixture-of-Experts model.\n\n"
+           "Mixtral 8x7B is a 40 billion-parameter Mixture-of-Experts model.\n\n"
+           "Mixtral 8x7B has 45.1B parameters in its experts.\n")
+    got = [(s["status"], s["verdict"], s["claim"]) for s in scan_text(doc)["statements"]]
+    assert got[0][:2] == ("checked", "true") and "part=ffn" not in got[0][2], got
+    assert got[1][:2] == ("checked", "false") and "part=ffn" not in got[1][2], got
+    assert "part=ffn" in got[2][2], got  # its experts: the FFN's part
