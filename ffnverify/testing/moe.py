@@ -37,10 +37,22 @@ off by one, two experts swapped, the gate weight applied twice or never, the oth
 gating) are checked at every drawn point (the failing draw, and a fresh build at the probe
 shape with inputs of scale 3) within the float64 bound, and those that fit are reported.
 
-Checked: parameters (E experts' and the router's, every parameter read) and the forward
-output per dtype. Not checked here: gradients, FLOPs (routed FLOPs depend on the data),
-train mode (routers add jitter noise there); `check_ffn(..., experts=i)` checks each
-expert alone, with all of those.
+Gradients (`moe_grad`, whose docstring derives the bound): in every dtype judged, the
+gradients of sum(y·gy) for a drawn cotangent gy (zero on the tie tokens) with respect to
+the input, the router weight and every expert's weights, from the module's autograd,
+against an analytic float64 reference (each expert's J^T and weight gradients by the NumPy
+FFN backward at the cotangent g_e·gy; the gating term through the softmax Jacobian of the
+gating); a tensor whose bound is not far below its values in a dtype is left out there
+(counted). A failure names every wrong tensor (the input, the router, expert i's W_gate).
+
+Checked: parameters (E experts' and the router's, every parameter read), the forward
+output per dtype, and the gradients (not for a block with a shared expert: its forward
+only). Reported, not judged: the router's parameters and matmul FLOPs per token apart from
+the experts' (`moe_costs`: exact integers, 2·E·d FLOPs per token for the router), and the
+FLOPs FlopCounterMode counts in one forward at the probe shape, the router's apart. Not
+checked here: routed FLOPs per expert (they depend on the data), train mode (routers add
+jitter noise there), a shared expert's gradients; `check_ffn(..., experts=i)` checks each
+expert alone, with its FLOPs.
 """
 
 import copy
