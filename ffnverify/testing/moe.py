@@ -46,12 +46,11 @@ gating); a tensor whose bound is not far below its values in a dtype is left out
 (counted). A failure names every wrong tensor (the input, the router, expert i's W_gate).
 
 Checked: parameters (E experts' and the router's, every parameter read), the forward
-output per dtype, and the gradients (not for a block with a shared expert: its forward
-only). Reported, not judged: the router's parameters and matmul FLOPs per token apart from
+output per dtype, and the gradients (a shared expert's and its gate's too). Reported, not judged: the router's parameters and matmul FLOPs per token apart from
 the experts' (`moe_costs`: exact integers, 2·E·d FLOPs per token for the router), and the
 FLOPs FlopCounterMode counts in one forward at the probe shape, the router's apart. Not
 checked here: routed FLOPs per expert (they depend on the data), train mode (routers add
-jitter noise there), a shared expert's gradients; `check_ffn(..., experts=i)` checks each
+jitter noise there); `check_ffn(..., experts=i)` checks each
 expert alone, with its FLOPs.
 """
 
@@ -177,11 +176,10 @@ def run_case(case, routing, dtypes=DTYPES):
             _compare(y, ref, bound, keep, case, dtype, routing)
             judged = True
             out.compared += int((~tied).sum())
-            if w.shared is None:  # (a shared expert's gradients: not checked)
-                gy = _to_numpy(torch.as_tensor(gy64).to(tdt)) * ~tied[:, None]
-                done, left = moe_grad.check_grads(module, _call, case, w, xt.to(case.device),
-                                                  gy, routing, dtype, out.worst)
-                out.grads, out.grads_vacuous = out.grads + done, out.grads_vacuous + left
+            gy = _to_numpy(torch.as_tensor(gy64).to(tdt)) * ~tied[:, None]
+            done, left = moe_grad.check_grads(module, _call, case, w, xt.to(case.device), gy,
+                                              routing, dtype, out.worst)
+            out.grads, out.grads_vacuous = out.grads + done, out.grads_vacuous + left
     except ConformanceFailure as failure:
         failure.context = (module64, x64)
         raise
@@ -328,7 +326,7 @@ class MoEReport:
     grads: int = 0  # (gradient tensor, dtype) compared: x, the router, each expert weight
     grads_vacuous: int = 0  # (gradient tensor, dtype) left out as vacuous
     grad_worst: float = 0.0  # the largest gradient error / bound seen
-    shared: bool = False  # a shared expert: its gradients (and the block's) not checked
+    shared: bool = False  # a shared expert (its costs counted with the experts')
     counted: tuple = ()  # (router, the rest) matmul FLOPs of one forward at PROBE (d, h, n)
 
     def costs(self, d, h):
@@ -339,8 +337,7 @@ class MoEReport:
     def summary(self):
         d, h, n = PROBE
         c = self.costs(d, h)
-        grads = ("moe-backward not checked (a shared expert)" if self.shared else
-                 f"moe-backward ({self.grads} tensor-dtype gradients compared, largest "
+        grads = (f"moe-backward ({self.grads} tensor-dtype gradients compared, largest "
                  f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous)")
         return (f"conformant MoE block: {self.experts} experts of {self.variant}, layout "
                 f"{self.layout}, top {self.top_k}, gate weights {self.gating} "
@@ -351,7 +348,8 @@ class MoEReport:
                 f"vacuous, {self.discarded} draws discarded; at d={d}, h={h}: router "
                 f"{c['router params']} parameters, {c['router FLOPs per token']} matmul FLOPs "
                 f"per token; experts {c['expert params']} parameters, "
-                f"{c['expert FLOPs per token']} matmul FLOPs per token ({self.top_k} of them)"
+                f"{c['expert FLOPs per token']} matmul FLOPs per token ({self.top_k} routed"
+                f"{' and the shared one' if self.shared else ''})"
                 + (f"; counted over {n} tokens: router {self.counted[0]}, the rest "
                    f"{self.counted[1]}" if self.counted else "") + f"; {self.seconds:.1f} s")
 

@@ -56,6 +56,7 @@ from ffnverify.testing import layouts, tolerances
 from ffnverify.testing.checks import _to_numpy, compare
 from ffnverify.testing.moe_reference import (
     MOE_LAYOUTS,
+    SHARED,
     _mm,
     _softmax,
     expert_tables,
@@ -63,6 +64,7 @@ from ffnverify.testing.moe_reference import (
     gate_u,
     logit_errors,
     route,
+    shared_table,
     vacuity_ratio,
 )
 from ffnverify.testing.results import ConformanceFailure
@@ -139,7 +141,17 @@ def reference(variant, w, x, gy, routing):
     dx += dl @ w.router
     parts = {"logits": logits, "top": top, "g": g, "pi": pi, "p": p, "c": c, "dl": dl,
              "ys": ys, "dys": dys}
-    return {"x": dx, "router": dl.T @ x, "experts": experts}, parts
+    out = {"x": dx, "router": dl.T @ x, "experts": experts}
+    if w.shared is not None:  # + σ(s)·shared(x), s = x·w_s: the shared expert at σ·gy
+        s = x @ w.shared_gate.T
+        sig = 1 / (1 + np.exp(-s))
+        y_s, cache = numpy_ffn.forward(variant, w.shared, x)
+        out["shared"] = numpy_ffn.backward(variant, w.shared, cache, sig * gy)
+        ds = sig * (1 - sig) * (gy * y_s).sum(axis=1, keepdims=True)  # ∂L/∂s
+        out["shared_gate"] = ds.T @ x
+        dx += out["shared"].pop("x") + ds @ w.shared_gate
+        parts.update(s=s, sig=sig, y_s=y_s, ds=ds)
+    return out, parts
 
 
 def _pi_errors(parts, e_l, routing, dtype, E):
@@ -195,9 +207,54 @@ def bounds(variant, w, x, gy, routing, dtype, parts, device="cpu"):
     gate_mag = R @ awr
     x_err += (e_dl @ awr + _mm(E, gate_mag, dl @ w.router, dtype)
               + _mm(E, gate_mag, dl @ w.router, "float64"))
-    x_err += (tolerances.gamma(k + 1, u) + tolerances.gamma(k + 1, u64)) * (x_mag + gate_mag)
-    x_err += (k + 1) * eta
-    return {"x": x_err, "router": router, "experts": experts}
+    out = {"x": x_err, "router": router, "experts": experts}
+    terms = k + 1
+    if w.shared is not None:
+        terms += 2
+        x_mag = x_mag + _shared_bounds(variant, w, x, gy, dtype, parts, out, device)
+    x_err += (tolerances.gamma(terms, u) + tolerances.gamma(terms, u64)) * (x_mag + gate_mag)
+    x_err += terms * eta
+    return out
+
+
+def _shared_bounds(variant, w, x, gy, dtype, parts, out, device):
+    """A shared expert's terms (moe_reference.with_shared's forward model): its FFN
+    bounds at σ·gy and the response to σ's error e_σ; ∂L/∂s = σ'(s)·(gy·f_sh) off by
+    σ'·E_c + |c|·(|σ''|·e_s + the sigmoid derivative's own error) and two roundings; the
+    shared gate's gradient and its x term as the router's. Adds to `out`; returns the
+    magnitude of the shared parts of ∂L/∂x."""
+    u, eta = tolerances.DTYPES[dtype][0], tolerances.DTYPES[dtype][2]
+    u64 = tolerances.DTYPES["float64"][0]
+    n, d = x.shape
+    s, sig, y_s, ds = parts["s"], parts["sig"], parts["y_s"], parts["ds"]
+    agy, ax, aws = np.abs(gy), np.abs(x), np.abs(w.shared_gate)
+    dy = sig * gy
+    ref = numpy_ffn.backward(variant, w.shared, numpy_ffn.forward(variant, w.shared, x)[1], dy)
+    ref["y"] = y_s
+    plain = tolerances.plain_errors(variant, w.shared, x, dy, dtype, device, ref)
+    b = tolerances.bounds(variant, w.shared, x, dy, dtype, plain)
+    mag_s = ax @ aws.T
+    e_s = _mm(d, mag_s, s, dtype) + _mm(d, mag_s, s, "float64")
+    dsig = sig * (1 - sig)
+    e_sig = dsig * e_s + sum(tolerances.activation_errors("sigmoid", s, dt)[0]
+                             for dt in (dtype, "float64"))
+    m_err = backward_magnitude(variant, w.shared, x, e_sig * agy + (u + u64) * sig * agy + eta)
+    m_val = backward_magnitude(variant, w.shared, x, np.abs(dy))
+    out["shared"] = {t: b[t] + m_err[t] for t in b if t not in ("y", "x")}
+    mag_c = (agy * np.abs(y_s)).sum(axis=1, keepdims=True)
+    c = (gy * y_s).sum(axis=1, keepdims=True)
+    e_c = ((agy * b["y"]).sum(axis=1, keepdims=True) + _mm(d, mag_c, c, dtype)
+           + _mm(d, mag_c, c, "float64"))
+    e_dsig = (tolerances.SECOND_DERIVATIVE_BOUND["sigmoid"] * e_s
+              + sum(tolerances.activation_errors("sigmoid", s, dt)[1]
+                    for dt in (dtype, "float64")))
+    e_ds = dsig * e_c + np.abs(c) * e_dsig + 2 * (u + u64) * np.abs(ds) + eta
+    out["shared_gate"] = (e_ds.T @ ax + _mm(n, np.abs(ds).T @ ax, ds.T @ x, dtype)
+                          + _mm(n, np.abs(ds).T @ ax, ds.T @ x, "float64"))
+    out["x"] += (b["x"] + m_err["x"] + e_ds @ aws + _mm(1, np.abs(ds) @ aws, ds @ w.shared_gate,
+                                                        dtype)
+                 + _mm(1, np.abs(ds) @ aws, ds @ w.shared_gate, "float64"))
+    return m_val["x"] + np.abs(ds) @ aws
 
 
 def module_grads(module, call, layout, variant, h, xt, gy, case, dtype):
@@ -214,11 +271,17 @@ def module_grads(module, call, layout, variant, h, xt, gy, case, dtype):
                                  case=case) from exc
     router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
     E = int(router.shape[0])
-    return {"x": _to_numpy(x.grad) if x.grad is not None else np.zeros(gy.shape),
-            "router": (_to_numpy(router.grad) if router.grad is not None
-                       else np.zeros(tuple(router.shape))),
-            "experts": [layouts.read(module, t, grads=True)
-                        for t in expert_tables(layout, variant, E, h)]}
+    out = {"x": _to_numpy(x.grad) if x.grad is not None else np.zeros(gy.shape),
+           "router": _grad(router), "experts": [layouts.read(module, t, grads=True)
+                                                for t in expert_tables(layout, variant, E, h)]}
+    if layout in SHARED:
+        out["shared"] = layouts.read(module, shared_table(layout, variant), grads=True)
+        out["shared_gate"] = _grad(layouts.resolve(module, SHARED[layout][2]))
+    return out
+
+
+def _grad(param):
+    return _to_numpy(param.grad) if param.grad is not None else np.zeros(tuple(param.shape))
 
 
 def _named(layout, variant, E, h):
@@ -227,6 +290,12 @@ def _named(layout, variant, E, h):
     for e, table in enumerate(expert_tables(layout, variant, E, h)):
         for name, (path, _) in table.items():
             out.append((("experts", e, name), f"the gradient of expert {e}'s {name} ({path})"))
+    if layout in SHARED:
+        for name, (path, _) in shared_table(layout, variant).items():
+            out.append((("shared", name), f"the gradient of the shared expert's {name} "
+                                          f"({path})"))
+        out.append((("shared_gate",), f"the gradient of the shared expert's gate "
+                                       f"({SHARED[layout][2]})"))
     out.append((("x",), "the gradient of the input x"))
     return out
 

@@ -158,3 +158,47 @@ class Qwen3LikeNormMoE(Qwen3LikeMoE):
     """The same with norm_topk_prob=True (gates "renormalised")."""
 
     norm = True
+
+
+class _SharedExpert(nn.Module):
+    """transformers' Qwen2MoeMLP: gate_proj, up_proj, down_proj (no bias), SiLU."""
+
+    def __init__(self, d, h):
+        super().__init__()
+        self.gate_proj = nn.Linear(d, h, bias=False)
+        self.up_proj = nn.Linear(d, h, bias=False)
+        self.down_proj = nn.Linear(h, d, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class Qwen2LikeMoE(Qwen3LikeMoE):
+    """transformers 5's Qwen2MoeSparseMoeBlock: Qwen3's routed experts (gates "softmax")
+    plus a shared expert every token gets, weighted by sigmoid(shared_expert_gate(x))."""
+
+    def __init__(self, d, h, bias=False):
+        super().__init__(d, h, bias)
+        self.shared_expert = _SharedExpert(d, h)
+        self.shared_expert_gate = nn.Linear(d, 1, bias=False)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        flat = x.reshape(-1, C)
+        shared = self.shared_expert(flat)
+        _, weights, index = self.gate(flat)
+        out = self.experts(flat, index, weights)
+        out += torch.sigmoid(self.shared_expert_gate(flat)) * shared
+        return out.reshape(B, T, C)
+
+
+class SharedGateDetached(Qwen2LikeMoE):
+    """The shared expert's gate weight detached: its gradient is dropped."""
+
+    def forward(self, x):
+        B, T, C = x.shape
+        flat = x.reshape(-1, C)
+        _, weights, index = self.gate(flat)
+        out = self.experts(flat, index, weights)
+        gate = torch.sigmoid(F.linear(flat, self.shared_expert_gate.weight.detach()))
+        return (out + gate * self.shared_expert(flat)).reshape(B, T, C)

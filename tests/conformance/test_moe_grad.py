@@ -25,7 +25,8 @@ EXAMPLES = 4
     (G.SteppedMoE, "renormalised", "litgpt-moe"),
     (G.Qwen3LikeMoE, "softmax", "mixtral-moe"),
     (G.Qwen3LikeNormMoE, "renormalised", "mixtral-moe"),
-], ids=["stepped-litgpt", "qwen3-like", "qwen3-like-norm"])
+    (G.Qwen2LikeMoE, "softmax", "qwen2-moe"),
+], ids=["stepped-litgpt", "qwen3-like", "qwen3-like-norm", "qwen2-like-shared"])
 def test_a_correct_block_passes_with_its_gradients_compared(factory, gating, layout):
     report = moe.check_moe(factory, "swiglu", M.TOP_K, max_examples=EXAMPLES)
     assert (report.gating, report.layout) == (gating, layout), report.summary()
@@ -49,6 +50,8 @@ MUTANTS = [
     (G.RouterInputDetached, {X}),
     (G.ExpertBackwardScaled, EXPERT1 | {X}),
     (G.GatingProductWrong, {ROUTER, X}),
+    (G.SharedGateDetached, {"the gradient of the shared expert's gate "
+                            "(shared_expert_gate.weight)"}),
 ]
 
 
