@@ -38,7 +38,11 @@ Bounds (first order, the forward's reasoning in moe_reference, each term named):
   linear in dy);
 - ∂L/∂x: the experts' x-bounds and magnitudes, the gate term's err(∂L/∂l)·|Wr| and the
   length-E product's roundings of R·|Wr|, and the k + 1 additions (γ_{k+1}) of those
-  magnitudes.
+  magnitudes;
+- a shared expert (y += σ(s)·f_sh(x), s = x·w_s): its FFN bounds at σ·gy plus the
+  response to σ's error (`moe_reference.with_shared`'s e_σ); ∂L/∂s = σ'(s)·(gy·f_sh) off
+  by σ'·E_c + |gy·f_sh|·(sup|σ''|·e_s + the sigmoid derivative's own error) and two
+  roundings; ∂L/∂w_s and the x term as the router's; k + 3 additions in ∂L/∂x.
 
 A tensor is judged in a dtype when its largest bound is at most `vacuity_ratio(dtype)` of
 its largest reference value (float64: float32's ratio, as the gates are float32), or when

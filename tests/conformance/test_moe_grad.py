@@ -66,6 +66,17 @@ def test_a_broken_backward_fails_naming_the_wrong_gradients(factory, wrong):
     assert f"{failure.tensor} differs from the float64 reference" in failure.report()
 
 
+def test_the_reproducer_of_a_backward_failure_fails_alike():
+    """check_moe_example (what the printed reproducer calls) runs the gradient check."""
+    failure = _failure(G.RouterGradDropped)
+    c = failure.case
+    assert "check_moe_example(RouterGradDropped" in c.reproducer()
+    with pytest.raises(ConformanceFailure) as info:
+        moe.check_moe_example(G.RouterGradDropped, "swiglu", M.TOP_K, d=c.d, h=c.h, n=c.n,
+                              seed=c.seed, bias=c.bias)
+    assert (info.value.check, info.value.tensor) == ("moe-backward", ROUTER)
+
+
 def test_the_reference_gradients_match_finite_differences_of_the_forward():
     """Central differences of L = Σ gy·y(x) through moe_reference's forward (a draw far
     from top-k ties): ∂L/∂x, ∂L/∂Wr and one expert weight agree to ~1e-8."""
