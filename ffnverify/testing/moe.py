@@ -37,10 +37,21 @@ off by one, two experts swapped, the gate weight applied twice or never, the oth
 gating) are checked at every drawn point (the failing draw, and a fresh build at the probe
 shape with inputs of scale 3) within the float64 bound, and those that fit are reported.
 
-Checked: parameters (E experts' and the router's, every parameter read) and the forward
-output per dtype. Not checked here: gradients, FLOPs (routed FLOPs depend on the data),
-train mode (routers add jitter noise there); `check_ffn(..., experts=i)` checks each
-expert alone, with all of those.
+Gradients (`moe_grad`, whose docstring derives the bound): in every dtype judged, the
+gradients of sum(y·gy) for a drawn cotangent gy (zero on the tie tokens) with respect to
+the input, the router weight and every expert's weights, from the module's autograd,
+against an analytic float64 reference (each expert's J^T and weight gradients by the NumPy
+FFN backward at the cotangent g_e·gy; the gating term through the softmax Jacobian of the
+gating); a tensor whose bound is not far below its values in a dtype is left out there
+(counted). A failure names every wrong tensor (the input, the router, expert i's W_gate).
+
+Checked: parameters (E experts' and the router's, every parameter read), the forward
+output per dtype, and the gradients (a shared expert's and its gate's too). Reported, not judged: the router's parameters and matmul FLOPs per token apart from
+the experts' (`moe_costs`: exact integers, 2·E·d FLOPs per token for the router), and the
+FLOPs FlopCounterMode counts in one forward at the probe shape, the router's apart. Not
+checked here: routed FLOPs per expert (they depend on the data), train mode (routers add
+jitter noise there); `check_ffn(..., experts=i)` checks each
+expert alone, with its FLOPs.
 """
 
 import copy
@@ -51,13 +62,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from derivations.params import params as derived_params
 from ffnverify.backends.variants import lookup
-from ffnverify.testing import layouts
-from ffnverify.testing.checks import _build, _kit_settings, _to_numpy, expected_shapes
-from ffnverify.testing.moe_reference import (  # noqa: F401 (re-exported: tests use them)
+from ffnverify.testing import layouts, moe_costs, moe_grad
+from ffnverify.testing.checks import _build, _kit_settings, _to_numpy
+from ffnverify.testing.moe_layout import check_params, fill, resolve_layout
+from ffnverify.testing.moe_reference import (  # noqa: F401 (ties: re-exported for tests)
     DEFAULT_MAX_EXAMPLES,
-    GATE_U,
     GATINGS,
     MAX_D,
     MAX_H,
@@ -69,24 +79,12 @@ from ffnverify.testing.moe_reference import (  # noqa: F401 (re-exported: tests 
     SHARED_WORDS,
     Routing,
     Weights,
-    _mm,
-    _softmax,
-    combine,
-    expert_bounds,
-    expert_outputs,
     expert_tables,
-    gate_errors,
-    gate_roundings,
-    gate_u,
-    logit_errors,
-    output_bound,
     read_weights,
     reference,
-    route,
     shared_table,
     ties,
     vacuity_ratio,
-    with_shared,
 )
 from ffnverify.testing.results import DTYPES, Case, ConformanceFailure, Vacuous
 
@@ -110,110 +108,6 @@ def _run(module, x, case, dtype):
                                  f"{x.shape[1]}), {x.dtype})", dtype=dtype, case=case) from exc
 
 
-def _outside(path, extra):
-    import fnmatch
-
-    return any(fnmatch.fnmatchcase(path, pat) for pat in extra)
-
-
-def _tables(module, layout, variant, h):
-    router = layouts.resolve(module, MOE_LAYOUTS[layout][0])
-    if not isinstance(router, torch.Tensor) or router.dim() != 2:
-        return None, []
-    shared = shared_table(layout, variant)
-    return router, expert_tables(layout, variant, int(router.shape[0]), h) + (
-        [shared] if shared else [])
-
-
-def _fits(module, layout, variant, d, h, bias, extra):
-    """Why `layout` does not read the module (None: it does)."""
-    router, tables = _tables(module, layout, variant, h)
-    if router is None:
-        return f"no router weight {MOE_LAYOUTS[layout][0]}"
-    if tuple(router.shape[1:]) != (d,):
-        return f"router weight {tuple(router.shape)}, expected (E, {d})"
-    expected = expected_shapes(variant, d, h, bias)
-    covered = {MOE_LAYOUTS[layout][0]}
-    if layout in SHARED:
-        gate = layouts.resolve(module, SHARED[layout][2])
-        if not isinstance(gate, torch.Tensor) or tuple(gate.shape) != (1, d):
-            return f"no shared expert gate {SHARED[layout][2]} of shape (1, {d})"
-        covered.add(SHARED[layout][2])
-    for e, table in enumerate(tables):
-        try:
-            seen = layouts.read(module, table)
-        except (ValueError, IndexError, RuntimeError) as exc:
-            return f"expert {e}: {exc}"
-        for name, shape in expected.items():
-            if name not in seen:
-                return f"expert {e}: no {name} (expected {shape})"
-            if tuple(seen[name].shape) != shape:
-                return f"expert {e}: {name} has shape {tuple(seen[name].shape)}, expected {shape}"
-        if set(seen) - set(expected):
-            return f"expert {e}: unexpected tensors {sorted(set(seen) - set(expected))}"
-        covered |= set(layouts.paths(module, table))
-    extra_found = [k for k, _ in module.named_parameters()
-                   if k not in covered and not _outside(k, extra)]
-    if extra_found:
-        return f"not read by the layout: {', '.join(extra_found)}"
-    return None
-
-
-def check_params(module, case, E):
-    """The router (E·d) and E experts of the derived size; every parameter read."""
-    table_count = E * (int(derived_params(case.variant, case.d, case.h, False)) + sum(
-        int(np.prod(v)) for k, v in expected_shapes(case.variant, case.d, case.h,
-                                                    case.bias).items() if k.startswith("b_")))
-    total = table_count + E * case.d
-    if case.layout in SHARED:  # a shared expert of the same size, and its gate (1×d)
-        total += table_count // E + case.d
-    have = sum(p.numel() for k, p in module.named_parameters() if not _outside(k, case.extra))
-    if have != total:
-        raise ConformanceFailure("params", f"module has {have} parameters; {E} experts of "
-                                 f"params({case.variant}, d={case.d}, h={case.h}, bias="
-                                 f"{case.bias}) and a router of {E}×{case.d} make {total}",
-                                 case=case)
-    why = _fits(module, case.layout, case.variant, case.d, case.h, case.bias, case.extra)
-    if why:
-        raise ConformanceFailure("params", f"layout {case.layout}: {why}", case=case)
-
-
-def fill(module, case, rng):
-    """Every parameter drawn: expert weights N(0, 1/fan_in), biases N(0, 1/4), the router
-    N(0, 1/d) (logits of unit scale)."""
-    router_path = MOE_LAYOUTS[case.layout][0]
-    _, tables = _tables(module, case.layout, case.variant, case.h)
-    names = {}
-    for t in tables:
-        for path, our in layouts.paths(module, t).items():
-            names.setdefault(path, our[0])
-    fan_in = {"gate": case.d, "up": case.d, "down": case.h}
-    with torch.no_grad():
-        for path, param in module.named_parameters():
-            if path == router_path or path == SHARED.get(case.layout, (0, 0, None))[2]:
-                scale = 1 / np.sqrt(case.d)
-            elif path in names:
-                kind, proj = names[path].split("_", 1)
-                scale = 1 / np.sqrt(fan_in[proj]) if kind == "W" else 0.5
-            else:
-                continue
-            values = rng.standard_normal(tuple(param.shape)) * scale
-            param.copy_(torch.as_tensor(values, dtype=param.dtype))
-
-
-def resolve_layout(module, variant, d, h, bias, extra):
-    """The MOE_LAYOUTS name that reads the module, or ConformanceFailure('layout')."""
-    why = {}
-    for name in MOE_LAYOUTS:
-        why[name] = _fits(module, name, variant, d, h, bias, extra)
-        if why[name] is None:
-            return name
-    params = ", ".join(f"{k} {tuple(v.shape)}" for k, v in module.named_parameters())
-    raise ConformanceFailure("layout", f"no MoE layout reads the module (d={d}, h={h}): "
-                             + "; ".join(f"{k}: {v}" for k, v in why.items())
-                             + f"; its parameters: {params}")
-
-
 # ---------------------------------------------------------------- one case
 
 
@@ -224,6 +118,9 @@ class Outcome:
     skipped: list = field(default_factory=list)
     tie_tokens: int = 0
     compared: int = 0
+    grads: int = 0  # (gradient tensor, dtype) compared
+    grads_vacuous: int = 0  # (gradient tensor, dtype) left out as vacuous
+    worst: dict = field(default_factory=dict)  # largest error / bound per gradient kind
 
 
 def _compare(y, ref, bound, keep, case, dtype, routing):
@@ -252,6 +149,7 @@ def run_case(case, routing, dtypes=DTYPES):
     check_params(module64, case, E)
     fill(module64, case, rng)
     x64 = rng.standard_normal((case.n, case.d))
+    gy64 = rng.standard_normal((case.n, case.d))  # the cotangent of the gradient check
     out = Outcome()
     judged = False
     try:
@@ -278,6 +176,10 @@ def run_case(case, routing, dtypes=DTYPES):
             _compare(y, ref, bound, keep, case, dtype, routing)
             judged = True
             out.compared += int((~tied).sum())
+            gy = _to_numpy(torch.as_tensor(gy64).to(tdt)) * ~tied[:, None]
+            done, left = moe_grad.check_grads(module, _call, case, w, xt.to(case.device), gy,
+                                              routing, dtype, out.worst)
+            out.grads, out.grads_vacuous = out.grads + done, out.grads_vacuous + left
     except ConformanceFailure as failure:
         failure.context = (module64, x64)
         raise
@@ -401,6 +303,9 @@ class RoutingDiagnosis:
 # ---------------------------------------------------------------- the report and driver
 
 
+PROBE = (6, 15, PROBE_TOKENS)  # (d, h, n) of the report's costs and FLOPs counted
+
+
 @dataclass
 class MoEReport:
     """What a passing `check_moe` run did."""
@@ -418,15 +323,35 @@ class MoEReport:
     compared: int = 0  # (token, dtype) compared
     dtypes: tuple = ()
     seconds: float = 0.0
+    grads: int = 0  # (gradient tensor, dtype) compared: x, the router, each expert weight
+    grads_vacuous: int = 0  # (gradient tensor, dtype) left out as vacuous
+    grad_worst: float = 0.0  # the largest gradient error / bound seen
+    shared: bool = False  # a shared expert (its costs counted with the experts')
+    counted: tuple = ()  # (router, the rest) matmul FLOPs of one forward at PROBE (d, h, n)
+
+    def costs(self, d, h):
+        """{name: exact int}: the router's and the experts' parameters and FLOPs."""
+        return moe_costs.costs(self.variant, self.experts, self.top_k, d, h,
+                               shared=self.shared)
 
     def summary(self):
+        d, h, n = PROBE
+        c = self.costs(d, h)
+        grads = (f"moe-backward ({self.grads} tensor-dtype gradients compared, largest "
+                 f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous)")
         return (f"conformant MoE block: {self.experts} experts of {self.variant}, layout "
                 f"{self.layout}, top {self.top_k}, gate weights {self.gating} "
                 f"({GATINGS[self.gating]}{'; ' + self.gating_note if self.gating_note else ''}"
-                f"); checks params, moe-forward; dtypes {', '.join(self.dtypes)}; "
+                f"); checks params, moe-forward, {grads}; dtypes {', '.join(self.dtypes)}; "
                 f"{self.examples} examples, {self.compared} token-dtype outputs compared, "
                 f"{self.tie_tokens} left out as top-k ties, {self.skipped} example-dtype runs "
-                f"vacuous, {self.discarded} draws discarded; {self.seconds:.1f} s")
+                f"vacuous, {self.discarded} draws discarded; at d={d}, h={h}: router "
+                f"{c['router params']} parameters, {c['router FLOPs per token']} matmul FLOPs "
+                f"per token; experts {c['expert params']} parameters, "
+                f"{c['expert FLOPs per token']} matmul FLOPs per token ({self.top_k} routed"
+                f"{' and the shared one' if self.shared else ''})"
+                + (f"; counted over {n} tokens: router {self.counted[0]}, the rest "
+                   f"{self.counted[1]}" if self.counted else "") + f"; {self.seconds:.1f} s")
 
 
 def _case(factory, variant, layout, bias, d, h, n, seed, device, target, extra, routing):
@@ -531,7 +456,8 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
     routing = Routing(int(top_k), found or "renormalised")
     if found is None:  # no gating fits in float64: the first case fails and is diagnosed
         note = "no gating matched a float64 probe"
-    counts = {"run": 0, "vacuous": 0, "skipped": 0, "ties": 0, "compared": 0}
+    counts = {"run": 0, "vacuous": 0, "skipped": 0, "ties": 0, "compared": 0, "grads": 0,
+              "grads_vacuous": 0, "worst": 0.0}
     E = 0
 
     def one_case(b, d, h, n, s):
@@ -543,6 +469,9 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
         counts["skipped"] += len(out.skipped)
         counts["ties"] += out.tie_tokens
         counts["compared"] += out.compared
+        counts["grads"] += out.grads
+        counts["grads_vacuous"] += out.grads_vacuous
+        counts["worst"] = max([counts["worst"], *out.worst.values()])
         E = E or len(read_weights(_build(case), layout, variant, h).experts)
 
     hsettings = settings(max_examples=max_examples, deadline=None, database=None,
@@ -562,11 +491,27 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
                 if seed is not None:
                     drawn = hseed(seed)(drawn)
                 drawn()
+        counted = _probe_flops(_case(factory, variant, layout, biases[0], *PROBE, 0, device,
+                                     target, extra_params, routing))
     except ConformanceFailure as failure:
         raise _diagnosed(failure, routing, gatings) from None
     return MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
                      counts["vacuous"], counts["skipped"], counts["ties"], counts["compared"],
-                     tuple(dtypes), time.perf_counter() - start)
+                     tuple(dtypes), time.perf_counter() - start, counts["grads"],
+                     counts["grads_vacuous"], counts["worst"], layout in SHARED, counted)
+
+
+def _probe_flops(case):
+    """(router, the rest) matmul FLOPs of one forward at PROBE (ToolFailure-free: () when
+    FlopCounterMode fails on the block)."""
+    module = _build(case)
+    rng = np.random.default_rng(2)
+    fill(module, case, rng)
+    x = torch.as_tensor(PROBE_SCALE * rng.standard_normal((1, case.n, case.d)))
+    try:
+        return moe_costs.counted(module, MOE_LAYOUTS[case.layout][0], x.to(case.device))
+    except Exception:
+        return ()
 
 
 def check_moe_example(factory, variant, top_k, gating="renormalised", layout="auto",

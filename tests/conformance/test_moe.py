@@ -34,6 +34,7 @@ def test_a_correct_block_passes_and_its_gating_is_identified(factory, gating):
     assert (report.gating, report.experts, report.layout) == (gating, M.N_EXPERT,
                                                               "litgpt-moe"), report.summary()
     assert report.compared > 0 and "identified" in report.summary()
+    assert report.grads > 0 and report.grad_worst < 1, report.summary()  # gradients too
 
 
 def _failure(factory, **kw):
