@@ -120,19 +120,37 @@ def params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool]
         if part in ("", "ffn", "attention", "norms"):
             return [f"params_layer({model}" + (f", part={part})" if part else ")")], True
         return None
-    if part == "":  # counted with or without the learned position table (nanoGPT's
-        return [f"params_total({model})",  # count leaves it out)
-                f"params_total({model}) - params_total({model}, part=positions)"], True
+    if part in ("", "total"):  # with or without the learned position table (nanoGPT's
+        return [f"params_total({model})",  # count leaves it out); unqualified, a mixture
+                f"params_total({model}) - params_total({model}, part=positions)"] + (
+            [f"params_active({model})"] if part == "" and _routed(model) else []), True
     if part == "active":
         return [f"params_active({model})"], True
     if part == "non_embedding":
-        base = f"params_total({model}) - params_total({model}, part=embedding)"
-        return [base + f" - params_total({model}, part=positions)",
-                base + f" - params_total({model}, part=positions)"
-                f" - params_total({model}, part=lm_head)"], True
+        out = []
+        for whole in ["params_total"] + (["params_active"] if _routed(model) else []):
+            base = f"{whole}({model}) - params_total({model}, part=embedding)"
+            out += [base + f" - params_total({model}, part=positions)",
+                    base + f" - params_total({model}, part=positions)"
+                    f" - params_total({model}, part=lm_head)"]
+        return out, True
     if part in _PARTS:
         return [f"params_total({model}, part={part})"], True
     return [f"params_total({model})"], False  # "trainable": most likely the total
+
+
+def _routed(model: str) -> bool:
+    """Whether the model routes each token to some of its experts (a mixture of experts):
+    then a parameter count not said to be the total may count the active parameters
+    ("Qwen1.5-MoE-A2.7B has 2 billion non-embedding parameters": those a token uses), a
+    reading a careful reader takes too."""
+    from ffnverify.catalogue import get
+
+    try:
+        m = get(model)
+    except KeyError:
+        return False
+    return (m.experts or 1) > (m.active_experts or 1)
 
 
 def _range_of(toks, i):

@@ -7,6 +7,7 @@ one uses only explicit `approx(x, v, abs=…)` and comparisons, never the `≈` 
 """
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 from ffnverify.scan.numbers import BYTE_UNITS, SCALES, Tok, literal
@@ -120,6 +121,23 @@ def interval(lhs: str, lo: Tok, hi: Tok, scale_from_hi: bool = True) -> tuple[st
     s = f"{literal(lo_v)} <= {lhs} <= {literal(hi.value)}"
     lenient_text = f"{literal(lo_v - lo_u / 2)} <= {lhs} <= {literal(hi.value + hi.unit / 2)}"
     return s, lenient_text
+
+
+def bare(t: Tok) -> Tok | None:
+    """The figure without its scale or byte unit (`12GB` → 12, `856M` → 856, at the same
+    relative precision), or None when it has none: the reading of a result whose unitless
+    terms share the scale written on it (`28 - 16 = 12GB`, `67 + 235 = 302M`)."""
+    m = re.match(r"[\d.,]+", t.text)
+    if not t.scale or t.scale in ("%", "flops") or not m or t.power:
+        return None
+    try:
+        value = Fraction(m.group().replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return None
+    if not value:
+        return None
+    factor = t.value / value
+    return replace(t, value=value, unit=t.unit / factor, scale="", plain=True, text=m.group())
 
 
 def _mantissa(t: Tok) -> Fraction:

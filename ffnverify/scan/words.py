@@ -25,8 +25,14 @@ Tolerances (the charitable, `lenient` reading of a figure; see `parts.Part`):
 import re
 from fractions import Fraction
 
-HEDGE = re.compile(r"(?:~|≈|\b(?:about|approx(?:imately)?|roughly|around|nearly|almost|circa|"
-                   r"ca|some|close to|on the order of|in the region of)\s*~?)\s*$", re.I)
+# hedge words before a figure ("about 7B", "close to 32 layers"): the one table of them,
+# read on text (`HEDGE`, `hedged`) and on tokens (`numbers`' `about` mark, `hedge_before`)
+HEDGE_WORDS = ("about", "approx", "approximately", "roughly", "around", "nearly", "almost",
+               "circa", "ca", "some", "ungefär")
+HEDGE_PHRASES = ("close to", "on the order of", "in the region of")
+HEDGE = re.compile(r"(?:~|≈|\b(?:" + "|".join(
+    re.escape(w) for w in sorted(HEDGE_PHRASES + HEDGE_WORDS, key=len, reverse=True))
+    + r")\s*~?)\s*$", re.I)
 HEDGE_UNITS = 1  # a hedged figure holds within this many units of its last stated digit,
 HEDGE_RELATIVE = Fraction(5, 100)  # or within this share of the figure, whichever is wider
 
@@ -77,6 +83,9 @@ PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather
 CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"
                          r"imagine|hypothetical(?:ly)?|say we|let's say|were to|unless|"
                          r"whether|should we|in a world)\b|^\W*(?:were|had|should)\b", re.I)
+# a width in bits beside a figure ("16 bits", "16-bit", "4 bit"): 8 to a byte
+BIT_UNIT = re.compile(r"bits?", re.I)
+
 QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
 
@@ -94,6 +103,8 @@ SCOPES = [  # (pattern, part of the model) — first match wins
      "lm_head"),
     (re.compile(r"\b(?:norm|norms|layernorm|rmsnorm)\b", re.I), "norms"),
     (re.compile(r"\b(?:trainable|learnable)\b", re.I), "unsure"),
+    # the whole count, said so: not the active parameters of a mixture of experts
+    (re.compile(r"\b(?:total|in all|overall|all told|altogether)\b", re.I), "total"),
 ]
 
 # identity: words after a model's name that make it another release
@@ -109,6 +120,14 @@ VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", r
 def hedged(before: str) -> bool:
     """Whether the text just before a figure hedges it."""
     return bool(HEDGE.search(before[-24:]))
+
+
+def hedge_before(words_before: list[str]) -> bool:
+    """Whether the words just before a figure (lower case, in order) end with a hedge of
+    `HEDGE_WORDS` or `HEDGE_PHRASES`."""
+    if words_before and words_before[-1] in HEDGE_WORDS:
+        return True
+    return any(words_before[-len(p.split()):] == p.split() for p in HEDGE_PHRASES)
 
 
 def bound(before: str, after: str = "") -> str:
