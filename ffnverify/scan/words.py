@@ -74,10 +74,17 @@ REFUTE_AHEAD = re.compile(r"\b(?:(?:it is|it's|it was) (?:not true|not the case|
                           r"will) (?:read|hear|see)|(?:is|are) (?:sometimes |often |commonly )?"
                           r"(?:claimed|said|quoted|reported|believed) (?:to|that))\b", re.I)
 # ... or what precedes it ("X is a myth", "the claim that X is wrong")
-REFUTE_BEHIND = re.compile(r"\b(?:is|are|was|were) (?:a |an )?(?:common |popular )?"
+REFUTE_BEHIND = re.compile(r"(?:\b(?:is|are|was|were)|['’]s) (?:(?:simply|just|plainly|clearly|"
+                           r"completely|totally|entirely|demonstrably|actually|quite) )?"
+                           r"(?:a |an )?(?:common |popular )?"
                            r"(?:myth|misconception|wrong|incorrect|false|mistaken|untrue|"
                            r"not true|not correct|a mistake|an error)\b(?!\s+that)|\bdebunked\b",
                            re.I)
+# the subject of a refutation that points back at the clause before it ("..., but that is
+# wrong", "— this figure is false"): then that clause is what is refuted
+REFUTE_POINTER = re.compile(r"\W*(?:that|this|it|which|these|those|such|the)(?:\s+(?:claim|"
+                            r"figure|number|statement|one|idea|belief|count|value|assertion|"
+                            r"part|bit|last (?:part|bit)))?\s*$", re.I)
 PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather|the truth "
                    r"is|really)\b|;|—", re.I)
 CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"
@@ -152,10 +159,13 @@ def refuted_spans(text: str) -> list[tuple[int, int]]:
             end = min(end, comma) if comma >= 0 else end
         spans.append((m.end(), end))
     for m in REFUTE_BEHIND.finditer(text):
-        start = 0
-        for p in PIVOT.finditer(text, 0, m.start()):
-            start = p.end()
-        spans.append((start, m.start()))
+        pivots = [p for p in PIVOT.finditer(text, 0, m.start())]
+        start = pivots[-1].end() if pivots else 0
+        end = m.start()
+        if pivots and REFUTE_POINTER.fullmatch(text, start, end):  # "X, but that is wrong":
+            end = pivots[-1].start()  # the clause before the pivot is the refuted one
+            start = pivots[-2].end() if len(pivots) > 1 else 0
+        spans.append((start, end))
     return spans
 
 
@@ -175,11 +185,30 @@ ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|
 COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b", re.I)
 
 
+MODAL = re.compile(r"\b(?:would|could|might)\b|['’]d\b", re.I)
+# a model the sentence imagines ("a model like Llama 2 7B", "a hypothetical Llama 2 7B")
+IMAGINED = re.compile(r"\b(?:a|an|any|some|one)\s+(?:[\w-]+\s+){0,2}?(?:model|network|"
+                      r"transformer|llm|variant|version|architecture)s?\s+(?:like|such as|"
+                      r"similar to|modelled on|modeled on)\b|\b(?:hypothetical|imaginary|"
+                      r"imagined|fictional|made-up)\b", re.I)
+# a premise a modal sentence attaches to its subject ("X with 64 layers would ..."; "X,
+# grown to 64 layers, would ..."): as if it said "if X had 64 layers"
+WITH_PREMISE = re.compile(r"\b(?:with|having|(?:grown|scaled|cut|reduced|increased|"
+                          r"shrunk|expanded|doubled|halved|extended)\s+(?:up |down )?to)\b",
+                          re.I)
+
+WITH_INPUT = re.compile(r"\b(?:context|tokens?|sequences?|batch(?:es)?|prompts?|bits?|precision|"
+                        r"quanti[sz]\w*|fp\d+|bf16|int\d+|float\d+|half|dtype|GPUs?)\b|-bit\b",
+                        re.I)
+
+
 def counterfactual(text: str) -> bool:
     """An imagined model ("If Llama 2 7B had 40 layers, it would have ...", "Were GPT-2
-    to use 24 layers ..."): nothing in it is said of a real one."""
-    return bool(COUNTERFACTUAL.search(text)) and bool(
-        re.search(r"\b(?:would|could|might)\b|'d\b", text, re.I))
+    to use 24 layers ...", "A model like Llama 2 7B with 64 layers would be ..."):
+    nothing in it is said of a real one."""
+    modal = MODAL.search(text)
+    return bool(modal) and (bool(COUNTERFACTUAL.search(text)) or bool(
+        IMAGINED.search(text, 0, modal.start())))
 
 
 def antecedents(text: str) -> list[tuple[int, int]]:
@@ -192,6 +221,13 @@ def antecedents(text: str) -> list[tuple[int, int]]:
             continue
         end = re.search(r",|;|\bthen\b|—|:", text[m.end():])
         out.append((m.start(), m.end() + (end.start() if end else len(text))))
+    modal = MODAL.search(text)
+    if modal:  # "Llama 2 7B with 64 layers would need ...": the phrase up to the modal,
+        # after a subject, and no input of the computation ("With 100K
+        # tokens of context, that would be 6.5 GB", "Llama 2 7B with 4-bit weights")
+        for m in WITH_PREMISE.finditer(text, 0, modal.start()):
+            if re.search(r"\w", text[:m.start()]) and not WITH_INPUT.search(text, m.end(), modal.start()):
+                out.append((m.start(), modal.start()))
     return out
 
 
