@@ -87,7 +87,11 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     start = _clause_start(text, at)
     mine = [n for n in before if n[0] >= start]
     if len(mine) != 1:
-        return before[-1][2], False
+        # "Llama 3 8B, unlike Llama 3.1 8B, has ...": a model named as the one compared
+        # with is not the subject; the nearest one not so named is the likelier owner
+        subjects = [n for n in before if not words.COMPARED_WITH.search(
+            text, max(0, n[0] - 32), n[0])]
+        return (subjects or before)[-1][2], False
     earlier = [n for n in names if n[1] <= mine[0][0]]
     if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
                                 text[earlier[-1][1]:mine[0][0]], re.I):
@@ -102,9 +106,12 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     start = _clause_start(text, lo)
     tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
     window = text[start:hi] + tail
+    per_layer = bool(words.PER_LAYER.search(text[:hi] + tail)) or bool(
+        words.EACH_LAYER_BEFORE.search(text, 0, lo)) or bool(
+        words.EACH_LAYER_AFTER.match(text[hi:]))  # "32 layers, each with 202M parameters"
     if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
-        return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
-    return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
+        return "whole", per_layer  # "N of M params"
+    return words.scope(window), per_layer
 
 
 _PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding": "embedding",

@@ -99,6 +99,14 @@ QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 # scope: which quantity a parameter figure counts (docs/architecture.md §4.3)
 PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
                        r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
+# "32 layers, each with 202M parameters", "Each of its 32 layers has 202M", "202M
+# parameters in each of its 32 layers": each (layer) said of the layers named before, so
+# the figure in its phrase counts one layer (read on the text up to the figure / after it)
+EACH_LAYER_BEFORE = re.compile(r"(?:\b(?:layers|blocks)\b[,;]?\s+(?:(?:which|that|and)\s+)?"
+                               r"(?:each|every one(?: of them)?)\b|\beach of (?:[\w'’.-]+\s+)"
+                               r"{0,4}?(?:layers|blocks)\b)(?:(?!\band\b|\btotal\b)[^,;.]){0,40}$", re.I)
+EACH_LAYER_AFTER = re.compile(r"^[^,;.]{0,30}?\b(?:in|for|of) (?:each|every one) of (?:[\w'’.-]+\s+)"
+                              r"{0,4}?(?:layers|blocks)\b", re.I)
 PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)
 SCOPES = [  # (pattern, part of the model) — first match wins
     (re.compile(r"\bnon[- ]?embedding\b", re.I), "non_embedding"),
@@ -356,6 +364,12 @@ FIELDS_AROUND = [
 
 CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\b|\bthan\b|"
                      r"\bunlike\b|\bvs\.?|\bversus\b|—|–", re.I)
+
+# a model named as the one another is compared with ("unlike Llama 3.1 8B", "compared to
+# GPT-3"): not the subject of the clause it interrupts
+COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|"
+                           r"in contrast to|rather than|instead of|besides|than|relative to)"
+                           r"\s*(?:the\s+)?$", re.I)
 
 # a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
 DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
