@@ -268,7 +268,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
-        if func == "params_total" and words.EACH.match(text, max(fe, cand.end)):
+        if func == "params_total" and (words.EACH.match(text, max(fe, cand.end)) or
+                                       words.EACH_BEFORE.search(text, 0, cand.start)):
             missing.append("parameters of each part (\"22B parameters each\")")
             continue  # a size of one expert (or one of several parts), not of the model
         if func == "params_total":

@@ -1,0 +1,111 @@
+"""Hostile sentences written for the scan's soundness (none copied from a corpus): each
+states the status or verdict it must get. A true sentence is never FALSE (checked or
+suggested); a false one whose reading is grammatical is FALSE; an unclear one is not
+`checked`. Families: negation, refutation, conditionals and imagined models, questions,
+bounds, ranges, two models in one sentence, versions and siblings, partial readings,
+rounded figures, `32K`, per-layer and per-expert counts, mixtures of experts, bits and
+scales in arithmetic."""
+
+import pytest
+
+TRUE, FALSE, UNCLEAR = "true", "false", "unclear"
+
+CASES = [
+    # negation
+    ("Llama 2 7B does not have 40 layers.", TRUE),
+    ("Llama 2 7B does not have 32 layers.", FALSE),
+    ("Mistral 7B isn't a 48-layer model.", TRUE),
+    ("GPT-3 never had 128 attention heads.", TRUE),
+    ("No, Llama 2 7B doesn't use 64 heads.", TRUE),
+    ("Llama 2 7B has 32 heads, not 40.", TRUE),
+    # refutation, before and after the refuted clause
+    ("It is a myth that Llama 2 70B has 64 KV heads.", TRUE),
+    ("Contrary to popular belief, Mistral 7B has 32 layers.", TRUE),
+    ("Contrary to popular belief that Mistral 7B has 40 layers, it has 32.", TRUE),
+    ("It is not true that Llama 2 7B has 40 layers.", TRUE),
+    ("Folks often claim Mistral 7B has 40 layers, but that is a misconception.", TRUE),
+    ("Mistral 7B has 64 layers, which is wrong.", TRUE),
+    ("Some say GPT-3 has 96 heads per layer, which is false.", FALSE),
+    # conditionals, imagined models
+    ("If Llama 2 7B had 40 layers, it would have about 8.3B parameters.", UNCLEAR),
+    ("Had Mistral 7B used 40 layers, it would be slower.", UNCLEAR),
+    ("A transformer like Mistral 7B with 48 layers would be slower.", UNCLEAR),
+    ("Llama 2 13B, scaled to 60 layers, would need far more memory.", UNCLEAR),
+    # questions
+    ("Does Llama 2 7B really have 40 layers?", UNCLEAR),
+    ("Was it Llama 2 7B that has 40 layers?", UNCLEAR),
+    # bounds
+    ("Llama 2 70B has at least 64 layers.", TRUE),
+    ("Llama 2 70B has at most 64 layers.", FALSE),
+    ("Mistral 7B has no more than 40 layers.", TRUE),
+    ("Mistral 7B supports up to 32K tokens of context.", TRUE),
+    ("GPT-3 has over 100 billion parameters.", TRUE),
+    ("Llama 2 7B has under 8 billion parameters.", TRUE),
+    ("Llama 2 7B has fewer than 30 layers.", FALSE),
+    # ranges
+    ("Llama 2 7B has between 30 and 35 layers.", TRUE),
+    ("Llama 2 7B has 32–40 layers.", TRUE),
+    ("Llama 2 7B has 7-9B parameters.", TRUE),
+    ("Llama 2 7B has 40–48 layers.", FALSE),
+    # two models in one sentence
+    ("Unlike GPT-2 XL, GPT-3 has 96 layers.", TRUE),
+    ("Unlike GPT-3, GPT-2 XL has 48 layers.", TRUE),
+    ("Llama 3 8B, unlike Llama 3.1 8B, has a context of 8K tokens.", TRUE),
+    ("Llama 2 13B has 40 layers, but Llama 2 7B has only 32.", TRUE),
+    ("Mistral 7B has 8 KV heads rather than Llama 2 7B's 32.", TRUE),
+    ("GPT-3 has 96 layers compared with 48 for GPT-2 XL.", TRUE),
+    # versions and siblings
+    ("Mistral-7B-v0.3 has 32 layers.", TRUE),
+    ("Code Llama 7B has a 100K context.", TRUE),
+    ("Llama 3.1 8B has a 128K context, vs Llama 3 8B with 8K.", TRUE),
+    ("Llama 2 7B Chat has 32 layers.", TRUE),
+    # partial readings
+    ("Llama 3 8B has 8 KV heads, so at 4096 tokens in bf16 it needs 0.5 GiB of KV cache.", TRUE),
+    ("Llama 2 7B has a hidden size of 4096 and 32 heads, so each head has 128 dimensions.", TRUE),
+    ("The KV cache of Llama 2 7B at 4096 tokens is 2 GiB in fp16.", TRUE),
+    # rounded figures
+    ("Llama 2 7B has 6.7B parameters.", TRUE),
+    ("Llama 2 7B has 6.74B parameters.", TRUE),
+    ("Llama 2 7B has 6.73B parameters.", FALSE),
+    ("Llama 2 7B has 131M embedding parameters.", TRUE),
+    ("Llama 2 70B: roughly 69 billion parameters.", TRUE),
+    # 32K as 32,000 or 32,768
+    ("Mistral 7B has a 32K context.", TRUE),
+    ("Llama 3 8B has 8K context.", TRUE),
+    ("Llama 2 7B has a 4K context.", TRUE),
+    ("Llama 2 7B has a 16K context.", FALSE),
+    # one layer, one expert
+    ("Llama 2 7B has 32 layers, each with 202M parameters.", TRUE),
+    ("Each of Llama 2 7B's 32 layers has 202M parameters.", TRUE),
+    ("Llama 2 7B has 202M parameters in each of its 32 layers.", TRUE),
+    ("Llama 2 7B has 32 layers, each with 300M parameters.", FALSE),
+    ("Llama 2 7B has 32 layers, each with 4096 hidden units and 6.7B parameters.", TRUE),
+    ("Mixtral 8x7B's experts each have 5.6B parameters.", TRUE),
+    ("Each of Mixtral 8x7B's 8 experts holds 5.6B parameters.", TRUE),
+    # mixtures of experts: total or active
+    ("Mixtral 8x7B has 13B parameters.", TRUE),
+    ("Mixtral 8x7B has 13B total parameters.", FALSE),
+    ("Mixtral 8x7B has about 13B active parameters out of 47B.", TRUE),
+    ("Qwen1.5-MoE-A2.7B has 2 billion non-embedding parameters.", TRUE),
+    # bits and scales in arithmetic
+    ("At 16 bits: 13B × 16 bits = 26 GB.", TRUE),
+    ("70B × 4-bit = 35 GB.", TRUE),
+    ("70B × 8 bits = 560 GB.", FALSE),
+    ("One block: 33.5 + 33.5 + 135.3 = 202.3M parameters.", TRUE),
+    ("One block: 33.5 + 33.5 + 135.3 = 250M parameters.", FALSE),
+]
+
+
+@pytest.mark.parametrize("text,expect", CASES, ids=[c[0][:60] for c in CASES])
+def test_hostile_sentence(scan_text, text, expect):
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    elif expect == FALSE:
+        assert got and any(s["verdict"] == "false" for s in got), got
+    else:
+        assert all(s["status"] != "checked" for s in got), got
+
+
+def test_enough_cases():
+    assert len(CASES) >= 40
