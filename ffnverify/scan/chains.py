@@ -18,7 +18,7 @@ import dataclasses
 import re
 
 from ffnverify.scan import precision, words
-from ffnverify.scan.figure import call, compare, const, terms_of
+from ffnverify.scan.figure import Term, call, compare, const, spread, terms_of
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
@@ -84,8 +84,8 @@ def _expression(toks, i, in_bytes: bool = False):
         t = toks[j]
         if figs and not want_operand and j - 1 == figs[-1] and _bits_at(toks, j) > j:
             bits.append(figs[-1])  # the figure before is a width in bits
-            if in_bytes:
-                out[-1] = f"({out[-1]} / 8)"
+            if in_bytes and isinstance(out[-1], tuple):
+                out[-1] = (out[-1][0], f"({out[-1][1]} / 8)")
             if toks[j].kind == "OP":  # "16-bit": the hyphen is no operator
                 j = _bits_at(toks, j)
                 worded = True
@@ -102,7 +102,7 @@ def _expression(toks, i, in_bytes: bool = False):
         if t.kind == "NUM" and want_operand and not t.ratio:
             if _glued(toks, j) and _symbol(toks[j + 1]):
                 return None  # "4·(8d/3)": an expression in symbols
-            out.append(f"({literal(t.value)})" if t.power else literal(t.value))
+            out.append(f"({literal(t.value)})" if t.power else (j, literal(t.value)))
             figs.append(j)
             want_operand = False
         elif t.kind == "OP" and t.text == "(" and want_operand:
@@ -119,7 +119,15 @@ def _expression(toks, i, in_bytes: bool = False):
         j += 1
     if want_operand or depth or len(figs) < 2:
         return None
-    return " ".join(out).replace("( ", "(").replace(" )", ")"), j, figs, worded, bits
+    text = " ".join(x[1] if isinstance(x, tuple) else x for x in out).replace(
+        "( ", "(").replace(" )", ")")
+    return _spread(toks, out, text), j, figs, worded, bits
+
+
+def _spread(toks, out, text) -> Term:
+    """The expression as a `Term` spread over its rounded figures' intervals
+    (`figure.spread`)."""
+    return spread([(toks[x[0]], x[1]) if isinstance(x, tuple) else x for x in out], text)
 
 
 def _per_byte(toks, i, j) -> bool:
@@ -171,14 +179,15 @@ def _as_hedged(t, hedge):
 
 def _step(toks, carried, prev, operand, op, r, hedge, figures, what):
     res = _as_hedged(toks[r], hedge)
-    first = [call(f"({carried})" if operand is not None else carried)]
+    first = [Term(f"({carried.text})", f"({carried.lo})", f"({carried.hi})")
+             if operand is not None else carried]
     if prev is not None:  # leniently, the previous result as stated, at its precision
         first += terms_of(toks[prev], toks[prev].scale == "bytes")
     choices = [first]
     if operand is not None:
         choices.append([const(toks[operand].value, op == "/")])
     bare = _mantissa(res) if all(not toks[i].scale for i in figures if i != r) else None
-    if bare is not None and operand is None and not re.search(r"[*/]", carried):
+    if bare is not None and operand is None and not re.search(r"[*/]", carried.text):
         res = bare  # "28 - 16 = 12GB": a sum's terms share the unit written on its result
         what += f" (every term in {toks[r].text[len(bare.text):].strip()})"
     strict, lenient = compare(choices, res)
@@ -222,7 +231,8 @@ def _steps(toks, expr, j, figs):
         op, operand, _ = carry
         r, hedge, j = res
         steps.append((expr, prev, operand, op, r, hedge, [prev, operand, r]))
-        expr = f"({expr}) {op} {literal(toks[operand].value)}"
+        v = literal(toks[operand].value)  # a positive operand: the ends stay the ends
+        expr = Term(f"({expr.text}) {op} {v}", f"({expr.lo}) {op} {v}", f"({expr.hi}) {op} {v}")
         prev = r
 
 
@@ -239,7 +249,7 @@ def _stated_first(toks, i) -> list[Part]:
         return []
     expr, _, figs, _, _ = got
     res = _as_hedged(t, toks[i + 1].text == "≈")
-    strict, lenient = compare([[call(expr)]], res)
+    strict, lenient = compare([[expr]], res)
     return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "arithmetic: the result stated before it")]
 
 

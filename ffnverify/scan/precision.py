@@ -50,6 +50,13 @@ def rounded_unit(t: Tok, hedge: bool = False) -> Fraction:
     return unit
 
 
+def rounded_input(t: Tok) -> bool:
+    """Whether an input of arithmetic states a rounded figure, read at its precision in a
+    lenient reading: one with a scale or unit (`6.7B`, `24 GB`: a measurement) or a
+    hedge (`~2.67`). A plain number (`4096`, `2.67`) is an operand as written."""
+    return (bool(t.scale) and t.scale != "%") or hedged(t)
+
+
 def alternatives(t: Tok, binary: bool) -> list[tuple[Fraction, Fraction]]:
     """(value, unit) of each reading of the figure's scale: decimal, and binary where
     `binary` (a context length, a memory size) or the figure is a byte count."""
