@@ -228,7 +228,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     index = {id(t): i for i, t in enumerate(toks)}
     nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
             and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
-            and not _in_arithmetic(toks, i) and not _glued(toks, i)]
+            and not _in_arithmetic(toks, i) and not _glued(toks, i) and not _proportion(toks, i)]
     used = set()
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)]
@@ -304,6 +304,16 @@ def _own_noun(text, fields, t) -> bool:
     """Whether figure t is followed by a field noun of its own ("experts of 22B parameters
     each": 22B counts parameters, not the experts before it)."""
     return any(fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
+
+
+def _proportion(toks, i) -> bool:
+    """Whether number i is a term of a proportion written `64:8` (a colon glued to a
+    number on each side: a ratio or a time, "64:8 = 8"), not the value of a field."""
+    def colon(k):
+        return 0 < k < len(toks) - 1 and toks[k].kind == "OP" and toks[k].text == ":" and \
+            toks[k - 1].kind == toks[k + 1].kind == "NUM" and \
+            toks[k - 1].end == toks[k].start and toks[k].end == toks[k + 1].start
+    return colon(i + 1) or colon(i - 1)
 
 
 def _glued(toks, i) -> bool:

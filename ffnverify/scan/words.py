@@ -212,8 +212,10 @@ WITH_INPUT = re.compile(r"\b(?:context|tokens?|sequences?|batch(?:es)?|prompts?|
 
 def counterfactual(text: str) -> bool:
     """An imagined model ("If Llama 2 7B had 40 layers, it would have ...", "Were GPT-2
-    to use 24 layers ...", "A model like Llama 2 7B with 64 layers would be ..."):
-    nothing in it is said of a real one."""
+    to use 24 layers ...", "A model like Llama 2 7B with 64 layers would be ..."), or
+    one derived from it (`DERIVED`): nothing in it is said of a real one."""
+    if DERIVED.search(text):  # "In our fork of X we use 40 layers": not X itself
+        return True
     modal = MODAL.search(text)
     return bool(modal) and (bool(COUNTERFACTUAL.search(text)) or bool(
         IMAGINED.search(text, 0, modal.start())))
@@ -239,15 +241,39 @@ def antecedents(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# a figure the author reports or believes rather than states ("According to one blog, X
+# has 40 layers", "X reportedly has", "I used to think X had"), and one of a model derived
+# from a catalogue model ("In our fork of X we use 40 layers", "We trained X with 40
+# layers"): read as if stated, to confirm (the polarity of a conditional)
+ATTRIBUTED = re.compile(r"\b(?:according to|reportedly|rumou?red|allegedly|purportedly|"
+                        r"(?:is|are|was|were) (?:said|believed|thought|rumou?red|reported|"
+                        r"expected) to|(?:I|we) (?:used to |once |first )?(?:think|thought|"
+                        r"believed?|assumed?|guess(?:ed)?)|in (?:my|our) (?:opinion|view))\b",
+                        re.I)
+DERIVED = re.compile(r"\b(?:our|my|their|a|an|the) (?:own )?(?:fork|variant|modification|"
+                     r"re-?implementation|ablation|modified (?:version|copy)|custom "
+                     r"(?:version|config))s? of\b|\bwe (?:trained|train|built|build|configured|"
+                     r"configure|instantiated|modified|changed|pruned|extended|shrank|grew|"
+                     r"re-?trained)\b|\b(?:for|in) (?:this|our|the|an|one) (?:ablation|"
+                     r"experiment)s?\b|\b(?:in|for|with) (?:the|its|their|a) (?:next|upcoming|future|planned|"
+                     r"later) (?:release|version|generation|iteration)s?\b", re.I)
+# a sentence that opens with its premise ("Suppose X had 16 KV heads instead of 8", "What
+# if ...", "Let's say ..."): conditional throughout, whatever it negates inside
+LEADING_PREMISE = re.compile(r"^\W*(?:suppose|supposing|imagine|assume|assuming|let['’]s say|"
+                             r"say|what if|if|were|had)\b", re.I)
+
+
 def polarity(text: str) -> str:
     """"question", "refuted", "negated", "conditional" or "" for a plain statement."""
     if QUESTION.search(text):
         return "question"
     if refuted_spans(text):
         return "refuted"
+    if LEADING_PREMISE.match(text):
+        return "conditional"
     if NEGATION.search(text):
         return "negated"
-    if CONDITIONAL.search(text):
+    if CONDITIONAL.search(text) or ATTRIBUTED.search(text) or DERIVED.search(text):
         return "conditional"
     return ""
 
