@@ -496,6 +496,13 @@ SHRINK_HEADER = re.compile(r"compress|reduction|ratio|smaller|shrink", re.I)
 SHRINK_AFTER = re.compile(r"\s*(?:compression|smaller|reduction|compressed|less memory)\b", re.I)
 SHRINK_BEFORE = re.compile(r"\b(?:compress(?:ed|es|ing)?|shrinks?|shrunk|reduced|reduces|cuts?)"
                            r"(?: it| the cache)?(?: by)?\s*$", re.I)
+# a memory figure said as what running the model takes ("needs 16 GB of VRAM", "16GB at
+# minimum"): the weights plus what the text leaves unstated, so at least the weights
+REQUIREMENT = re.compile(r"\b(?:needs?|needed|require[sd]?|requirements?|minimum|to run|"
+                         r"for inference|vram|gpu memory)\b", re.I)
+# ... unless the figure is said of the weights themselves ("its weights need 20 GB")
+WEIGHTS_ONLY = re.compile(r"\bweights?\b|\bcheckpoints?\b|\bfiles?\b|\bmodel size\b|"
+                          r"\bon disk\b|\bdownload", re.I)
 RUNTIME_ONLY = re.compile(r"\boverhead\b|\bin practice\b|\bpeak\b", re.I)
 GRADIENTS = re.compile(r"\bgradients?\b", re.I)
 # gradients of only some parameters (adapters, a trainable subset): not one a parameter
