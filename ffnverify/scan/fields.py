@@ -113,7 +113,8 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     per_layer = bool(words.PER_LAYER.search(text[:hi] + tail)) or bool(
         words.EACH_LAYER_BEFORE.search(text, 0, lo)) or bool(
         words.EACH_LAYER_AFTER.match(text[hi:]))  # "32 layers, each with 202M parameters"
-    if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
+    if re.search(r"\d(?:[.,]\d+)?\s?[A-Za-z%]{0,8}\s+(?:out\s+)?of\s+(?:(?:its|their|the|all|"
+                 r"a total of)\s+)?~?$", text[max(0, cand.start - 40):cand.start]):
         return "whole", per_layer  # "N of M params"
     return words.scope(window), per_layer
 

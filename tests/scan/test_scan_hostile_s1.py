@@ -82,6 +82,23 @@ CASES = [
     ("Llama 2 7B has 32 layers, each with 4096 hidden units and 6.7B parameters.", TRUE),
     ("Mixtral 8x7B's experts each have 5.6B parameters.", TRUE),
     ("Each of Mixtral 8x7B's 8 experts holds 5.6B parameters.", TRUE),
+    # a part of a whole ("N of its M parameters"): M is the whole, not the part
+    ("Llama 2 7B's FFN holds 4.3B of its 6.7B parameters.", TRUE),
+    ("Llama 2 7B's attention uses 2.1B out of 6.7B parameters.", TRUE),
+    # a proportion, a colon between figures
+    ("The ratio of query heads to KV heads in Llama 2 70B is 64:8 = 8.", TRUE),
+    # rounded inputs of arithmetic
+    ("Llama 2 7B: 6.7B params × 2 bytes = 13.5 GB.", TRUE),
+    ("Llama 2 7B: 6.7B params × 2 bytes = 20 GB.", FALSE),
+    # a memory requirement: at least the weights
+    ("Llama 2 7B needs 16 GB of VRAM in fp16.", TRUE),
+    ("Llama 2 7B needs 8 GB of VRAM in fp16.", FALSE),
+    # reported, derived
+    ("According to one blog, Llama 2 7B has 40 layers.", UNCLEAR),
+    ("In our fork of Llama 2 7B we use 40 layers.", TRUE),
+    # published figures the config does not hold
+    ("Mistral 7B has 7.3B parameters.", TRUE),
+    ("Mistral 7B was trained with an 8K context.", TRUE),
     # mixtures of experts: total or active
     ("Mixtral 8x7B has 13B parameters.", TRUE),
     ("Mixtral 8x7B has 13B total parameters.", FALSE),
