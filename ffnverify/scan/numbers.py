@@ -131,7 +131,9 @@ _DIGIT_RUN = re.compile(r"[\d.,\u202f\u2009\u00a0]+")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
 _SUPER = re.compile(f"[{''.join(SUPERSCRIPTS)}]+")
-_SCALE_WORD = re.compile(rf"\s?({notation.alternation(SCALE_WORDS)})\b", re.I)
+# "70 billion", "7-billion-parameter" (a hyphen or dash before the scale word)
+_SCALE_WORD = re.compile(rf"(?:\s|[-‐–](?=[a-z]))?({notation.alternation(SCALE_WORDS)})\b",
+                         re.I)
 _BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})\b")
 _SCALE = re.compile(rf"(?:{notation.alternation(SCALES)})(?![A-Za-z0-9_])")
 _FLOPS = re.compile(rf"\s?({notation.alternation(FLOP_SCALES)})(FLOPS|FLOPs|FLOP/s|"

@@ -260,6 +260,10 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         others = [s for s in starts if s != res.start and not (rng and s == low.start)]
         copied = nearest(res.start, stated_copies, others, side(starts, stated_copies))
         bpp = None if copied else nearest(res.start, per_param, others, side(starts, per_param))
+        if bpp and bpp[0] < res.start and ")" in text[bpp[0]:res.start] and \
+                "(" not in text[bpp[0]:res.start]:
+            bpp = None  # "140GB (2 bytes per parameter), or 35–40GB at 4-bit": an aside
+            # closed before this figure explains the one it follows
         fmt = None if bpp or copied else nearest(res.start, formats, others,
                                                  side(starts, formats))
         if bpp is None and fmt is None and copied is None:
