@@ -213,7 +213,7 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
         figs = (at[id(lo)], at[id(hi)])
     else:
         op = words.bound(text[:t.start], text[t.end:])
-        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
+        pairs = [(precision.strict(lhs, t, op, binary), precision.lenient(lhs, t, op, binary))
                  for lhs in lhs_list]
         figs = (i,)
     strict = pairs[0][0]

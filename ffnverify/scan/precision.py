@@ -78,11 +78,15 @@ def _approx(lhs: str, value: Fraction, tol: Fraction) -> str:
     return f"approx({lhs}, {literal(value)}, abs={literal(tol)})"
 
 
-def strict(lhs: str, t: Tok, op: str = "") -> str:
+def strict(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
     """The figure as written: exact for a plain integer, at half a unit of its last
-    digit otherwise (a scale suffix or a decimal states a rounded figure)."""
+    digit otherwise (a scale suffix or a decimal states a rounded figure). A bound on a
+    figure with two readings of its scale (`over 32K`, where `binary`: 32,000 or 32,768)
+    holds as written only when it holds under both: one that holds under one reading only
+    is a reading to confirm (the lenient side takes either)."""
     if op:
-        return f"{lhs} {op} {literal(t.value)}"
+        texts = list(dict.fromkeys(f"{lhs} {op} {literal(v)}" for v, _ in alternatives(t, binary)))
+        return texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
     unit = t.unit
     exact = t.value.denominator == 1 and t.unit == 1 and not hedged(t) and not t.scale
     return _approx(lhs, t.value, Fraction(0) if exact else unit / 2)

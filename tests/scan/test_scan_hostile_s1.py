@@ -126,3 +126,15 @@ def test_hostile_sentence(scan_text, text, expect):
 
 def test_enough_cases():
     assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    # `32K` is 32,000 or 32,768: a bound that holds under one reading only is to confirm
+    ("Mistral 7B supports over 32K tokens of context.", "suggested", "true"),
+    ("Llama 2 7B has a context of more than 4K tokens.", "suggested", "true"),
+    ("Mistral 7B supports under 32K tokens of context.", "checked", "false"),
+    ("Llama 2 7B has at least 4K tokens of context.", "checked", "true"),
+])
+def test_bounds_on_a_binary_scale(scan_text, text, status, verdict):
+    st = scan_text(text + "\n")["statements"][0]
+    assert (st["status"], st["verdict"]) == (status, verdict), st
