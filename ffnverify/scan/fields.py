@@ -261,6 +261,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         i = index[id(cand)]
         if func in words.BINARY_FIELDS and words.INPUT.search(text[max(0, cand.start - 8):cand.start]):
             continue  # "at 128K context", "for 4096 tokens": a chosen input, not the field
+        if _no_value(text, cand, fs, fe):
+            continue
         rng = _range_of(toks, i)
         if rng and any(x.scale in ("%", "bytes") for x in rng):
             continue  # "13–14 GB": a range of bytes is no count of a field
@@ -303,6 +305,21 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
     return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
+
+
+def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
+    """Whether figure t, paired with the field noun at fs..fe, is no value of the field: a
+    difference ("8 more layers than", "the difference ... is 8 layers") or a former value
+    ("went from 64 KV heads to 8", "previously had a 2K context")."""
+    clause = text[_clause_start(text, min(t.start, fs)):t.start]
+    if t.end <= fs and words.COMPARATIVE.search(text, t.end, fs):
+        return True  # "8 more layers than": the figure counts the difference
+    if words.DIFFERENCE_SAID.search(text, 0, t.start):
+        return True
+    if words.FORMER.search(clause) or (words.FROM_BEFORE.search(text, 0, t.start) and
+                                       words.CHANGE.search(text)):
+        return True  # the value it had, or had before a change
+    return False
 
 
 def _own_noun(text, fields, t) -> bool:

@@ -400,6 +400,19 @@ COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|
 # a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
 DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
 
+# a figure paired with its field noun across a comparative ("8 more layers than"), after a
+# word that makes it a difference, or said as a former value (`fields._no_value`)
+COMPARATIVE = re.compile(r"\b(?:more|fewer|less|extra|additional|other)\b", re.I)
+DIFFERENCE_SAID = re.compile(r"\b(?:difference|gap|delta)\b[^.;:]{0,60}\b(?:is|of|are|was)\s+"
+                             r"(?:just |only |about |roughly )?~?$", re.I)
+FORMER = re.compile(r"\b(?:previously|formerly|originally|used to|before that|"
+                    r"at first|initially)\b", re.I)
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$", re.I)
+CHANGE = re.compile(r"\b(?:went|go(?:es)?|grew|grow(?:s|n)?|increas\w*|decreas\w*|reduc\w*|cut(?:s|ting)?|"
+                    r"rais\w*|lower\w*|extend\w*|expand\w*|doubl\w*|halv\w*|shr[aiu]nk\w*|"
+                    r"dropp?\w*|mov(?:e|ed|es|ing)|chang\w*|jump\w*|bump\w*|upgrad\w*|switch\w*|"
+                    r"trimm?\w*|widen\w*|narrow\w*)\b", re.I)
+
 DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
                                r"apart|difference)\b", re.I)
 

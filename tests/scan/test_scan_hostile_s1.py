@@ -138,3 +138,28 @@ def test_enough_cases():
 def test_bounds_on_a_binary_scale(scan_text, text, status, verdict):
     st = scan_text(text + "\n")["statements"][0]
     assert (st["status"], st["verdict"]) == (status, verdict), st
+
+
+@pytest.mark.parametrize("text", [
+    # a difference paired with a field noun is no value of the field
+    "Llama 2 13B has 8 more layers than Llama 2 7B.",
+    "Llama 2 70B has 40 more layers than Llama 2 13B.",
+    "The difference between Llama 2 13B and Llama 2 7B is 8 layers.",
+    # a former value, or one before a change
+    "Mistral 7B cut the KV heads from 32 to 8.",
+    "Llama 2 70B went from 64 KV heads to 8.",
+    "Llama 2 7B previously had a 2K context; now it has 4K.",
+    "Llama 3 8B's vocabulary grew from 32K to 128K tokens.",
+])
+def test_differences_and_former_values_are_never_false(scan_text, text):
+    for st in scan_text(text + "\n")["statements"]:
+        assert st["verdict"] != "false", st
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 13B has 48 layers, more than Llama 2 7B.",   # a value, then a comparison
+    "Llama 2 7B has 40 layers, from what I can tell.",
+])
+def test_values_beside_comparisons_are_still_read(scan_text, text):
+    st = scan_text(text + "\n")["statements"][0]
+    assert st["verdict"] == "false", st
