@@ -11,7 +11,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-
 # ANSI/VT control sequences (CSI `ESC [ … m`, OSC `ESC ] … BEL`, two-byte escapes, 8-bit
 # CSI) and the other C0/C1 control characters but tab and line breaks
 CONTROL = re.compile(r"\x1b\[[0-?]{0,64}[ -/]{0,16}[@-~]|\x9b[0-?]{0,64}[ -/]{0,16}[@-~]|"

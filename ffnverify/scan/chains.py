@@ -18,7 +18,7 @@ import dataclasses
 import re
 
 from ffnverify.scan import precision, words
-from ffnverify.scan.figure import Term, call, compare, const, spread, terms_of
+from ffnverify.scan.figure import Term, compare, const, spread, terms_of
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
