@@ -281,11 +281,20 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             continue  # a size of one expert (or one of several parts), not of the model
         if func == "params_total":
             scope, per_layer = _scope(text, fs, fe, cand)
+            if words.several_parts(text[:cand.start]):
+                missing.append("parameters of several parts together (\"the embedding and "
+                               "LM head together\")")
+                continue
             got = params_lhs(model, scope, per_layer)
             if got is None:
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
+            if not per_layer and scope and words.PART_UNIT.search(text, 0, cand.start):
+                # "the attention block has 67M parameters": one layer's, or all of them
+                layer = params_lhs(model, scope, True)
+                if layer is not None:
+                    lhs_list, scope_clear = layer[0] + lhs_list, False
         if not available(func):
             missing.append(func)
             continue

@@ -398,7 +398,24 @@ COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|
                            r"\s*(?:the\s+)?$", re.I)
 
 # a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
-DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
+DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by|sav(?:e|es|ed|ing)|"
+                        r"add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|shed(?:s|ding)?|"
+                        r"trim(?:s|med|ming)?)\s+(?:(?:about|roughly|some|over|nearly)\s+)?~?$",
+                        re.I)
+# a part of a block named in the singular before a parameter count ("the attention block
+# has 67M parameters"): one layer's part, or, leniently, all of them
+PART_UNIT = re.compile(r"\b(?:attention|self-attention|ffn|mlp|feed[- ]?forward|moe)\s+"
+                       r"(?:block|layer|sublayer|sub-layer|module)\b(?!s)", re.I)
+_PART_WORDS = [(p, part) for p, part in SCOPES if part in ("ffn", "attention", "embedding",
+                                                            "lm_head", "norms")]
+
+
+def several_parts(before: str) -> bool:
+    """Whether the clause before a figure joins two parts of a model as its subject ("the
+    embedding and LM head together hold 262M"): their sum, not either part."""
+    clause = re.split(r"[;.:]", before)[-1]
+    joined = re.search(r"\b(?:and|plus|with|together|combined|both)\b|&|\+", clause, re.I)
+    return bool(joined) and len({part for p, part in _PART_WORDS if p.search(clause)}) > 1
 
 # a figure paired with its field noun across a comparative ("8 more layers than"), after a
 # word that makes it a difference, or said as a former value (`fields._no_value`)

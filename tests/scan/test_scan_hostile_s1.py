@@ -163,3 +163,26 @@ def test_differences_and_former_values_are_never_false(scan_text, text):
 def test_values_beside_comparisons_are_still_read(scan_text, text):
     st = scan_text(text + "\n")["statements"][0]
     assert st["verdict"] == "false", st
+
+
+@pytest.mark.parametrize("text,expect", [
+    # two parts joined as the subject: their sum, not either part
+    ("Llama 2 7B's embedding and LM head together hold 262M parameters.", TRUE),
+    ("Llama 2 7B's attention plus FFN hold 6.5B parameters.", TRUE),
+    ("Llama 2 7B's FFN holds 4.3B parameters.", TRUE),
+    ("Llama 2 7B's FFN holds 3B parameters.", FALSE),
+    # a change in the count, not the count ("saving 38.6M parameters")
+    ("GPT-2 small ties its embedding and output matrices, saving 38.6M parameters.", TRUE),
+    ("Tying the embeddings of Llama 2 7B would save about 131M parameters.", TRUE),
+    # a part named in the singular: one layer's, or all of them
+    ("Llama 2 7B's attention block has 67M parameters.", TRUE),
+    ("Llama 2 7B's FFN layer has 135M parameters.", TRUE),
+    ("Llama 2 7B's attention layers hold 2.1B parameters.", TRUE),
+    ("Llama 2 7B's attention block has 500M parameters.", FALSE),
+])
+def test_parts_sums_and_changes(scan_text, text, expect):
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    else:
+        assert any(s["verdict"] == "false" for s in got), got
