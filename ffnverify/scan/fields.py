@@ -318,8 +318,13 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
 
 def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
     """Whether figure t, paired with the field noun at fs..fe, is no value of the field: a
+    piece of a number the tokens split (a decimal comma, an apostrophe group), a
     difference ("8 more layers than", "the difference ... is 8 layers") or a former value
     ("went from 64 KV heads to 8", "previously had a 2K context")."""
+    if re.search(r"\d[,'’]$", text[:t.start]) or re.match(r"[,'’]\d", text[t.end:]) or (
+            re.search(r"\d[ \u202f\u2009]$", text[:t.start]) and re.search(r"\d \d{3}", t.text)):
+        return True  # "6,74 billion" (a decimal comma), "4'096", "6 738 415 616": a figure
+        # the tokens split, read whole by no reading here
     clause = text[_clause_start(text, min(t.start, fs)):t.start]
     if t.end <= fs and words.COMPARATIVE.search(text, t.end, fs):
         return True  # "8 more layers than": the figure counts the difference

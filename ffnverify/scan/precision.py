@@ -113,8 +113,23 @@ def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
             else:
                 tol = rounded_unit(t) * scale / 2
             texts.append(_approx(lhs, value, tol))
+    grouped = thousands_dotted(t)
+    if grouped is not None:  # "4.096" in a text whose dots group thousands (4096)
+        texts.append(f"{lhs} {op or '=='} {literal(grouped)}")
     texts = list(dict.fromkeys(texts))
     return texts[0] if len(texts) == 1 else "(" + " or ".join(texts) + ")"
+
+
+_DOTTED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+
+
+def thousands_dotted(t: Tok) -> Fraction | None:
+    """The integer a figure written with dots between groups of three digits states where
+    the dot groups thousands, as many European texts write it (`4.096` for 4096,
+    `6.738.415.616`), or None: a careful reader takes it so too (leniently)."""
+    if t.scale or t.power or not _DOTTED.fullmatch(t.text):
+        return None
+    return Fraction(int(t.text.replace(".", "")))
 
 
 def low_end(lo: Tok, hi: Tok) -> tuple[Fraction, Fraction]:

@@ -186,3 +186,22 @@ def test_parts_sums_and_changes(scan_text, text, expect):
         assert all(s["verdict"] != "false" for s in got), got
     else:
         assert any(s["verdict"] == "false" for s in got), got
+
+
+@pytest.mark.parametrize("text,expect", [
+    # European and other digit grouping: a careful reader takes "4.096" as 4096
+    ("Llama 2 7B has a hidden size of 4.096.", TRUE),
+    ("Llama 2 7B's FFN width is 11.008.", TRUE),
+    ("Mistral 7B has a vocabulary of 32.000 tokens.", TRUE),
+    ("Llama 2 7B has 6,74 billion parameters.", TRUE),
+    ("Llama 2 7B has a hidden size of 4'096.", TRUE),
+    ("Llama 2 7B has 6 738 415 616 parameters.", TRUE),
+    ("Llama 2 7B has a hidden size of 5.120.", FALSE),     # 5120 under either reading
+    ("Llama 2 7B has a hidden size of 4,096.", TRUE),
+])
+def test_digit_grouping(scan_text, text, expect):
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    else:
+        assert any(s["verdict"] == "false" for s in got), got
