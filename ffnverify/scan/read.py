@@ -157,6 +157,10 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
         # popular belief, GPT-3 does not have 96 heads")
         negated = words.negated_spans(clean) if kind == "refuted" else []
         for p in parts:
+            if kind == "negated" and inside(p, spans) and p.reading.startswith("arithmetic"):
+                continue  # "X doesn't have 8 × 7B = 56B parameters": what the negation
+                # denies (the equality, or that X has it) is unclear: not read ("0 ≈ 1/3
+                # is false" refutes the equality itself, and reads as its negation)
             if inside(p, spans):
                 out.append(_negate(p, "the statement refutes it" if kind == "refuted"
                                    else "the statement negates it"))

@@ -205,3 +205,19 @@ def test_digit_grouping(scan_text, text, expect):
         assert all(s["verdict"] != "false" for s in got), got
     else:
         assert any(s["verdict"] == "false" for s in got), got
+
+
+@pytest.mark.parametrize("text,expect", [
+    # a negation that denies a model a count, with the arithmetic of that count inside
+    ("Mixtral 8x7B doesn't have 8 × 7B = 56B parameters, but 46.7B.", TRUE),
+    ("Mixtral 8x22B has 141B parameters, not 8 × 22B = 176B.", TRUE),
+    # an equality refuted as such still reads as its negation
+    ("It is a myth that 8/3 × 4096 = 10923.", TRUE),
+    ("It is a myth that 8/3 × 4096 = 10922.67.", FALSE),
+])
+def test_negated_arithmetic(scan_text, text, expect):
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    else:
+        assert any(s["verdict"] == "false" for s in got), got
