@@ -203,6 +203,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts, notes, names_read, missing = [], [], set(), []
     names = models(clean)
     near = near_misses(clean)
+    if not names and words.OTHER_SUBJECT.search(clean):
+        subject = None  # "Its bigger sibling has 40 layers": not the model the place names
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
         parts += got + shape_counts(header, cells, clean, toks)

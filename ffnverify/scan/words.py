@@ -397,6 +397,16 @@ COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|
                            r"in contrast to|rather than|instead of|besides|than|relative to)"
                            r"\s*(?:the\s+)?$", re.I)
 
+# a subject that is another model than the one the place names ("Its bigger sibling has 40
+# layers", "The 13B version has 40", "the smaller one") under a heading "Llama 2 7B"
+OTHER_SUBJECT = re.compile(r"\b(?:its|their|the|a)\s+(?:(?:bigger|larger|smaller|older|newer|next|"
+                           r"previous|earlier|later|other|sister|upcoming|original)\s+)+(?:sibling|"
+                           r"successor|predecessor|cousin|variant|version|counterpart|one|model|"
+                           r"release|generation)s?\b|\b(?:its|their)\s+(?:sibling|successor|"
+                           r"predecessor|counterpart|cousin)s?\b|\bthe\s+\d+(?:\.\d+)?\s?[BbMm]\s+"
+                           r"(?:version|variant|model|one|sibling)\b|\bthe (?:smaller|larger|"
+                           r"bigger)\b", re.I)
+
 # a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
 DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by|sav(?:e|es|ed|ing)|"
                         r"add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|shed(?:s|ding)?|"

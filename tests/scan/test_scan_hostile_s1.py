@@ -221,3 +221,17 @@ def test_negated_arithmetic(scan_text, text, expect):
         assert all(s["verdict"] != "false" for s in got), got
     else:
         assert any(s["verdict"] == "false" for s in got), got
+
+
+@pytest.mark.parametrize("text", [
+    "Its bigger sibling has 40 layers.",
+    "The 13B version has 40 layers.",
+    "Its successor has a 128K vocabulary.",
+    "The smaller one has 32 layers; the larger 40.",
+    "The next model in the family has 40 layers.",
+])
+def test_another_model_than_the_heading_names(scan_text, text):
+    got = scan_text(f"# Llama 2 7B\n\nIt has 32 layers.\n\n{text}\n")["statements"]
+    assert got[0]["verdict"] == "true", got[0]   # the heading's model is still read
+    for st in got[1:]:
+        assert st["verdict"] != "false", st
