@@ -290,11 +290,13 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
-            if not per_layer and scope and words.PART_UNIT.search(text, 0, cand.start):
+            if not per_layer and scope in ("ffn", "attention", "norms") and (
+                    words.PART_UNIT.search(text, 0, cand.start)
+                    or not words.ALL_LAYERS.search(text)):
                 # "the attention block has 67M parameters": one layer's, or all of them
                 layer = params_lhs(model, scope, True)
                 if layer is not None:
-                    lhs_list, scope_clear = layer[0] + lhs_list, False
+                    lhs_list = lhs_list + layer[0]  # leniently; as written, the whole part
         if not available(func):
             missing.append(func)
             continue

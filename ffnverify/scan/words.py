@@ -416,6 +416,11 @@ DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by|sav(?
 # has 67M parameters"): one layer's part, or, leniently, all of them
 PART_UNIT = re.compile(r"\b(?:attention|self-attention|ffn|mlp|feed[- ]?forward|moe)\s+"
                        r"(?:block|layer|sublayer|sub-layer|module)\b(?!s)", re.I)
+# ... and said of all the layers ("in total", "across all layers", "the FFNs"): the
+# model's whole part; a part named without it ("Llama 2 7B's FFN has 135M parameters")
+# may be one layer's, a reading to confirm
+ALL_LAYERS = re.compile(r"\b(?:total|all|across|whole|entire|combined|overall|altogether|"
+                        r"together|layers|blocks|ffns|mlps)\b", re.I)
 _PART_WORDS = [(p, part) for p, part in SCOPES if part in ("ffn", "attention", "embedding",
                                                             "lm_head", "norms")]
 

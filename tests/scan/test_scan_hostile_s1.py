@@ -235,3 +235,18 @@ def test_another_model_than_the_heading_names(scan_text, text):
     assert got[0]["verdict"] == "true", got[0]   # the heading's model is still read
     for st in got[1:]:
         assert st["verdict"] != "false", st
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    # a part named without "total"/"all layers": one layer's part too, leniently
+    ("Llama 2 7B's FFN has 135M parameters.", "suggested", "true"),
+    ("The FFN of Llama 2 7B holds 4.33B parameters.", "checked", "true"),
+    ("Llama 2 7B's FFN has 135M parameters in total.", "checked", "false"),
+    ("Across all layers, Llama 2 7B's FFNs hold 135M parameters.", "checked", "false"),
+    ("Llama 2 7B's FFN has 500M parameters.", "checked", "false"),
+    ("| Model | FFN params |\n|---|---|\n| Llama 2 7B | 135M |", "suggested", "true"),
+    ("| Model | Total FFN params |\n|---|---|\n| Llama 2 7B | 135M |", "checked", "false"),
+])
+def test_a_part_may_be_one_layers(scan_text, text, status, verdict):
+    st = scan_text(text + "\n")["statements"][-1]
+    assert (st["status"], st["verdict"]) == (status, verdict), st
