@@ -156,9 +156,21 @@ def bound(before: str, after: str = "") -> str:
     return ""
 
 
+# a statement labelled as wrong before it ("Wrong: X", "Myth — X", "❌ X"): X is refuted
+LABEL_REFUTED = re.compile(r"^[\s*_#>|-]*(?:(?:wrong|false|incorrect|myth|untrue|not true|bad|"
+                           r"misconception|fallacy)\s*[:—–-]|[❌✗✘🚫⛔])", re.I)
+# a question not ending in "?": a quiz, an exercise, an indirect question
+QUESTION_LEAD = re.compile(r"^\W*(?:(?:true or false|quiz|question|q|exercise|puzzle|test "
+                           r"yourself)\s*[:.)]|(?:show|prove) that\b|(?:check|verify|determine|"
+                           r"find out) (?:whether|if)\b)|\b(?:wonder(?:s|ed|ing)?|ask(?:s|ed|ing)?|unclear|unknown|"
+                           r"not sure|nobody knows|no one knows|don['’]t know|check|verify|"
+                           r"see) (?:whether|if)\b", re.I)
+
+
 def refuted_spans(text: str) -> list[tuple[int, int]]:
     """The stretches of `text` it quotes in order to refute them."""
-    spans = []
+    label = LABEL_REFUTED.match(text)
+    spans = [(label.end(), len(text))] if label else []
     for m in REFUTE_AHEAD.finditer(text):
         pivot = PIVOT.search(text, m.end())
         end = pivot.start() if pivot else len(text)
@@ -265,7 +277,7 @@ LEADING_PREMISE = re.compile(r"^\W*(?:suppose|supposing|imagine|assume|assuming|
 
 def polarity(text: str) -> str:
     """"question", "refuted", "negated", "conditional" or "" for a plain statement."""
-    if QUESTION.search(text):
+    if QUESTION.search(text) or QUESTION_LEAD.search(text):
         return "question"
     if refuted_spans(text):
         return "refuted"

@@ -250,3 +250,32 @@ def test_another_model_than_the_heading_names(scan_text, text):
 def test_a_part_may_be_one_layers(scan_text, text, status, verdict):
     st = scan_text(text + "\n")["statements"][-1]
     assert (st["status"], st["verdict"]) == (status, verdict), st
+
+
+@pytest.mark.parametrize("text,expect", [
+    # questions without a question mark: quizzes, exercises, indirect questions
+    ("True or false: Llama 2 7B has 40 layers.", UNCLEAR),
+    ("Exercise: show that Llama 2 7B has 40 layers.", UNCLEAR),
+    ("I wonder whether Llama 2 7B has 40 layers.", UNCLEAR),
+    ("Check whether Llama 2 7B has 40 layers.", UNCLEAR),
+    ("Q: Does Mistral 7B have 40 layers? A: No, 32.", UNCLEAR),
+    # a statement labelled wrong before it
+    ("Wrong: Llama 2 7B has 40 layers.", TRUE),
+    ("Myth — Llama 2 7B has 40 layers.", TRUE),
+    ("❌ Llama 2 7B has 40 layers", TRUE),
+    ("Correct: Llama 2 7B has 40 layers.", FALSE),
+    ("✅ Llama 2 7B has 40 layers", FALSE),
+])
+def test_questions_and_labels(scan_text, text, expect):
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    elif expect == FALSE:
+        assert any(s["verdict"] == "false" for s in got), got
+    else:
+        assert all(s["status"] != "checked" for s in got), got
+
+
+def test_q_heads_is_no_question(scan_text):
+    got = scan_text("# Llama 2 70B\n\nQ-Heads: 64\n")["statements"]
+    assert got and got[0]["status"] != "unchecked", got
