@@ -152,8 +152,9 @@ ROWS = [
           "arXiv:2310.06825 Table 1 (hidden_dim 14336)",
           published_total=7_241_732_096,
           published_source=HUB.format("mistralai/Mistral-7B-v0.1"),
-          # mistral.ai's announcement (2023-09-27): "Mistral 7B is a 7.3B parameter model"
-          published_as={"params_total": 7_300_000_000},
+          # arXiv:2310.06825 Table 1 (context_len 8192); mistral.ai's announcement ("a
+          # 7.3B parameter model")
+          published_as={"context": 8192, "params_total": 7_300_000_000},
           note="d_ff is given, not derived: no Mistral source states a rule. It coincides "
           "with Meta's rule at multiple_of 1024, multiplier 1.3 (Llama 3 8B's), a "
           "coincidence recorded in docs/catalogue.md, not a provenance."),
@@ -394,7 +395,9 @@ ROWS = [
           source="openai-community/gpt2-xl config.json (n_embd 1600, n_layer 48, n_head 25)",
           published_total=1_557_611_200,
           published_source="keras-team/keras-hub keras_hub/src/models/gpt2/gpt2_presets.py "
-          "(gpt2_extra_large_en params); openai/gpt-2 names it 1558M"),
+          "(gpt2_extra_large_en params); openai/gpt-2 names it 1558M",
+          # OpenAI's release of the largest GPT-2 calls it 1.5B (the paper's 1542M)
+          published_as={"params_total": 1_500_000_000}),
     *[Model(name=f"t5-{size}", context=512, hf_ids=(f"google-t5/t5-{size}", f"t5-{size}"),
             d_model=d, d_ff=ff, variant="relu", bias=False, layers=n, encoder_layers=n,
             vocab=32128, heads=h, kv_heads=h, head_dim=kv, tied=True, norm="rms",

@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import product as _cartesian
 
 from ffnverify.scan import precision, words
+from ffnverify.scan.figure import compare, spread
 from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
 from ffnverify.scan.parts import Part
 from ffnverify.scan.recognise import runs
@@ -271,7 +272,43 @@ def _compared(left, op, right, at) -> Part | None:
         t = rhs_side[0]
         hedge = approx and (t.tilde or any(is_op(x, "~") for x in right[:1]))
         loose = precision.lenient(lhs, hedged_tok(t) if hedge else t)
+        term = _spread(left, lhs)
+        if term.spread:  # "6.7B × 2 = 13.5B": a rounded input read at its precision
+            _, wide = compare([[term]], hedged_tok(t) if hedge else t, binary=False)
+            loose = f"({loose} or {wide})"
+        shared = _shared_scale(left, t)
+        if shared is not None:  # "67 + 8.4 + 235 = 310.4M": the terms are in millions too
+            scaled = approx_claim(lhs, shared) if approx else \
+                f"approx({lhs}, {num(shared)}, abs={literal(shared.unit / 2)})"  # 856M: ±0.5M
+            strict = f"({strict} or {scaled})"
+            loose = f"({loose} or {precision.lenient(lhs, hedged_tok(shared) if hedge else shared)})"
     return Part(strict, loose, not leans, figs, f"arithmetic as written: {strict}")
+
+
+def _spread(left, lhs: str):
+    """The left side as a `figure.Term` spread over its rounded inputs (`figure.spread`)."""
+    items = []
+    for t in left:
+        if t.kind == "NUM":
+            items.append((t, num(t)))
+        elif not is_op(t, "~"):
+            items.append({"×": "*"}.get(t.text, t.text))
+    return spread(items, lhs)
+
+
+def _shared_scale(left, result: Tok) -> Tok | None:
+    """The result without its scale (`856M` → 856, at the same precision), when the left
+    side is a sum of figures that carry no scale of their own (`67 + 8.4 + 235 = 310.4M`):
+    a careful reader takes the terms at the result's scale, as a range's low end takes its
+    high end's (`precision.low_end`), and also as written. None for a product (`4096 ×
+    4096 = 16.8M` states the scale of the product) or a term with a scale or unit."""
+    if result.scale not in SCALES or any(
+            t.kind == "NUM" and (t.scale or t.power or t.ratio) for t in left):
+        return None
+    if not any(is_op(t, "+", "-") for t in left) or any(
+            t.kind == "OP" and t.text not in ("+", "-", "(", ")", "~") for t in left):
+        return None
+    return precision.bare(result)
 
 
 MAX_TWINS = 4  # byte figures in one `≠` read both ways (2^4 readings at most)

@@ -7,8 +7,15 @@ entity or escape maps to the position of its first source character). `Source` t
 offset into a 1-based line and column (columns count code points).
 """
 
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
+
+# ANSI/VT control sequences (CSI `ESC [ … m`, OSC `ESC ] … BEL`, two-byte escapes, 8-bit
+# CSI) and the other C0/C1 control characters but tab and line breaks
+CONTROL = re.compile(r"\x1b\[[0-?]{0,64}[ -/]{0,16}[@-~]|\x9b[0-?]{0,64}[ -/]{0,16}[@-~]|"
+                     r"\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?|\x1b[ -~]?|"
+                     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 class Source:
@@ -50,8 +57,18 @@ class Block:
 
     def add(self, text: str, offset: int, contiguous: bool = True):
         """Append `text`; its first character sits at `offset` in the source, the others
-        follow it there (contiguous) or all come from that one source character."""
+        follow it there (contiguous) or all come from that one source character. Terminal
+        control sequences and control characters (`CONTROL`) are left out: a terminal shows
+        none of them, and `\x1b[31m` is no figure 31; each piece of text around them keeps
+        its own source position."""
         if not text:
+            return
+        if CONTROL.search(text):
+            at = 0
+            for m in CONTROL.finditer(text):
+                self.add(text[at:m.start()], offset + at if contiguous else offset, contiguous)
+                at = m.end()
+            self.add(text[at:], offset + at if contiguous else offset, contiguous)
             return
         self.parts.append((self.length, offset, len(text) if contiguous else 1))
         self.chunks.append(text)

@@ -16,9 +16,9 @@ other single steps are the plain arithmetic reader's (`arithmetic.arithmetic`).
 
 import dataclasses
 import re
-from fractions import Fraction
 
-from ffnverify.scan.figure import call, compare, const, terms_of
+from ffnverify.scan import precision, words
+from ffnverify.scan.figure import Term, compare, const, spread, terms_of
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
@@ -45,6 +45,18 @@ _NOT_UNITS = {"is", "are", "was", "were", "and", "or", "for", "of", "the", "a", 
               "gives", "equals", "makes", "if", "but", "vs", "versus", "than"}
 
 
+def _bits_at(toks, j) -> int:
+    """The index after a bit unit at j ("16 bits", "16-bit", "4 bit/param"), or j when
+    token j is no such unit (`words.BIT_UNIT`)."""
+    if j < len(toks) and toks[j].kind == "WORD" and words.BIT_UNIT.fullmatch(toks[j].text):
+        return j + 1
+    if j + 1 < len(toks) and toks[j].kind == "OP" and toks[j].text == "-" and \
+            toks[j + 1].kind == "WORD" and toks[j].end == toks[j + 1].start and \
+            toks[j - 1].end == toks[j].start and words.BIT_UNIT.fullmatch(toks[j + 1].text):
+        return j + 2  # "16-bit": a compound, not a subtraction
+    return j
+
+
 def _unit_words(toks, j):
     """The index after the unit words of an operand at j ("parameters", "FLOPs / token /
     parameter"), or j when there are none."""
@@ -62,13 +74,22 @@ def _unit_words(toks, j):
     return k
 
 
-def _expression(toks, i):
+def _expression(toks, i, in_bytes: bool = False):
     """(claim text, end index, figure indices, whether unit words came between the
-    numbers) of the arithmetic starting at token i, or None when there is none (a lone
-    number is no expression)."""
-    out, figs, want_operand, depth, j, worded = [], [], True, 0, i, False
+    numbers, the figures stated in bits) of the arithmetic starting at token i, or None
+    when there is none (a lone number is no expression). With `in_bytes`, a figure in
+    bits counts bytes, an eighth of it ("175B × 16 bits = 350GB")."""
+    out, figs, want_operand, depth, j, worded, bits = [], [], True, 0, i, False, []
     while j < len(toks):
         t = toks[j]
+        if figs and not want_operand and j - 1 == figs[-1] and _bits_at(toks, j) > j:
+            bits.append(figs[-1])  # the figure before is a width in bits
+            if in_bytes and isinstance(out[-1], tuple):
+                out[-1] = (out[-1][0], f"({out[-1][1]} / 8)")
+            if toks[j].kind == "OP":  # "16-bit": the hyphen is no operator
+                j = _bits_at(toks, j)
+                worded = True
+                continue
         per_unit = t.kind == "OP" and t.text == "/" and j + 1 < len(toks) and \
             toks[j + 1].kind == "WORD"
         if (t.kind == "WORD" or per_unit) and not want_operand and figs:
@@ -81,7 +102,7 @@ def _expression(toks, i):
         if t.kind == "NUM" and want_operand and not t.ratio:
             if _glued(toks, j) and _symbol(toks[j + 1]):
                 return None  # "4·(8d/3)": an expression in symbols
-            out.append(f"({literal(t.value)})" if t.power else literal(t.value))
+            out.append(f"({literal(t.value)})" if t.power else (j, literal(t.value)))
             figs.append(j)
             want_operand = False
         elif t.kind == "OP" and t.text == "(" and want_operand:
@@ -98,7 +119,22 @@ def _expression(toks, i):
         j += 1
     if want_operand or depth or len(figs) < 2:
         return None
-    return " ".join(out).replace("( ", "(").replace(" )", ")"), j, figs, worded
+    text = " ".join(x[1] if isinstance(x, tuple) else x for x in out).replace(
+        "( ", "(").replace(" )", ")")
+    return _spread(toks, out, text), j, figs, worded, bits
+
+
+def _spread(toks, out, text) -> Term:
+    """The expression as a `Term` spread over its rounded figures' intervals
+    (`figure.spread`)."""
+    return spread([(toks[x[0]], x[1]) if isinstance(x, tuple) else x for x in out], text)
+
+
+def _per_byte(toks, i, j) -> bool:
+    """Whether the arithmetic from i to j divides by 8 itself ("7B × 16 bits / 8 = 14 GB"):
+    then its bits are already turned into bytes."""
+    return any(toks[k].kind == "OP" and toks[k].text in ("/", "÷") and toks[k + 1].kind == "NUM"
+               and toks[k + 1].value == 8 for k in range(i, min(j, len(toks) - 1)))
 
 
 def _result(toks, j):
@@ -143,14 +179,15 @@ def _as_hedged(t, hedge):
 
 def _step(toks, carried, prev, operand, op, r, hedge, figures, what):
     res = _as_hedged(toks[r], hedge)
-    first = [call(f"({carried})" if operand is not None else carried)]
+    first = [Term(f"({carried.text})", f"({carried.lo})", f"({carried.hi})")
+             if operand is not None else carried]
     if prev is not None:  # leniently, the previous result as stated, at its precision
         first += terms_of(toks[prev], toks[prev].scale == "bytes")
     choices = [first]
     if operand is not None:
         choices.append([const(toks[operand].value, op == "/")])
     bare = _mantissa(res) if all(not toks[i].scale for i in figures if i != r) else None
-    if bare is not None and operand is None and not re.search(r"[*/]", carried):
+    if bare is not None and operand is None and not re.search(r"[*/]", carried.text):
         res = bare  # "28 - 16 = 12GB": a sum's terms share the unit written on its result
         what += f" (every term in {toks[r].text[len(bare.text):].strip()})"
     strict, lenient = compare(choices, res)
@@ -160,20 +197,7 @@ def _step(toks, carried, prev, operand, op, r, hedge, figures, what):
     return Part(strict, lenient, True, tuple(sorted(figures)), what)
 
 
-def _mantissa(t):
-    """The result without its scale or byte unit (`12GB` → 12), or None when it has none."""
-    m = re.match(r"[\d.,]+", t.text)
-    if not t.scale or t.scale in ("%", "flops") or not m or t.power:
-        return None
-    try:
-        value = Fraction(m.group().replace(",", ""))
-    except (ValueError, ZeroDivisionError):
-        return None
-    if not value:
-        return None
-    factor = t.value / value
-    return dataclasses.replace(t, value=value, unit=t.unit / factor, scale="", plain=True,
-                               text=m.group())
+_mantissa = precision.bare  # `12GB` → 12
 
 
 def _carried(toks, j):
@@ -207,7 +231,8 @@ def _steps(toks, expr, j, figs):
         op, operand, _ = carry
         r, hedge, j = res
         steps.append((expr, prev, operand, op, r, hedge, [prev, operand, r]))
-        expr = f"({expr}) {op} {literal(toks[operand].value)}"
+        v = literal(toks[operand].value)  # a positive operand: the ends stay the ends
+        expr = Term(f"({expr.text}) {op} {v}", f"({expr.lo}) {op} {v}", f"({expr.hi}) {op} {v}")
         prev = r
 
 
@@ -222,9 +247,9 @@ def _stated_first(toks, i) -> list[Part]:
     got = _expression(toks, i + 2)
     if got is None or not got[3]:
         return []
-    expr, _, figs, _ = got
+    expr, _, figs, _, _ = got
     res = _as_hedged(t, toks[i + 1].text == "≈")
-    strict, lenient = compare([[call(expr)]], res)
+    strict, lenient = compare([[expr]], res)
     return [Part(strict, lenient, True, tuple(sorted([i, *figs])), "arithmetic: the result stated before it")]
 
 
@@ -237,8 +262,12 @@ def chains(toks, text, names, about: str = "") -> list[Part]:
             parts += _stated_first(toks, i)
             i += 1
             continue
-        expr, j, figs, worded = got
-        steps, j = _steps(toks, expr, j, figs)
+        expr, end, figs, worded, bits = got
+        steps, j = _steps(toks, expr, end, figs)
+        if bits and any(toks[s[4]].scale == "bytes" for s in steps) and not _per_byte(
+                toks, i, end):
+            expr = _expression(toks, i, in_bytes=True)[0]  # bits × … = bytes: 8 bits a byte
+            steps, j = _steps(toks, expr, end, figs)
         if len(steps) > 1 or worded or any(toks[s[4]].scale == "bytes" for s in steps):
             for n, step in enumerate(steps, 1):
                 parts.append(_step(toks, *step, f"arithmetic, step {n}"))

@@ -30,9 +30,13 @@ def published_as(model: str, func: str, value) -> bool:
     from ffnverify.catalogue import get
 
     try:
-        return get(model).published_as.get(func) == value
+        published = get(model).published_as.get(func)
     except KeyError:
         return False
+    if published is None:
+        return False
+    return published == value or (  # "8K" for a published 8192: K as 1024 in a context
+        func in words.BINARY_FIELDS and value % 1000 == 0 and value // 1000 * 1024 == published)
 
 
 def fields_in(text):
@@ -87,7 +91,11 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     start = _clause_start(text, at)
     mine = [n for n in before if n[0] >= start]
     if len(mine) != 1:
-        return before[-1][2], False
+        # "Llama 3 8B, unlike Llama 3.1 8B, has ...": a model named as the one compared
+        # with is not the subject; the nearest one not so named is the likelier owner
+        subjects = [n for n in before if not words.COMPARED_WITH.search(
+            text, max(0, n[0] - 32), n[0])]
+        return (subjects or before)[-1][2], False
     earlier = [n for n in names if n[1] <= mine[0][0]]
     if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
                                 text[earlier[-1][1]:mine[0][0]], re.I):
@@ -103,9 +111,13 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
     window = words.MIXTURE_NAMED.sub(" ", text[start:hi] + tail)  # "a 46.7B-parameter
     # Mixture-of-Experts model": the kind of model, not its experts' part
-    if re.search(r"\d\s+of\s+~?$", text[max(0, cand.start - 30):cand.start]):
-        return "whole", bool(words.PER_LAYER.search(text[:hi] + tail))  # "N of M params"
-    return words.scope(window), bool(words.PER_LAYER.search(text[:hi] + tail))
+    per_layer = bool(words.PER_LAYER.search(text[:hi] + tail)) or bool(
+        words.EACH_LAYER_BEFORE.search(text, 0, lo)) or bool(
+        words.EACH_LAYER_AFTER.match(text[hi:]))  # "32 layers, each with 202M parameters"
+    if re.search(r"\d(?:[.,]\d+)?\s?[A-Za-z%]{0,8}\s+(?:out\s+)?of\s+(?:(?:its|their|the|all|"
+                 r"a total of)\s+)?~?$", text[max(0, cand.start - 40):cand.start]):
+        return "whole", per_layer  # "N of M params"
+    return words.scope(window), per_layer
 
 
 _PARTS = {"ffn": "ffn", "attention": "attention", "norms": "norms", "embedding": "embedding",
@@ -121,19 +133,37 @@ def params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool]
         if part in ("", "ffn", "attention", "norms"):
             return [f"params_layer({model}" + (f", part={part})" if part else ")")], True
         return None
-    if part == "":  # counted with or without the learned position table (nanoGPT's
-        return [f"params_total({model})",  # count leaves it out)
-                f"params_total({model}) - params_total({model}, part=positions)"], True
+    if part in ("", "total"):  # with or without the learned position table (nanoGPT's
+        return [f"params_total({model})",  # count leaves it out); unqualified, a mixture
+                f"params_total({model}) - params_total({model}, part=positions)"] + (
+            [f"params_active({model})"] if part == "" and _routed(model) else []), True
     if part == "active":
         return [f"params_active({model})"], True
     if part == "non_embedding":
-        base = f"params_total({model}) - params_total({model}, part=embedding)"
-        return [base + f" - params_total({model}, part=positions)",
-                base + f" - params_total({model}, part=positions)"
-                f" - params_total({model}, part=lm_head)"], True
+        out = []
+        for whole in ["params_total"] + (["params_active"] if _routed(model) else []):
+            base = f"{whole}({model}) - params_total({model}, part=embedding)"
+            out += [base + f" - params_total({model}, part=positions)",
+                    base + f" - params_total({model}, part=positions)"
+                    f" - params_total({model}, part=lm_head)"]
+        return out, True
     if part in _PARTS:
         return [f"params_total({model}, part={part})"], True
     return [f"params_total({model})"], False  # "trainable": most likely the total
+
+
+def _routed(model: str) -> bool:
+    """Whether the model routes each token to some of its experts (a mixture of experts):
+    then a parameter count not said to be the total may count the active parameters
+    ("Qwen1.5-MoE-A2.7B has 2 billion non-embedding parameters": those a token uses), a
+    reading a careful reader takes too."""
+    from ffnverify.catalogue import get
+
+    try:
+        m = get(model)
+    except KeyError:
+        return False
+    return (m.experts or 1) > (m.active_experts or 1)
 
 
 def _range_of(toks, i):
@@ -184,7 +214,7 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
         figs = (at[id(lo)], at[id(hi)])
     else:
         op = words.bound(text[:t.start], text[t.end:])
-        pairs = [(precision.strict(lhs, t, op), precision.lenient(lhs, t, op, binary))
+        pairs = [(precision.strict(lhs, t, op, binary), precision.lenient(lhs, t, op, binary))
                  for lhs in lhs_list]
         figs = (i,)
     strict = pairs[0][0]
@@ -204,7 +234,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     index = {id(t): i for i, t in enumerate(toks)}
     nums = [t for i, t in enumerate(toks) if t.kind == "NUM" and not t.ratio
             and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
-            and not _in_arithmetic(toks, i) and not _glued(toks, i)]
+            and not _in_arithmetic(toks, i) and not _glued(toks, i) and not _proportion(toks, i)]
     used = set()
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)]
@@ -235,6 +265,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 or words.INPUT_AMOUNT.search(text[max(0, cand.start - 24):cand.start])):
             continue  # "at 128K context", "for 4096 tokens", "every 1K tokens of context",
             # "the KV cache of 1K tokens": a chosen input or an amount, not the field
+        if _no_value(text, cand, fs, fe):
+            continue
         rng = _range_of(toks, i)
         if rng and any(x.scale in ("%", "bytes") for x in rng):
             continue  # "13–14 GB": a range of bytes is no count of a field
@@ -247,16 +279,28 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
-        if func == "params_total" and words.EACH.match(text, max(fe, cand.end)):
+        if func == "params_total" and (words.EACH.match(text, max(fe, cand.end)) or
+                                       words.EACH_BEFORE.search(text, 0, cand.start)):
             missing.append("parameters of each part (\"22B parameters each\")")
             continue  # a size of one expert (or one of several parts), not of the model
         if func == "params_total":
             scope, per_layer = _scope(text, fs, fe, cand)
+            if words.several_parts(text[:cand.start]):
+                missing.append("parameters of several parts together (\"the embedding and "
+                               "LM head together\")")
+                continue
             got = params_lhs(model, scope, per_layer)
             if got is None:
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
+            if not per_layer and scope in ("ffn", "attention", "norms") and (
+                    words.PART_UNIT.search(text, 0, cand.start)
+                    or not words.ALL_LAYERS.search(text)):
+                # "the attention block has 67M parameters": one layer's, or all of them
+                layer = params_lhs(model, scope, True)
+                if layer is not None:
+                    lhs_list = lhs_list + layer[0]  # leniently; as written, the whole part
         if not available(func):
             missing.append(func)
             continue
@@ -313,10 +357,40 @@ def _past_symbol(between: str) -> str:
     return between[m.end():] if m else between
 
 
+def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
+    """Whether figure t, paired with the field noun at fs..fe, is no value of the field: a
+    piece of a number the tokens split (a decimal comma, an apostrophe group), a
+    difference ("8 more layers than", "the difference ... is 8 layers") or a former value
+    ("went from 64 KV heads to 8", "previously had a 2K context")."""
+    if re.search(r"\d[,'’]$", text[:t.start]) or re.match(r"[,'’]\d", text[t.end:]) or (
+            re.search(r"\d[ \u202f\u2009]$", text[:t.start]) and re.search(r"\d \d{3}", t.text)):
+        return True  # "6,74 billion" (a decimal comma), "4'096", "6 738 415 616": a figure
+        # the tokens split, read whole by no reading here
+    clause = text[_clause_start(text, min(t.start, fs)):t.start]
+    if t.end <= fs and words.COMPARATIVE.search(text, t.end, fs):
+        return True  # "8 more layers than": the figure counts the difference
+    if words.DIFFERENCE_SAID.search(text, 0, t.start):
+        return True
+    if words.FORMER.search(clause) or (words.FROM_BEFORE.search(text, 0, t.start) and
+                                       words.CHANGE.search(text)):
+        return True  # the value it had, or had before a change
+    return False
+
+
 def _own_noun(text, fields, t) -> bool:
     """Whether figure t is followed by a field noun of its own ("experts of 22B parameters
     each": 22B counts parameters, not the experts before it)."""
     return any(fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
+
+
+def _proportion(toks, i) -> bool:
+    """Whether number i is a term of a proportion written `64:8` (a colon glued to a
+    number on each side: a ratio or a time, "64:8 = 8"), not the value of a field."""
+    def colon(k):
+        return 0 < k < len(toks) - 1 and toks[k].kind == "OP" and toks[k].text == ":" and \
+            toks[k - 1].kind == toks[k + 1].kind == "NUM" and \
+            toks[k - 1].end == toks[k].start and toks[k].end == toks[k + 1].start
+    return colon(i + 1) or colon(i - 1)
 
 
 def _glued(toks, i) -> bool:

@@ -108,6 +108,42 @@ def terms_of(t: Tok, binary: bool = False, divide: bool = False) -> list[Term]:
     return out
 
 
+def spread(items, text: str) -> Term:
+    """An expression as a `Term` whose ends are its least and greatest values over the
+    intervals its rounded figures state (`precision.rounded_input`: `6.7B` is [6.65B,
+    6.75B]; a plain number stays as written), so that a lenient reading takes a rounded
+    input as rounded (statcheck's rule: "6.7B params × 2 bytes = 13.5 GB" holds for
+    6.74B). `items`: the operators (`+ - * /`) and, for each figure, (token, its text in
+    `text`; `(16 / 8)` for a width in bits). Only for a flat expression over positive
+    figures, where the way each figure moves the value is plain (a subtracted term or a
+    divisor moves it down); otherwise, or with no rounded figure, `text` as written."""
+    lo, hi, sign, invert, wide = [], [], 1, False, False
+    for x in items:
+        if isinstance(x, tuple):
+            t, shown = x
+            tol = lenient_tol(t) if precision.rounded_input(t) else Fraction(0)
+            if t.value - tol <= 0 or t.power:
+                return call(text)
+            down, up = literal(t.value - tol), literal(t.value + tol)
+            if shown != literal(t.value):  # a width in bits, counted in bytes
+                down, up = f"({down} / 8)", f"({up} / 8)"
+            if sign * (-1 if invert else 1) < 0:
+                down, up = up, down
+            lo.append(down)
+            hi.append(up)
+            wide = wide or bool(tol)
+            invert = False
+            continue
+        if x not in ("+", "-", "*", "/"):
+            return call(text)  # parentheses, powers: no plain direction
+        lo.append(x)
+        hi.append(x)
+        if x in ("+", "-"):
+            sign = 1 if x == "+" else -1
+        invert = x == "/"
+    return Term(text, " ".join(lo), " ".join(hi)) if wide else call(text)
+
+
 def _join(texts_divs) -> str:
     out = ""
     for text, divide in texts_divs:

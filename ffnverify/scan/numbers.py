@@ -18,6 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ffnverify import notation
+from ffnverify.scan import words
 
 MAX_DIGITS = 60
 MAX_POWER = 64
@@ -130,7 +131,9 @@ _DIGIT_RUN = re.compile(r"[\d.,\u202f\u2009\u00a0]+")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?|\.\d+")
 _EXPONENT = re.compile(r"[eE]([+-]?\d{1,3})(?![\w])")
 _SUPER = re.compile(f"[{''.join(SUPERSCRIPTS)}]+")
-_SCALE_WORD = re.compile(rf"\s?({notation.alternation(SCALE_WORDS)})\b", re.I)
+# "70 billion", "7-billion-parameter" (a hyphen or dash before the scale word)
+_SCALE_WORD = re.compile(rf"(?:\s|[-‐–](?=[a-z]))?({notation.alternation(SCALE_WORDS)})\b",
+                         re.I)
 _BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})\b")
 _SCALE = re.compile(rf"(?:{notation.alternation(SCALES)})(?![A-Za-z0-9_])")
 _FLOPS = re.compile(rf"\s?({notation.alternation(FLOP_SCALES)})(FLOPS|FLOPs|FLOP/s|"
@@ -356,13 +359,20 @@ def _merge(toks: list[Tok]):
             prev = toks[i - 1]
             if prev.kind == "OP" and prev.text == "~":
                 t.tilde = True
-            elif prev.kind == "WORD" and prev.lower in ("about", "approximately", "roughly",
-                                                        "around", "nearly", "almost", "circa",
-                                                        "ca", "approx", "some", "ungefär",
-                                                        "~"):
+            elif prev.kind == "WORD" and words.hedge_before(_words_before(toks, i)):
                 t.about = True
         if t.kind == "NUM" and _hedged_after(toks, i):
             t.about = True
+
+
+def _words_before(toks, i, n: int = 4) -> list[str]:
+    """The words (lower case) that run up to token i, at most n."""
+    out = []
+    for t in reversed(toks[max(0, i - n):i]):
+        if t.kind != "WORD":
+            break
+        out.insert(0, t.lower)
+    return out
 
 
 def _hedged_after(toks, i) -> bool:

@@ -7,6 +7,7 @@ one uses only explicit `approx(x, v, abs=…)` and comparisons, never the `≈` 
 """
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 from ffnverify.scan.numbers import BYTE_UNITS, SCALES, Tok, literal
@@ -49,6 +50,13 @@ def rounded_unit(t: Tok, hedge: bool = False) -> Fraction:
     return unit
 
 
+def rounded_input(t: Tok) -> bool:
+    """Whether an input of arithmetic states a rounded figure, read at its precision in a
+    lenient reading: one with a scale or unit (`6.7B`, `24 GB`: a measurement) or a
+    hedge (`~2.67`). A plain number (`4096`, `2.67`) is an operand as written."""
+    return (bool(t.scale) and t.scale != "%") or hedged(t)
+
+
 def alternatives(t: Tok, binary: bool) -> list[tuple[Fraction, Fraction]]:
     """(value, unit) of each reading of the figure's scale: decimal, and binary where
     `binary` (a context length, a memory size) or the figure is a byte count."""
@@ -70,11 +78,15 @@ def _approx(lhs: str, value: Fraction, tol: Fraction) -> str:
     return f"approx({lhs}, {literal(value)}, abs={literal(tol)})"
 
 
-def strict(lhs: str, t: Tok, op: str = "") -> str:
+def strict(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
     """The figure as written: exact for a plain integer, at half a unit of its last
-    digit otherwise (a scale suffix or a decimal states a rounded figure)."""
+    digit otherwise (a scale suffix or a decimal states a rounded figure). A bound on a
+    figure with two readings of its scale (`over 32K`, where `binary`: 32,000 or 32,768)
+    holds as written only when it holds under both: one that holds under one reading only
+    is a reading to confirm (the lenient side takes either)."""
     if op:
-        return f"{lhs} {op} {literal(t.value)}"
+        texts = list(dict.fromkeys(f"{lhs} {op} {literal(v)}" for v, _ in alternatives(t, binary)))
+        return texts[0] if len(texts) == 1 else "(" + " and ".join(texts) + ")"
     unit = t.unit
     exact = t.value.denominator == 1 and t.unit == 1 and not hedged(t) and not t.scale
     return _approx(lhs, t.value, Fraction(0) if exact else unit / 2)
@@ -101,8 +113,23 @@ def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
             else:
                 tol = rounded_unit(t) * scale / 2
             texts.append(_approx(lhs, value, tol))
+    grouped = thousands_dotted(t)
+    if grouped is not None:  # "4.096" in a text whose dots group thousands (4096)
+        texts.append(f"{lhs} {op or '=='} {literal(grouped)}")
     texts = list(dict.fromkeys(texts))
     return texts[0] if len(texts) == 1 else "(" + " or ".join(texts) + ")"
+
+
+_DOTTED = re.compile(r"\d{1,3}(?:\.\d{3})+")
+
+
+def thousands_dotted(t: Tok) -> Fraction | None:
+    """The integer a figure written with dots between groups of three digits states where
+    the dot groups thousands, as many European texts write it (`4.096` for 4096,
+    `6.738.415.616`), or None: a careful reader takes it so too (leniently)."""
+    if t.scale or t.power or not _DOTTED.fullmatch(t.text):
+        return None
+    return Fraction(int(t.text.replace(".", "")))
 
 
 def low_end(lo: Tok, hi: Tok) -> tuple[Fraction, Fraction]:
@@ -120,6 +147,23 @@ def interval(lhs: str, lo: Tok, hi: Tok, scale_from_hi: bool = True) -> tuple[st
     s = f"{literal(lo_v)} <= {lhs} <= {literal(hi.value)}"
     lenient_text = f"{literal(lo_v - lo_u / 2)} <= {lhs} <= {literal(hi.value + hi.unit / 2)}"
     return s, lenient_text
+
+
+def bare(t: Tok) -> Tok | None:
+    """The figure without its scale or byte unit (`12GB` → 12, `856M` → 856, at the same
+    relative precision), or None when it has none: the reading of a result whose unitless
+    terms share the scale written on it (`28 - 16 = 12GB`, `67 + 235 = 302M`)."""
+    m = re.match(r"[\d.,]+", t.text)
+    if not t.scale or t.scale in ("%", "flops") or not m or t.power:
+        return None
+    try:
+        value = Fraction(m.group().replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return None
+    if not value:
+        return None
+    factor = t.value / value
+    return replace(t, value=value, unit=t.unit / factor, scale="", plain=True, text=m.group())
 
 
 def _mantissa(t: Tok) -> Fraction:

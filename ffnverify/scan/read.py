@@ -170,6 +170,10 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
         # popular belief, GPT-3 does not have 96 heads")
         negated = words.negated_spans(clean) if kind == "refuted" else []
         for p in parts:
+            if kind == "negated" and inside(p, spans) and p.reading.startswith("arithmetic"):
+                continue  # "X doesn't have 8 × 7B = 56B parameters": what the negation
+                # denies (the equality, or that X has it) is unclear: not read ("0 ≈ 1/3
+                # is false" refutes the equality itself, and reads as its negation)
             if inside(p, spans):
                 out.append(_negate(p, "the statement refutes it" if kind == "refuted"
                                    else "the statement negates it"))
@@ -214,6 +218,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts, notes, names_read, missing = [], [], set(), []
     names = models(clean)
     near = near_misses(clean)
+    if not names and words.OTHER_SUBJECT.search(clean):
+        subject = None  # "Its bigger sibling has 40 layers": not the model the place names
     if cells:
         got, miss, nf = row_claims(header, cells, clean, toks, subject, origin, family)
         if sized:  # "Llama 2 comes in three sizes:" over "| 7B | 13B |": the family's rows

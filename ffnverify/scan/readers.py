@@ -16,12 +16,13 @@ fence right after them covers, and `where(offset) -> (line, col)`.
 import itertools
 import json
 import re
+import warnings
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
 from ffnverify.claims.files import is_claim_fence
-from ffnverify.scan import inline
+from ffnverify.scan import inline, nesting
 from ffnverify.scan.blocks import Block, Source
 
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",
@@ -161,7 +162,17 @@ def read_markdown(text: str) -> Doc:
             if previous is not None:
                 covered.add(previous)
         last_closed[tok.level] = gid
-    return Doc(blocks, src.where, covered)
+    problems = []
+    for run in nesting.runs(nesting.lost_lines(tokens, body.split("\n"), skip)):
+        problems.append((run[0][0] + 1, run[0][1] + 1, nesting.MESSAGE))  # not lost silently
+        gid = next(ids)
+        for i, lead, content in run:
+            block = Block("para", (gid,))
+            block.add(content, src.starts[i] + lead)
+            blocks.append(block)
+    if problems:
+        blocks.sort(key=lambda b: b.offset(0))
+    return Doc(blocks, src.where, covered, problems)
 
 
 # ---- plain text -----------------------------------------------------------------------
@@ -774,6 +785,15 @@ def _line_search(text: str, body: str, search_from: int):
     return to_file, search_from
 
 
+def _missing_id_warning():
+    """nbformat's warning for a cell without an id (FutureWarning where it has none)."""
+    try:
+        from nbformat.warnings import MissingIDFieldWarning
+    except ImportError:  # an older nbformat
+        return FutureWarning
+    return MissingIDFieldWarning
+
+
 def read_ipynb(text: str) -> Doc:
     """The Markdown cells, each read as Markdown; positions point into the .ipynb file:
     each character of a cell maps to the character (or the JSON escape) that encodes it
@@ -783,11 +803,13 @@ def read_ipynb(text: str) -> Doc:
 
     src = Source(text)
     try:
-        nb = nbformat.reads(text, as_version=4)
+        with warnings.catch_warnings():  # cells without ids (nbformat < 4.5): not the
+            warnings.simplefilter("ignore", _missing_id_warning())  # reader's to report
+            nb = nbformat.reads(text, as_version=4)
     except Exception as e:  # noqa: BLE001 — any malformed notebook is an input error
         return Doc([], src.where, problems=[(1, 1, f"not a readable notebook: {e}"[:300])])
     strings = _cell_strings(text)
-    blocks, covered = [], set()
+    blocks, covered, problems = [], set(), []
     search_from = 0
     for index, cell in enumerate(nb.cells):
         if cell.get("cell_type") != "markdown":
@@ -806,4 +828,6 @@ def read_ipynb(text: str) -> Doc:
             block.group = tuple(base + g for g in block.group)
             blocks.append(block)
         covered |= {base + g for g in inner.covered_groups}
-    return Doc(blocks, src.where, covered)
+        problems += [(*src.where(to_file(Source(body).offset(line, col))), message)
+                     for line, col, message in inner.problems]
+    return Doc(blocks, src.where, covered, problems)

@@ -115,6 +115,9 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             if got is None:
                 continue
             lhs_list, scope_clear = got
+            if scope in ("ffn", "attention", "norms") and not words.PER_LAYER.search(head) \
+                    and not words.ALL_LAYERS.search(head):  # "FFN params": one layer's too
+                lhs_list = lhs_list + params_lhs(model, scope, True)[0]
         pairs_text = [(precision.strict(lhs, t), precision.lenient(
             lhs, t, binary=func in words.BINARY_FIELDS)) for lhs in lhs_list]
         loose = pairs_text[0][1] if len(pairs_text) == 1 else \

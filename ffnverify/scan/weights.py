@@ -260,6 +260,10 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         others = [s for s in starts if s != res.start and not (rng and s == low.start)]
         copied = nearest(res.start, stated_copies, others, side(starts, stated_copies))
         bpp = None if copied else nearest(res.start, per_param, others, side(starts, per_param))
+        if bpp and bpp[0] < res.start and ")" in text[bpp[0]:res.start] and \
+                "(" not in text[bpp[0]:res.start]:
+            bpp = None  # "140GB (2 bytes per parameter), or 35–40GB at 4-bit": an aside
+            # closed before this figure explains the one it follows
         fmt = None if copied else nearest(res.start, formats, others, side(starts, formats))
         if bpp and fmt:  # "140GB at FP16 (2 bytes per parameter), or 35–40GB at 4-bit":
             # the qualifier nearer the figure is its own
@@ -290,8 +294,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             per_text = fmt[2]
         if count_at:
             figures.append(count_at[1])
-            strict, lenient = compare([terms_of(toks[count_at[1]]), per], res, bound(text, res),
-                                      low=low)
+            factors = [terms_of(toks[count_at[1]]), per]
+            strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
         elif names and (words.WEIGHTS_WORDS.search(text) or fmt and _GLUED.match(text, res.end) and
@@ -310,17 +314,26 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 rough = terms_of(size)[0]
                 choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
                                     f"{rough.hi} * {per[0].text}"))
-            strict, lenient = compare([choices], res, bound(text, res), low=low)
+            factors = [choices]
+            strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"weights of {name} at {per_text}" + (
                 f" (leniently also its nominal size {size.text})" if size is not None else "")
         elif carried is not None and not words.NOT_WEIGHTS.search(text) and not words.MIXED.search(text) \
                 and not words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
-            strict, lenient = compare([terms_of(carried), per], res, bound(text, res), low=low)
+            factors = [terms_of(carried), per]
+            strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = (f"{carried.text} parameters × {per_text} (the count {carried.text} is "
                        "named before it, not in it: assumed)")
             sure = False
         else:
             continue
+        if low is None and not bound(text, res) and words.REQUIREMENT.search(text) and \
+                not words.WEIGHTS_ONLY.search(text):
+            # "needs 16 GB": what running it takes, the weights and what the text leaves
+            # unstated (the cache, activations, buffers), so leniently at least the weights
+            _, floor = compare(factors, res, "<=")
+            lenient = f"({lenient} or {floor})"
+            reading += " (a requirement: leniently, at least the weights)"
         figures += [rng[0]] if rng else []
         parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
     return parts

@@ -25,8 +25,14 @@ Tolerances (the charitable, `lenient` reading of a figure; see `parts.Part`):
 import re
 from fractions import Fraction
 
-HEDGE = re.compile(r"(?:~|≈|\b(?:about|approx(?:imately)?|roughly|around|nearly|almost|circa|"
-                   r"ca|some|close to|on the order of|in the region of)\s*~?)\s*$", re.I)
+# hedge words before a figure ("about 7B", "close to 32 layers"): the one table of them,
+# read on text (`HEDGE`, `hedged`) and on tokens (`numbers`' `about` mark, `hedge_before`)
+HEDGE_WORDS = ("about", "approx", "approximately", "roughly", "around", "nearly", "almost",
+               "circa", "ca", "some", "ungefär")
+HEDGE_PHRASES = ("close to", "on the order of", "in the region of")
+HEDGE = re.compile(r"(?:~|≈|\b(?:" + "|".join(
+    re.escape(w) for w in sorted(HEDGE_PHRASES + HEDGE_WORDS, key=len, reverse=True))
+    + r")\s*~?)\s*$", re.I)
 HEDGE_UNITS = 1  # a hedged figure holds within this many units of its last stated digit,
 HEDGE_RELATIVE = Fraction(5, 100)  # or within this share of the figure, whichever is wider
 
@@ -68,21 +74,39 @@ REFUTE_AHEAD = re.compile(r"\b(?:(?:it is|it's|it was) (?:not true|not the case|
                           r"will) (?:read|hear|see)|(?:is|are) (?:sometimes |often |commonly )?"
                           r"(?:claimed|said|quoted|reported|believed) (?:to|that))\b", re.I)
 # ... or what precedes it ("X is a myth", "the claim that X is wrong")
-REFUTE_BEHIND = re.compile(r"\b(?:is|are|was|were) (?:a |an )?(?:common |popular )?"
+REFUTE_BEHIND = re.compile(r"(?:\b(?:is|are|was|were)|['’]s) (?:(?:simply|just|plainly|clearly|"
+                           r"completely|totally|entirely|demonstrably|actually|quite) )?"
+                           r"(?:a |an )?(?:common |popular )?"
                            r"(?:myth|misconception|wrong|incorrect|false|mistaken|untrue|"
                            r"not true|not correct|a mistake|an error)\b(?!\s+that)|\bdebunked\b",
                            re.I)
+# the subject of a refutation that points back at the clause before it ("..., but that is
+# wrong", "— this figure is false"): then that clause is what is refuted
+REFUTE_POINTER = re.compile(r"\W*(?:that|this|it|which|these|those|such|the)(?:\s+(?:claim|"
+                            r"figure|number|statement|one|idea|belief|count|value|assertion|"
+                            r"part|bit|last (?:part|bit)))?\s*$", re.I)
 PIVOT = re.compile(r"\b(?:in fact|actually|in reality|however|but|whereas|rather|the truth "
                    r"is|really)\b|;|—", re.I)
 CONDITIONAL = re.compile(r"\b(?:if|would|could|might|suppose|supposing|assume|assuming|"
                          r"imagine|hypothetical(?:ly)?|say we|let's say|were to|unless|"
                          r"whether|should we|in a world)\b|^\W*(?:were|had|should)\b", re.I)
+# a width in bits beside a figure ("16 bits", "16-bit", "4 bit"): 8 to a byte
+BIT_UNIT = re.compile(r"bits?", re.I)
+
 QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
 
 # scope: which quantity a parameter figure counts (docs/architecture.md §4.3)
 PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
                        r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
+# "32 layers, each with 202M parameters", "Each of its 32 layers has 202M", "202M
+# parameters in each of its 32 layers": each (layer) said of the layers named before, so
+# the figure in its phrase counts one layer (read on the text up to the figure / after it)
+EACH_LAYER_BEFORE = re.compile(r"(?:\b(?:layers|blocks)\b[,;]?\s+(?:(?:which|that|and)\s+)?"
+                               r"(?:each|every one(?: of them)?)\b|\beach of (?:[\w'’.-]+\s+)"
+                               r"{0,4}?(?:layers|blocks)\b)(?:(?!\band\b|\btotal\b)[^,;.]){0,40}$", re.I)
+EACH_LAYER_AFTER = re.compile(r"^[^,;.]{0,30}?\b(?:in|for|of) (?:each|every one) of (?:[\w'’.-]+\s+)"
+                              r"{0,4}?(?:layers|blocks)\b", re.I)
 PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)
 SCOPES = [  # (pattern, part of the model) — first match wins
     (re.compile(r"\bnon[- ]?embedding\b", re.I), "non_embedding"),
@@ -94,6 +118,8 @@ SCOPES = [  # (pattern, part of the model) — first match wins
      "lm_head"),
     (re.compile(r"\b(?:norm|norms|layernorm|rmsnorm)\b", re.I), "norms"),
     (re.compile(r"\b(?:trainable|learnable)\b", re.I), "unsure"),
+    # the whole count, said so: not the active parameters of a mixture of experts
+    (re.compile(r"\b(?:total|in all|overall|all told|altogether)\b", re.I), "total"),
 ]
 
 # identity: words after a model's name that make it another release
@@ -111,6 +137,14 @@ def hedged(before: str) -> bool:
     return bool(HEDGE.search(before[-24:]))
 
 
+def hedge_before(words_before: list[str]) -> bool:
+    """Whether the words just before a figure (lower case, in order) end with a hedge of
+    `HEDGE_WORDS` or `HEDGE_PHRASES`."""
+    if words_before and words_before[-1] in HEDGE_WORDS:
+        return True
+    return any(words_before[-len(p.split()):] == p.split() for p in HEDGE_PHRASES)
+
+
 def bound(before: str, after: str = "") -> str:
     """The comparison a bound word before (or after) a figure gives it, or ""."""
     for pattern, op in BOUNDS:
@@ -122,9 +156,21 @@ def bound(before: str, after: str = "") -> str:
     return ""
 
 
+# a statement labelled as wrong before it ("Wrong: X", "Myth — X", "❌ X"): X is refuted
+LABEL_REFUTED = re.compile(r"^[\s*_#>|-]*(?:(?:wrong|false|incorrect|myth|untrue|not true|bad|"
+                           r"misconception|fallacy)\s*[:—–-]|[❌✗✘🚫⛔])", re.I)
+# a question not ending in "?": a quiz, an exercise, an indirect question
+QUESTION_LEAD = re.compile(r"^\W*(?:(?:true or false|quiz|question|q|exercise|puzzle|test "
+                           r"yourself)\s*[:.)]|(?:show|prove) that\b|(?:check|verify|determine|"
+                           r"find out) (?:whether|if)\b)|\b(?:wonder(?:s|ed|ing)?|ask(?:s|ed|ing)?|unclear|unknown|"
+                           r"not sure|nobody knows|no one knows|don['’]t know|check|verify|"
+                           r"see) (?:whether|if)\b", re.I)
+
+
 def refuted_spans(text: str) -> list[tuple[int, int]]:
     """The stretches of `text` it quotes in order to refute them."""
-    spans = []
+    label = LABEL_REFUTED.match(text)
+    spans = [(label.end(), len(text))] if label else []
     for m in REFUTE_AHEAD.finditer(text):
         pivot = PIVOT.search(text, m.end())
         end = pivot.start() if pivot else len(text)
@@ -133,10 +179,13 @@ def refuted_spans(text: str) -> list[tuple[int, int]]:
             end = min(end, comma) if comma >= 0 else end
         spans.append((m.end(), end))
     for m in REFUTE_BEHIND.finditer(text):
-        start = 0
-        for p in PIVOT.finditer(text, 0, m.start()):
-            start = p.end()
-        spans.append((start, m.start()))
+        pivots = [p for p in PIVOT.finditer(text, 0, m.start())]
+        start = pivots[-1].end() if pivots else 0
+        end = m.start()
+        if pivots and REFUTE_POINTER.fullmatch(text, start, end):  # "X, but that is wrong":
+            end = pivots[-1].start()  # the clause before the pivot is the refuted one
+            start = pivots[-2].end() if len(pivots) > 1 else 0
+        spans.append((start, end))
     return spans
 
 
@@ -156,11 +205,32 @@ ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|
 COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b", re.I)
 
 
+MODAL = re.compile(r"\b(?:would|could|might)\b|['’]d\b", re.I)
+# a model the sentence imagines ("a model like Llama 2 7B", "a hypothetical Llama 2 7B")
+IMAGINED = re.compile(r"\b(?:a|an|any|some|one)\s+(?:[\w-]+\s+){0,2}?(?:model|network|"
+                      r"transformer|llm|variant|version|architecture)s?\s+(?:like|such as|"
+                      r"similar to|modelled on|modeled on)\b|\b(?:hypothetical|imaginary|"
+                      r"imagined|fictional|made-up)\b", re.I)
+# a premise a modal sentence attaches to its subject ("X with 64 layers would ..."; "X,
+# grown to 64 layers, would ..."): as if it said "if X had 64 layers"
+WITH_PREMISE = re.compile(r"\b(?:with|having|(?:grown|scaled|cut|reduced|increased|"
+                          r"shrunk|expanded|doubled|halved|extended)\s+(?:up |down )?to)\b",
+                          re.I)
+
+WITH_INPUT = re.compile(r"\b(?:context|tokens?|sequences?|batch(?:es)?|prompts?|bits?|precision|"
+                        r"quanti[sz]\w*|fp\d+|bf16|int\d+|float\d+|half|dtype|GPUs?)\b|-bit\b",
+                        re.I)
+
+
 def counterfactual(text: str) -> bool:
     """An imagined model ("If Llama 2 7B had 40 layers, it would have ...", "Were GPT-2
-    to use 24 layers ..."): nothing in it is said of a real one."""
-    return bool(COUNTERFACTUAL.search(text)) and bool(
-        re.search(r"\b(?:would|could|might)\b|'d\b", text, re.I))
+    to use 24 layers ...", "A model like Llama 2 7B with 64 layers would be ..."), or
+    one derived from it (`DERIVED`): nothing in it is said of a real one."""
+    if DERIVED.search(text):  # "In our fork of X we use 40 layers": not X itself
+        return True
+    modal = MODAL.search(text)
+    return bool(modal) and (bool(COUNTERFACTUAL.search(text)) or bool(
+        IMAGINED.search(text, 0, modal.start())))
 
 
 def antecedents(text: str) -> list[tuple[int, int]]:
@@ -173,18 +243,49 @@ def antecedents(text: str) -> list[tuple[int, int]]:
             continue
         end = re.search(r",|;|\bthen\b|—|:", text[m.end():])
         out.append((m.start(), m.end() + (end.start() if end else len(text))))
+    modal = MODAL.search(text)
+    if modal:  # "Llama 2 7B with 64 layers would need ...": the phrase up to the modal,
+        # after a subject, and no input of the computation ("With 100K
+        # tokens of context, that would be 6.5 GB", "Llama 2 7B with 4-bit weights")
+        for m in WITH_PREMISE.finditer(text, 0, modal.start()):
+            if re.search(r"\w", text[:m.start()]) and not WITH_INPUT.search(text, m.end(), modal.start()):
+                out.append((m.start(), modal.start()))
     return out
+
+
+# a figure the author reports or believes rather than states ("According to one blog, X
+# has 40 layers", "X reportedly has", "I used to think X had"), and one of a model derived
+# from a catalogue model ("In our fork of X we use 40 layers", "We trained X with 40
+# layers"): read as if stated, to confirm (the polarity of a conditional)
+ATTRIBUTED = re.compile(r"\b(?:according to|reportedly|rumou?red|allegedly|purportedly|"
+                        r"(?:is|are|was|were) (?:said|believed|thought|rumou?red|reported|"
+                        r"expected) to|(?:I|we) (?:used to |once |first )?(?:think|thought|"
+                        r"believed?|assumed?|guess(?:ed)?)|in (?:my|our) (?:opinion|view))\b",
+                        re.I)
+DERIVED = re.compile(r"\b(?:our|my|their|a|an|the) (?:own )?(?:fork|variant|modification|"
+                     r"re-?implementation|ablation|modified (?:version|copy)|custom "
+                     r"(?:version|config))s? of\b|\bwe (?:trained|train|built|build|configured|"
+                     r"configure|instantiated|modified|changed|pruned|extended|shrank|grew|"
+                     r"re-?trained)\b|\b(?:for|in) (?:this|our|the|an|one) (?:ablation|"
+                     r"experiment)s?\b|\b(?:in|for|with) (?:the|its|their|a) (?:next|upcoming|future|planned|"
+                     r"later) (?:release|version|generation|iteration)s?\b", re.I)
+# a sentence that opens with its premise ("Suppose X had 16 KV heads instead of 8", "What
+# if ...", "Let's say ..."): conditional throughout, whatever it negates inside
+LEADING_PREMISE = re.compile(r"^\W*(?:suppose|supposing|imagine|assume|assuming|let['’]s say|"
+                             r"say|what if|if|were|had)\b", re.I)
 
 
 def polarity(text: str) -> str:
     """"question", "refuted", "negated", "conditional" or "" for a plain statement."""
-    if QUESTION.search(text):
+    if QUESTION.search(text) or QUESTION_LEAD.search(text):
         return "question"
     if refuted_spans(text):
         return "refuted"
+    if LEADING_PREMISE.match(text):
+        return "conditional"
     if NEGATION.search(text):
         return "negated"
-    if CONDITIONAL.search(text):
+    if CONDITIONAL.search(text) or ATTRIBUTED.search(text) or DERIVED.search(text):
         return "conditional"
     return ""
 
@@ -302,8 +403,59 @@ FIELDS_AROUND = [
 CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\b|\bthan\b|"
                      r"\bunlike\b|\bvs\.?|\bversus\b|—|–", re.I)
 
+# a model named as the one another is compared with ("unlike Llama 3.1 8B", "compared to
+# GPT-3"): not the subject of the clause it interrupts
+COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|"
+                           r"in contrast to|rather than|instead of|besides|than|relative to)"
+                           r"\s*(?:the\s+)?$", re.I)
+
+# a subject that is another model than the one the place names ("Its bigger sibling has 40
+# layers", "The 13B version has 40", "the smaller one") under a heading "Llama 2 7B"
+OTHER_SUBJECT = re.compile(r"\b(?:its|their|the|a)\s+(?:(?:bigger|larger|smaller|older|newer|next|"
+                           r"previous|earlier|later|other|sister|upcoming|original)\s+)+(?:sibling|"
+                           r"successor|predecessor|cousin|variant|version|counterpart|one|model|"
+                           r"release|generation)s?\b|\b(?:its|their)\s+(?:sibling|successor|"
+                           r"predecessor|counterpart|cousin)s?\b|\bthe\s+\d+(?:\.\d+)?\s?[BbMm]\s+"
+                           r"(?:version|variant|model|one|sibling)\b|\bthe (?:smaller|larger|"
+                           r"bigger)\b", re.I)
+
 # a figure that is a difference, not a value: "an extra 8 layers", "48 layers fewer than"
-DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by)\s+~?$", re.I)
+DIFFERENCE = re.compile(r"\b(?:extra|additional|another|more|fewer|less|by|sav(?:e|es|ed|ing)|"
+                        r"add(?:s|ed|ing)?|remov(?:e|es|ed|ing)|shed(?:s|ding)?|"
+                        r"trim(?:s|med|ming)?)\s+(?:(?:about|roughly|some|over|nearly)\s+)?~?$",
+                        re.I)
+# a part of a block named in the singular before a parameter count ("the attention block
+# has 67M parameters"): one layer's part, or, leniently, all of them
+PART_UNIT = re.compile(r"\b(?:attention|self-attention|ffn|mlp|feed[- ]?forward|moe)\s+"
+                       r"(?:block|layer|sublayer|sub-layer|module)\b(?!s)", re.I)
+# ... and said of all the layers ("in total", "across all layers", "the FFNs"): the
+# model's whole part; a part named without it ("Llama 2 7B's FFN has 135M parameters")
+# may be one layer's, a reading to confirm
+ALL_LAYERS = re.compile(r"\b(?:total|all|across|whole|entire|combined|overall|altogether|"
+                        r"together|layers|blocks|ffns|mlps)\b", re.I)
+_PART_WORDS = [(p, part) for p, part in SCOPES if part in ("ffn", "attention", "embedding",
+                                                            "lm_head", "norms")]
+
+
+def several_parts(before: str) -> bool:
+    """Whether the clause before a figure joins two parts of a model as its subject ("the
+    embedding and LM head together hold 262M"): their sum, not either part."""
+    clause = re.split(r"[;.:]", before)[-1]
+    joined = re.search(r"\b(?:and|plus|with|together|combined|both)\b|&|\+", clause, re.I)
+    return bool(joined) and len({part for p, part in _PART_WORDS if p.search(clause)}) > 1
+
+# a figure paired with its field noun across a comparative ("8 more layers than"), after a
+# word that makes it a difference, or said as a former value (`fields._no_value`)
+COMPARATIVE = re.compile(r"\b(?:more|fewer|less|extra|additional|other)\b", re.I)
+DIFFERENCE_SAID = re.compile(r"\b(?:difference|gap|delta)\b[^.;:]{0,60}\b(?:is|of|are|was)\s+"
+                             r"(?:just |only |about |roughly )?~?$", re.I)
+FORMER = re.compile(r"\b(?:previously|formerly|originally|used to|before that|"
+                    r"at first|initially)\b", re.I)
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$", re.I)
+CHANGE = re.compile(r"\b(?:went|go(?:es)?|grew|grow(?:s|n)?|increas\w*|decreas\w*|reduc\w*|cut(?:s|ting)?|"
+                    r"rais\w*|lower\w*|extend\w*|expand\w*|doubl\w*|halv\w*|shr[aiu]nk\w*|"
+                    r"dropp?\w*|mov(?:e|ed|es|ing)|chang\w*|jump\w*|bump\w*|upgrad\w*|switch\w*|"
+                    r"trimm?\w*|widen\w*|narrow\w*)\b", re.I)
 
 DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
                                r"apart|difference)\b", re.I)
@@ -338,6 +490,12 @@ COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter
 
 # a size of one part, not of the whole: "22B parameters each", "7B apiece", "per expert"
 EACH = re.compile(r"\s*(?:each|apiece|per (?:expert|head|block|shard|matrix))\b", re.I)
+# ... or said before it ("its experts each have 5.6B parameters", "each expert holds")
+_PARTS_EACH = r"(?:experts?|heads?|shards?|matri(?:x|ces)|copies|replicas|GPUs?|devices?)"
+EACH_BEFORE = re.compile(rf"(?:\b{_PARTS_EACH}\b[,;]?\s+(?:(?:which|that)\s+)?each\b|"
+                         rf"\beach (?:one )?(?:of (?:[\w'’.-]+\s+){{0,4}}?)?"
+                         rf"{_PARTS_EACH}\b|\bper[- ](?:expert|head|shard|GPU|device)\b)"
+                         r"(?:(?!\band\b|\btotal\b)[^,;.]){0,40}$", re.I)
 
 
 # ---- memory: the KV cache and the weights (`memory`, `weights`) ---------------------
@@ -395,6 +553,13 @@ SHRINK_HEADER = re.compile(r"compress|reduction|ratio|smaller|shrink", re.I)
 SHRINK_AFTER = re.compile(r"\s*(?:compression|smaller|reduction|compressed|less memory)\b", re.I)
 SHRINK_BEFORE = re.compile(r"\b(?:compress(?:ed|es|ing)?|shrinks?|shrunk|reduced|reduces|cuts?)"
                            r"(?: it| the cache)?(?: by)?\s*$", re.I)
+# a memory figure said as what running the model takes ("needs 16 GB of VRAM", "16GB at
+# minimum"): the weights plus what the text leaves unstated, so at least the weights
+REQUIREMENT = re.compile(r"\b(?:needs?|needed|require[sd]?|requirements?|minimum|to run|"
+                         r"for inference|vram|gpu memory)\b", re.I)
+# ... unless the figure is said of the weights themselves ("its weights need 20 GB")
+WEIGHTS_ONLY = re.compile(r"\bweights?\b|\bcheckpoints?\b|\bfiles?\b|\bmodel size\b|"
+                          r"\bon disk\b|\bdownload", re.I)
 RUNTIME_ONLY = re.compile(r"\boverhead\b|\bin practice\b|\bpeak\b", re.I)
 GRADIENTS = re.compile(r"\bgradients?\b", re.I)
 # gradients of only some parameters (adapters, a trainable subset): not one a parameter

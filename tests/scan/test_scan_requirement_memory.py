@@ -1,0 +1,49 @@
+"""A memory figure said as what running a model takes ("needs 16 GB of VRAM", "16GB at
+minimum", "requires 150 GB") counts the weights and what the text leaves unstated (the KV
+cache, activations, buffers): leniently at least the weights, so a figure above them is
+a reading to confirm, never FALSE; one below them is still FALSE. A figure said of the
+weights themselves ("its weights need 20 GB") is the weights, as before."""
+
+import pytest
+
+
+def _only(scan_text, text):
+    got = scan_text(text + "\n")["statements"]
+    assert len(got) == 1, got
+    return got[0]
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B needs 16 GB of VRAM in fp16.",
+    "Running Llama 2 13B in fp16 requires 32 GB.",
+    "The model needs 16GB at minimum to load Llama 2 7B in fp16.",
+    "Llama 2 70B needs about 150 GB of GPU memory in fp16.",
+])
+def test_requirement_above_the_weights_is_never_false(scan_text, text):
+    st = _only(scan_text, text)
+    assert st["verdict"] == "true" and st["status"] == "suggested", st
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B needs 8 GB of VRAM in fp16.",          # less than its 13.5 GB of weights
+    "Running Llama 2 13B in fp16 requires 16 GB.",
+    "Llama 2 7B's weights need 20 GB in fp16.",         # the weights themselves
+    "Llama 2 7B has 32 layers and 6.7B parameters, so in fp16 its weights need 20 GB.",
+])
+def test_requirement_below_the_weights_or_of_the_weights_is_false(scan_text, text):
+    st = _only(scan_text, text)
+    assert st["verdict"] == "false", st
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B needs 13.5 GB in fp16.",
+    "Llama 2 7B takes 13.5 GB in fp16.",
+])
+def test_the_weights_figure_is_still_checked(scan_text, text):
+    st = _only(scan_text, text)
+    assert st["status"] == "checked" and st["verdict"] == "true", st
+
+
+def test_a_stated_bound_keeps_its_meaning(scan_text):
+    st = _only(scan_text, "Llama 2 7B requires at most 10 GB of memory in fp16.")
+    assert st["verdict"] == "false", st
