@@ -25,7 +25,7 @@ Two walks over a document, in document order, share it:
 import re
 from dataclasses import dataclass, field
 
-from ffnverify.scan import memory, words
+from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import dtypes
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
@@ -101,7 +101,7 @@ class Carry:
             found = context_named(self._before) if re.search(r"\d", self._before) else ""
             named = {d for _, _, d in dtypes(normalise(self._before))}
             self._context = (self._before, found, named.pop() if len(named) == 1 else "",
-                             bool(words.KV_CACHE.search(self._before)))
+                             bool(memory_words.KV_CACHE.search(self._before)))
         return Around(self.count, self.kv or self._context[3], self._context[1],
                       self._context[2])
 
@@ -112,7 +112,7 @@ class Carry:
     def heading(self, text: str):
         named = counts_named(text) or size_only(text)
         self.count = named[0] if len(named) == 1 and not models(normalise(text)) else ""
-        self.section_kv = bool(words.KV_CACHE.search(text))
+        self.section_kv = bool(memory_words.KV_CACHE.search(text))
         self._before = ""
         if self._headings == 0:
             self.title_kv = self.section_kv

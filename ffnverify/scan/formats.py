@@ -16,7 +16,7 @@ a byte figure for a parameter count.
   4 |"): `bytes(fp32) == 4`; the bits of one number stated after a format ("FP32 32
   bits / value"): `8 * bytes(fp32) == 32`.
 
-A cache, activations, gradients or optimizer states (`words.KV_SAID`, `words.STATE_WORDS`)
+A cache, activations, gradients or optimizer states (`memory_words.KV_SAID`, `memory_words.STATE_WORDS`)
 are not weights: such rows read nothing here. Vocabulary: `words` (format headers).
 """
 
@@ -24,7 +24,7 @@ import re
 from dataclasses import replace
 
 from derivations.model_costs import DTYPE_BYTES as _BYTES
-from ffnverify.scan import memory, words
+from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import dtypes, in_names, inside, nominal
 from ffnverify.scan.figure import Term, bound, call, compare, range_ends, terms_of
 from ffnverify.scan.numbers import BYTE_UNITS, literal
@@ -98,20 +98,20 @@ def _count_cell(toks, text, cells, header, names) -> int | None:
             continue
         t = toks[nums[0]]
         if t.scale in memory.COUNT_SCALES and not t.ratio and not in_names(t, names) and \
-                k < len(header) and words.SIZE_HEADER.search(header[k]):
+                k < len(header) and memory_words.SIZE_COLUMN.search(header[k]):
             found.append(nums[0])
     return found[0] if len(found) == 1 else None
 
 
 def _is_weights(text: str, about: str) -> bool:
-    return not (words.KV_SAID.search(text) or words.KV_SAID.search(about)
-                or words.STATE_WORDS.search(about) or words.MIXED.search(about))
+    return not (memory_words.KV_SAID.search(text) or memory_words.KV_SAID.search(about)
+                or memory_words.STATE_WORDS.search(about) or memory_words.MIXED.search(about))
 
 
 def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     """A table row's weights figures (see the module docstring)."""
     if not about or "|" not in text or not _is_weights(text, about) or \
-            words.STATE_WORDS.search(text.split("|")[0]):
+            memory_words.STATE_WORDS.search(text.split("|")[0]):
         return []
     header = about.split(" | ")
     cells = cells_of(text)
@@ -132,20 +132,20 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         carried = memory.carried_count(count)
         if carried is None:
             return parts
-    claims_weights = bool(words.WEIGHTS_WORDS.search(about) or words.SIZE_HEADER.search(about))
+    claims_weights = bool(memory_words.WEIGHTS_WORDS.search(about) or memory_words.SIZE_COLUMN.search(about))
     for r in memory.result_figures(toks, text):
         k = cell_of(cells, toks[r].start)
         column = header[k]
         rng = range_ends(toks, r)
         if rng and rng[0] == r:
             continue
-        fmt = _one_format(column) or (row_format if words.MEMORY_HEADER.search(column) else None)
-        if fmt is None or words.KV_SAID.search(column) or cell_of(cells, toks[r].start) in (
+        fmt = _one_format(column) or (row_format if memory_words.MEMORY_HEADER.search(column) else None)
+        if fmt is None or memory_words.KV_SAID.search(column) or cell_of(cells, toks[r].start) in (
                 [cell_of(cells, toks[count_at].start)] if count_at is not None else []):
             continue
         res = toks[r]
         low = toks[rng[0]] if rng else None
-        runtime = words.RUNTIME.search(column) or words.RUNTIME_ONLY.search(column)
+        runtime = memory_words.RUNTIME.search(column) or memory_words.RUNTIME_ONLY.search(column)
         if named:
             strict, lenient = compare([_model_weights(toks, names, named, fmt)], res,
                                       bound(text, res), low=low)
@@ -200,7 +200,7 @@ def _bytes_by_header(toks, text, cells, header) -> list[Part]:
             continue
         k = cell_of(cells, t.start)
         own = text[cells[k][0]:cells[k][1]].strip()
-        if words.BYTES_HEADER.search(header[k]) and own == t.text:
+        if memory_words.BYTES_HEADER.search(header[k]) and own == t.text:
             parts.append(Part(f"bytes({formats[0]}) == {literal(t.value)}", sure=True,
                               figures=(i,), reading=f"bytes per number in {formats[0]}, "
                               "under its column's header"))
@@ -229,8 +229,8 @@ def lines(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     carried = memory.carried_count(count)
     if len(results) != 1 or carried is None or not _is_weights(text, "") or \
             any(t.kind == "NUM" and t.scale in memory.COUNT_SCALES for t in toks) or \
-            words.STATE_WORDS.search(text[:toks[results[0]].start]) or \
-            words.RUNTIME.search(text[:toks[results[0]].start]) or \
+            memory_words.STATE_WORDS.search(text[:toks[results[0]].start]) or \
+            memory_words.RUNTIME.search(text[:toks[results[0]].start]) or \
             toks[results[0]].start - found[0][1] > 40:
         return parts
     r = results[0]
@@ -256,7 +256,7 @@ def _bits(toks, text, fmt, found) -> list[Part]:
     end = _lead_end(text, found)
     for i, t in enumerate(toks):
         if t.kind == "NUM" and t.start >= end and not t.scale and \
-                re.fullmatch(r"\s*", text[end:t.start]) and words.BITS_AFTER.match(text, t.end):
+                re.fullmatch(r"\s*", text[end:t.start]) and memory_words.BITS_AFTER.match(text, t.end):
             return [Part(f"8 * bytes({fmt}) == {literal(t.value)}", sure=True, figures=(i,),
                          reading=f"bits per number in {fmt}")]
     return []
@@ -274,7 +274,7 @@ def per_billion(toks, text, names, about: str = "", count: str = "") -> list[Par
     more)."""
     toks = byte_figures(toks, text)
     formats = {d for _, _, d in dtypes(text)}
-    if len(formats) != 1 or words.KV_SAID.search(text) or words.STATE_WORDS.search(text):
+    if len(formats) != 1 or memory_words.KV_SAID.search(text) or memory_words.STATE_WORDS.search(text):
         return []
     fmt = formats.pop()
     parts = []
@@ -288,7 +288,7 @@ def per_billion(toks, text, names, about: str = "", count: str = "") -> list[Par
                                   bound(text, toks[r]))
         figures = [r] + [i for i, t in enumerate(toks) if t.kind == "NUM"
                          and toks[r].end < t.start < m.end()]
-        sure = bool(words.WEIGHTS_WORDS.search(text)) and not words.RUNTIME.search(text) \
+        sure = bool(memory_words.WEIGHTS_WORDS.search(text)) and not memory_words.RUNTIME.search(text) \
             and not billion[1:]
         parts.append(Part(strict, lenient, sure, tuple(sorted(figures)),
                           f"the bytes of a billion parameters at {fmt} (a rule of thumb)"))

@@ -24,7 +24,7 @@ header. The figures `memory.kv_cache` reads itself are left to it (with their co
 factors and attention forms); a figure said to be keys or values only is not read.
 """
 
-from ffnverify.scan import memory, words
+from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import dtypes, in_names, model
 from ffnverify.scan.figure import bound, call, compare, range_ends
 from ffnverify.scan.formats import byte_figures, cell_of, cells_of
@@ -62,8 +62,8 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
     cells = cells_of(text)
     if len(cells) != len(header):
         return []
-    in_header = bool(words.KV_SAID.search(about) or words.KV_HEADER.search(about))
-    if not (in_header or topic) or words.WEIGHTS_SAID.search(text):
+    in_header = bool(memory_words.KV_SAID.search(about) or memory_words.KV_HEADER.search(about))
+    if not (in_header or topic) or memory_words.WEIGHTS_SAID.search(text):
         return []
     taken = {f for p in memory.kv_cache(toks, text, names, about, topic=topic, context=context)
              for f in p.figures}  # what `memory` reads itself is left to it
@@ -80,12 +80,12 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
         res = toks[r]
         k = cell_of(cells, res.start)
         column = header[k]
-        if words.HALF_CACHE.search(column) or words.WEIGHTS_SAID.search(column):
+        if memory_words.HALF_CACHE.search(column) or memory_words.WEIGHTS_SAID.search(column):
             continue
         rng = range_ends(toks, r)
         if rng and rng[0] == r:
             continue
-        col_said = bool(words.KV_SAID.search(column) or words.KV_HEADER.search(column))
+        col_said = bool(memory_words.KV_SAID.search(column) or memory_words.KV_HEADER.search(column))
         if row_ctx:
             ctx, ctx_from = toks[row_ctx[0]], "row"
         elif _header_context(column) is not None:

@@ -15,7 +15,7 @@ not sure. The vocabulary (attention forms, batch and context words) is in `words
 import re
 
 from ffnverify import catalogue
-from ffnverify.scan import words
+from ffnverify.scan import memory_words
 from ffnverify.scan.binding import (
     dtypes,
     in_names,
@@ -42,12 +42,12 @@ def result_figures(toks, text):
         if t.kind != "NUM" or t.money:
             continue
         after = text[t.end:t.end + 40]
-        if words.PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
+        if memory_words.PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
             continue
-        if words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
-                words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
+        if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
+                memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
             continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
-        if words.DEVICE.match(text, t.end) and not bound(text, t):
+        if memory_words.DEVICE.match(text, t.end) and not bound(text, t):
             continue  # "on a 24 GB GPU", "an 80GB A100": a device named by its memory
         if t.scale == "bytes" or (not t.scale and t.value >= 1024
                                   and re.match(r"\s*bytes?\b", after)):
@@ -69,9 +69,9 @@ def contexts(toks, text):
         if t.kind != "NUM" or t.scale not in ("", "K", "k", "M") or t.value.denominator != 1:
             continue
         after = words_after(toks, i, 2)
-        glued = words.TOKENS_AFTER.match(text, t.end)
+        glued = memory_words.TOKENS_AFTER.match(text, t.end)
         if glued or (after[:1] and after[0] in ("tokens", "token")) or (
-                words.CONTEXT_BEFORE.search(text[max(0, t.start - 30):t.start])
+                memory_words.CONTEXT_BEFORE.search(text[max(0, t.start - 30):t.start])
                 and after[:1] != ["tokens"] and re.search(r"context|sequence|prompt",
                                                           text[max(0, t.start - 30):t.start],
                                                           re.I)):
@@ -85,7 +85,7 @@ def _batches(toks, text):
         if t.kind != "NUM" or t.scale or t.value.denominator != 1:
             continue
         after = words_after(toks, i, 1)
-        if (after and after[0] in words.BATCH_WORDS) or words.BATCH_BEFORE.search(
+        if (after and after[0] in memory_words.BATCH_WORDS) or memory_words.BATCH_BEFORE.search(
                 text[max(0, t.start - 20):t.start]):
             out.append(i)
     return out
@@ -111,7 +111,7 @@ def _window(name: str) -> int:
 def _forms(text: str) -> list[tuple[int, int, str]]:
     """(start, end, form) of every attention form the text names (MHA, MQA, GQA)."""
     found, taken = [], []
-    for form, pattern in words.ATTENTION_FORMS:
+    for form, pattern in memory_words.ATTENTION_FORMS:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
@@ -159,9 +159,9 @@ def compressions(toks, text, about: str = "") -> list[tuple[int, int]]:
     for i, t in enumerate(toks):
         if t.kind != "NUM" or not t.ratio or t.value <= 1:
             continue
-        if words.SHRINK_HEADER.search(header_cell(text, about, t.start)) or \
-                words.SHRINK_AFTER.match(text, t.end) or \
-                words.SHRINK_BEFORE.search(text[max(0, t.start - 30):t.start]):
+        if memory_words.SHRINK_HEADER.search(header_cell(text, about, t.start)) or \
+                memory_words.SHRINK_AFTER.match(text, t.end) or \
+                memory_words.SHRINK_BEFORE.search(text[max(0, t.start - 30):t.start]):
             out.append((t.start, i))
     return out
 
@@ -180,8 +180,8 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
     confirm). A compression factor bound to the figure (`compressions`) divides the cache
     (a reading to confirm: the factor may be nominal)."""
     forms = _forms(text)
-    said_kv = bool(words.KV_SAID.search(text) or words.KV_SAID.search(about))
-    by_topic = topic and not said_kv and not forms and not words.WEIGHTS_SAID.search(text)
+    said_kv = bool(memory_words.KV_SAID.search(text) or memory_words.KV_SAID.search(about))
+    by_topic = topic and not said_kv and not forms and not memory_words.WEIGHTS_SAID.search(text)
     if not names or not (said_kv or forms or by_topic):
         return []
     results = result_figures(toks, text)
@@ -191,7 +191,7 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
     ctx_figs = [(toks[i].start, i) for i in contexts(toks, text) if not in_names(toks[i], names)]
     given = carried_count(context) if about and not ctx_figs else None  # a row, none its own
     shrinks = compressions(toks, text, about)
-    per_token = [(m.start(), None) for m in words.PER_TOKEN_FIGURE.finditer(text)]
+    per_token = [(m.start(), None) for m in memory_words.PER_TOKEN_FIGURE.finditer(text)]
     batches = [(toks[i].start, i) for i in _batches(toks, text)]
     formats = dtypes(text)
     parts = []
@@ -280,7 +280,7 @@ def counts(toks, names):
         if t.kind != "NUM" or t.scale not in COUNT_SCALES or in_names(t, names) or t.ratio:
             continue
         after = words_after(toks, i, 2)
-        if after and (after[0] in words.COUNT_NOUNS or after[0].startswith("parameter")
+        if after and (after[0] in memory_words.COUNT_NOUNS or after[0].startswith("parameter")
                       or (len(after) > 1 and after[1] in ("model", "models", "parameters"))):
             out.append(i)
     return out

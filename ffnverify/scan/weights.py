@@ -14,7 +14,7 @@ weights, gradients, a runtime figure, a partial fine-tune) is in `words`.
 
 import re
 
-from ffnverify.scan import memory, words
+from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import (
     DTYPES,
     dtypes,
@@ -67,7 +67,7 @@ def _sizes_by_header(toks, text, about, sizes) -> list[Part]:
     parameter (weights, gradients; not an optimizer's state, whose count of numbers is
     another convention): the bytes of one number in that format, to confirm."""
     first = text.split("|")[0] if "|" in text else ""
-    if not words.ONE_A_PARAMETER.match(first) or words.MIXED.search(about):
+    if not memory_words.ONE_A_PARAMETER.match(first) or memory_words.MIXED.search(about):
         return []
     parts = []
     for i in sizes:
@@ -83,7 +83,7 @@ def _sizes_by_header(toks, text, about, sizes) -> list[Part]:
 
 def _per_param(toks, text):
     return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
-            and words.PER_PARAM.match(text[t.end:t.end + 40])]
+            and memory_words.PER_PARAM.match(text[t.end:t.end + 40])]
 _DTYPE_ALT = "|".join(p for p, _ in DTYPES)
 _COPY_AT = re.compile(r"(?<![\w.])(\d{1,2})\s+(?:full\s+)?cop(?:y|ies)\s+(?:at|of|×|x)\s+"
                       r"(\d{1,2}(?:\.\d+)?)\s*bytes?\s*(?:/|per|a|each)\s*(?:param(?:eter)?|weight)",
@@ -171,13 +171,13 @@ def _split_into(toks, text, r):
         t = toks[j]
         if t.kind == "NUM":
             if not (t.scale == "" and t.value.denominator == 1 and t.value > 1
-                    and words.SPLIT_INTO.search(text[toks[r].end:t.start])):
+                    and memory_words.SPLIT_INTO.search(text[toks[r].end:t.start])):
                 return None
             for k in range(j + 1, min(len(toks), j + 4)):
                 u = toks[k]
                 if u.kind == "NUM":
                     after = words_after(toks, k, 1)
-                    if u.scale == "bytes" and after and after[0] in words.PIECES:
+                    if u.scale == "bytes" and after and after[0] in memory_words.PIECES:
                         return j, k
                     return None
                 if u.kind != "WORD":
@@ -231,7 +231,7 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     the parentheses after it ("~28GB (7B x 4 bytes)") as that arithmetic. `count`: the
     nominal count the text before names ("a 7B model", `carried.Carry`), used only when
     the unit names no model and no count, in a reading to confirm."""
-    if words.KV_SAID.search(text) or words.KV_SAID.search(about):
+    if memory_words.KV_SAID.search(text) or memory_words.KV_SAID.search(about):
         return []
     results = memory.result_figures(toks, text)
     if not results:
@@ -273,9 +273,9 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 fmt = None
         if bpp is None and fmt is None and copied is None:
             continue
-        if bpp is None and copied is None and words.STATE_WORDS.search(
-                words.GRADIENTS.sub(" ", text) if fmt and words.GRADIENTS.search(text)
-                and not words.PARTIAL.search(text) else text):
+        if bpp is None and copied is None and memory_words.STATE_WORDS.search(
+                memory_words.GRADIENTS.sub(" ", text) if fmt and memory_words.GRADIENTS.search(text)
+                and not memory_words.PARTIAL.search(text) else text):
             continue  # optimizer states, activations, training: a convention not stated
             # (gradients at a stated dtype are one number a parameter, like the weights)
         count_at = nearest(res.start, sizes, (), "before")
@@ -298,11 +298,11 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
-        elif names and (words.WEIGHTS_WORDS.search(text) or fmt and _GLUED.match(text, res.end) and
+        elif names and (memory_words.WEIGHTS_WORDS.search(text) or fmt and _GLUED.match(text, res.end) and
                         _GLUED.match(text, res.end).end() >= fmt[1]) and \
-                not words.NOT_WEIGHTS.search(text) and not words.RUNTIME_ONLY.search(text):
+                not memory_words.NOT_WEIGHTS.search(text) and not memory_words.RUNTIME_ONLY.search(text):
             name, sure = model(names, res.start)
-            sure = sure and bool(words.WEIGHTS_WORDS.search(text))  # "13.5 GB (fp16)": to confirm
+            sure = sure and bool(memory_words.WEIGHTS_WORDS.search(text))  # "13.5 GB (fp16)": to confirm
             whole = call(f"params_total({name}) * {per[0].text}")
             if fmt:
                 at = f"weight_bytes({name}, dtype={fmt[2]})"
@@ -318,8 +318,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"weights of {name} at {per_text}" + (
                 f" (leniently also its nominal size {size.text})" if size is not None else "")
-        elif carried is not None and not words.NOT_WEIGHTS.search(text) and not words.MIXED.search(text) \
-                and not words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
+        elif carried is not None and not memory_words.NOT_WEIGHTS.search(text) and not memory_words.MIXED.search(text) \
+                and not memory_words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
             factors = [terms_of(carried), per]
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = (f"{carried.text} parameters × {per_text} (the count {carried.text} is "
@@ -327,8 +327,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             sure = False
         else:
             continue
-        if low is None and not bound(text, res) and words.REQUIREMENT.search(text) and \
-                not words.WEIGHTS_ONLY.search(text):
+        if low is None and not bound(text, res) and memory_words.REQUIREMENT.search(text) and \
+                not memory_words.WEIGHTS_ONLY.search(text):
             # "needs 16 GB": what running it takes, the weights and what the text leaves
             # unstated (the cache, activations, buffers), so leniently at least the weights
             _, floor = compare(factors, res, "<=")

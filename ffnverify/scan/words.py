@@ -498,79 +498,6 @@ EACH_BEFORE = re.compile(rf"(?:\b{_PARTS_EACH}\b[,;]?\s+(?:(?:which|that)\s+)?ea
                          r"(?:(?!\band\b|\btotal\b)[^,;.]){0,40}$", re.I)
 
 
-# ---- memory: the KV cache and the weights (`memory`, `weights`) ---------------------
-
-# a KV cache named: the topic of a document's title or section (`carried`) and, with a
-# bare "cache", a figure said to be the cache (`memory.kv_cache`)
-KV_CACHE = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b", re.I)
-KV_SAID = re.compile(KV_CACHE.pattern + r"|\bcache[sd]?\b", re.I)
-# "per token" as a KV cache figure's unit ("/token", "one token", "each new token"):
-# wider than PER_TOKEN, the scope of a count
-PER_TOKEN_FIGURE = re.compile(r"\bper[- ](?:generated )?token\b|"
-                              r"\b(?:each|every)(?: additional| extra| new|"
-                              r" generated)? token\b|\ba single token\b|"
-                              r"\bone token\b|/\s?token\b|\ba token\b", re.I)
-# the attention form a figure is stated for, as (form, pattern), first match wins where two
-# overlap ("without GQA" before "GQA"): "with MHA" of a GQA model is the same model with
-# kv_heads = heads (a hypothetical, never checked); "with GQA" is its own cache only where
-# the model has grouped KV heads (the group count of a hypothetical GQA is not stated)
-ATTENTION_FORMS = (("mha", re.compile(r"\bwithout (?:GQA|MQA|grouped[- ]query|multi[- ]query)\b|"
-                                      r"\bMHA\b|\bmulti[- ]head(?:ed)? (?:self[- ])?attention\b", re.I)),
-                   ("mqa", re.compile(r"\bMQA\b|\bmulti[- ]query (?:self[- ])?attention\b", re.I)),
-                   ("gqa", re.compile(r"\bGQA\b|\bgrouped[- ]query (?:self[- ])?attention\b", re.I)))
-CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
-                            r"(?: of)?\s*$|\bat\s*$", re.I)
-TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
-BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
-BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
-PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
-                       re.I)
-COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
-               "models", "-parameter", "parameter-model"}
-STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
-                         r"\btraining\b|\bfine-?tun", re.I)
-WEIGHTS_WORDS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
-                           r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
-                           r"\b(?:takes|needs|requires|occupies|uses|fits?)\b", re.I)
-NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
-                         r"seq_len|\b[SB]\s*=", re.I)
-CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"
-                      r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
-DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
-                    r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
-                    r"consumer|vram\s+(?:gpu|card))(?![\w-]*\s*(?:memory|vram|ram|hbm)\b)", re.I)
-# ("14.5 GB of GPU memory" is an amount of memory, not a device)
-# words that say a figure is something other than the cache (weights, activations, the
-# whole footprint), which a document's topic does not override
-WEIGHTS_SAID = re.compile(r"\bweights?\b|\bparam(?:eter)?s?\b|\bactivations?\b|\btotal\b|"
-                          r"\boverall\b|\bgradients?\b|\boptimi[sz]er\b|\bcheckpoint", re.I)
-ONE_A_PARAMETER = re.compile(r"^\W*(?:model\s+)?(?:weights?|parameters?|params|gradients?)\W*$",
-                              re.I)
-SPLIT_INTO = re.compile(r"\b(?:split|divided|partitioned|broken|chopped|sharded|cut|spread)\s+"
-                        r"(?:up\s+)?(?:into|across|over)\s*$", re.I)
-PIECES = {"blocks", "pages", "chunks", "pieces", "shards", "segments", "tiles", "slabs"}
-SHRINK_HEADER = re.compile(r"compress|reduction|ratio|smaller|shrink", re.I)
-SHRINK_AFTER = re.compile(r"\s*(?:compression|smaller|reduction|compressed|less memory)\b", re.I)
-SHRINK_BEFORE = re.compile(r"\b(?:compress(?:ed|es|ing)?|shrinks?|shrunk|reduced|reduces|cuts?)"
-                           r"(?: it| the cache)?(?: by)?\s*$", re.I)
-# a memory figure said as what running the model takes ("needs 16 GB of VRAM", "16GB at
-# minimum"): the weights plus what the text leaves unstated, so at least the weights
-REQUIREMENT = re.compile(r"\b(?:needs?|needed|require[sd]?|requirements?|minimum|to run|"
-                         r"for inference|vram|gpu memory)\b", re.I)
-# ... unless the figure is said of the weights themselves ("its weights need 20 GB")
-WEIGHTS_ONLY = re.compile(r"\bweights?\b|\bcheckpoints?\b|\bfiles?\b|\bmodel size\b|"
-                          r"\bon disk\b|\bdownload", re.I)
-RUNTIME_ONLY = re.compile(r"\boverhead\b|\bin practice\b|\bpeak\b", re.I)
-GRADIENTS = re.compile(r"\bgradients?\b", re.I)
-# gradients of only some parameters (adapters, a trainable subset): not one a parameter
-PARTIAL = re.compile(r"\blora\b|\bq?lora\b|\bpeft\b|\badapters?\b|\btrainable\b|\bfrozen\b|"
-                     r"\bfreez", re.I)
-MIXED = re.compile(r"\bmixed[- ]precision\b|\bamp\b", re.I)
-# what a figure needs to run, not what the weights hold (runtime buffers, the cache, the
-# framework): a count carried from the text before is not read against such a figure
-RUNTIME = re.compile(r"\bv?ram\b|\bto run\b|\brun(?:s|ning)?\b|\binference\b|\bserv(?:e|es|ing)\b|"
-                     r"\boverhead\b|\btotal\b|\bin practice\b|\bneeds?\b|\brequire[sd]?\b|"
-                     r"\bpeak\b|\busage\b|\bfile\b|\bdownload|\bdisk\b|\bgguf\b|\bq\d", re.I)
 # a figure that sets a training hyperparameter, no size of the model ("weight decay of 0.1",
 # "β1=0.9", "eps=10^-5", "learning rate of 3e-4", "dropout 0.1"): what the text before it
 # ends with
@@ -583,24 +510,6 @@ MONTHS = re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|ju
                     r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|"
                     r"dec(?:ember)?)\.?", re.I)
 
-
-# ---- weights memory by number format, in tables and lists (`formats`) ---------------
-
-# a column whose cells are a model's size or the model ("Model size", "Params", "Model")
-SIZE_HEADER = re.compile(r"\bmodels?\b|\bsizes?\b|\bparam(?:eter)?s?\b|\b#\s*params\b", re.I)
-# a column of memory figures, beside a cell naming the row's format ("VRAM needed")
-MEMORY_HEADER = re.compile(r"\bmemory\b|\bv?ram\b|\bsize\b|\bweights?\b|\bfootprint\b|"
-                           r"\bstorage\b|\bdisk\b|\bgi?b\b", re.I)
-# a column of the bytes one number takes ("Bytes/Param", "Bytes per parameter")
-BYTES_HEADER = re.compile(r"^\W*bytes?\s*(?:/|per|a)\s*(?:param(?:eter)?|value|weight|element|"
-                          r"number)s?\W*$", re.I)
-# "32 bits / value", "16 bits per parameter": the bits of one number
-BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|weight|"
-                        r"number|element)\b", re.I)
-# a column headed by the cache alone ("KV", "KV size", "KV (MiB)")
-KV_HEADER = re.compile(r"^\W*(?:kv|k/v)(?:\s+(?:size|memory|bytes))?\W*(?:\(\w+\))?\W*$", re.I)
-# a column of the keys or the values alone: half the cache, not the cache
-HALF_CACHE = re.compile(r"^\W*(?:keys?|values?|k|v)\b(?!\s*/)", re.I)
 
 # the symbol a text gives a field in parentheses after its noun: "Layers (L): 12"
 # (one or two letters, or a lower-case name: not "(MHA)", "(GQA)", a form the figure is for)
