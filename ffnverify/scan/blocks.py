@@ -90,3 +90,23 @@ class Block:
         if getattr(self, "_key_cache", None) is None or len(self._key_cache) != len(self.parts):
             self._key_cache = [p[0] for p in self.parts]
         return self._key_cache
+
+
+@dataclass
+class Doc:
+    """What a reader returns: the prose blocks, `where(offset) -> (line, col)`, the block
+    groups a claim fence right after them covers, and the input problems found."""
+    blocks: list
+    where: object  # offset -> (line, col)
+    covered_groups: set = field(default_factory=set)
+    problems: list = field(default_factory=list)  # [(line, col, message)]
+
+
+def copy_block(cell: Block, into: Block):
+    """Append `cell`'s text, positions and inline-code marks to `into` (a table cell or a
+    nested block copied into the block it is read with)."""
+    text = cell.text
+    into.code.extend((a + into.length, b + into.length) for a, b in cell.code)
+    for k, (start, off, length) in enumerate(cell.parts):
+        end = cell.parts[k + 1][0] if k + 1 < len(cell.parts) else cell.length
+        into.add(text[start:end], off, contiguous=length > 1 or end - start == 1)
