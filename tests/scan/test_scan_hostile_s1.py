@@ -7,8 +7,7 @@ rounded figures, `32K`, per-layer and per-expert counts, mixtures of experts, bi
 scales in arithmetic."""
 
 import pytest
-
-TRUE, FALSE, UNCLEAR = "true", "false", "unclear"
+from verdicts import FALSE, TRUE, UNCLEAR, judged
 
 CASES = [
     # negation
@@ -115,13 +114,7 @@ CASES = [
 
 @pytest.mark.parametrize("text,expect", CASES, ids=[c[0][:60] for c in CASES])
 def test_hostile_sentence(scan_text, text, expect):
-    got = scan_text(text + "\n")["statements"]
-    if expect == TRUE:
-        assert all(s["verdict"] != "false" for s in got), got
-    elif expect == FALSE:
-        assert got and any(s["verdict"] == "false" for s in got), got
-    else:
-        assert all(s["status"] != "checked" for s in got), got
+    judged(scan_text, text, expect)
 
 
 def test_enough_cases():
@@ -181,11 +174,7 @@ def test_values_beside_comparisons_are_still_read(scan_text, text):
     ("Llama 2 7B's attention block has 500M parameters.", FALSE),
 ])
 def test_parts_sums_and_changes(scan_text, text, expect):
-    got = scan_text(text + "\n")["statements"]
-    if expect == TRUE:
-        assert all(s["verdict"] != "false" for s in got), got
-    else:
-        assert any(s["verdict"] == "false" for s in got), got
+    judged(scan_text, text, expect)
 
 
 @pytest.mark.parametrize("text,expect", [
@@ -200,11 +189,7 @@ def test_parts_sums_and_changes(scan_text, text, expect):
     ("Llama 2 7B has a hidden size of 4,096.", TRUE),
 ])
 def test_digit_grouping(scan_text, text, expect):
-    got = scan_text(text + "\n")["statements"]
-    if expect == TRUE:
-        assert all(s["verdict"] != "false" for s in got), got
-    else:
-        assert any(s["verdict"] == "false" for s in got), got
+    judged(scan_text, text, expect)
 
 
 @pytest.mark.parametrize("text,expect", [
@@ -216,11 +201,7 @@ def test_digit_grouping(scan_text, text, expect):
     ("It is a myth that 8/3 × 4096 = 10922.67.", FALSE),
 ])
 def test_negated_arithmetic(scan_text, text, expect):
-    got = scan_text(text + "\n")["statements"]
-    if expect == TRUE:
-        assert all(s["verdict"] != "false" for s in got), got
-    else:
-        assert any(s["verdict"] == "false" for s in got), got
+    judged(scan_text, text, expect)
 
 
 @pytest.mark.parametrize("text", [
@@ -267,13 +248,7 @@ def test_a_part_may_be_one_layers(scan_text, text, status, verdict):
     ("✅ Llama 2 7B has 40 layers", FALSE),
 ])
 def test_questions_and_labels(scan_text, text, expect):
-    got = scan_text(text + "\n")["statements"]
-    if expect == TRUE:
-        assert all(s["verdict"] != "false" for s in got), got
-    elif expect == FALSE:
-        assert any(s["verdict"] == "false" for s in got), got
-    else:
-        assert all(s["status"] != "checked" for s in got), got
+    judged(scan_text, text, expect)
 
 
 def test_q_heads_is_no_question(scan_text):

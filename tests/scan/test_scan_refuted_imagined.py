@@ -5,12 +5,7 @@ with 64 layers would ...") is no claim about X; terminal control sequences in pr
 no figures and are not copied into the text."""
 
 import pytest
-
-
-def _only(scan_text, text):
-    got = scan_text(text)["statements"]
-    assert len(got) == 1, got
-    return got[0]
+from verdicts import only
 
 
 @pytest.mark.parametrize("text", [
@@ -23,7 +18,7 @@ def _only(scan_text, text):
     "Llama 2 7B has 40 layers, but that claim is completely false.",
 ])
 def test_refuted_after_the_fact_is_never_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] != "false", st
 
 
@@ -31,7 +26,7 @@ def test_refuted_after_the_fact_is_never_false(scan_text, text):
     "Mistral 7B has 48 layers, but that is wrong.",      # refuted: the sentence holds
 ])
 def test_refuted_figure_reads_as_its_negation(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true" and "not (" in st["claim"], st
 
 
@@ -40,13 +35,13 @@ def test_refuted_figure_reads_as_its_negation(scan_text, text):
     "Mistral 7B has 32 layers, which is correct.",
 ])
 def test_no_refutation_no_negation(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["status"] == "checked" and st["verdict"] == "true", st
 
 
 def test_the_refuted_clause_is_the_one_before_the_pivot(scan_text):
     # not the author's own after it: 48 refuted, 32 said; never FALSE
-    st = _only(scan_text, "Mistral 7B has 48 layers, but that is wrong; it has 32 layers.")
+    st = only(scan_text, "Mistral 7B has 48 layers, but that is wrong; it has 32 layers.")
     assert st["verdict"] != "false", st
 
 
@@ -67,12 +62,12 @@ def test_imagined_models_are_never_false(scan_text, text):
     "Llama 2 7B would need 2 GiB of KV cache at 4,096 tokens of context.",
 ])
 def test_a_modal_with_an_input_is_still_read(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true" and st["status"] == "suggested", st
 
 
 def test_a_plain_with_is_no_premise(scan_text):
-    st = _only(scan_text, "Llama 2 7B ships with 32 layers.")
+    st = only(scan_text, "Llama 2 7B ships with 32 layers.")
     assert st["status"] == "checked" and st["verdict"] == "true", st
 
 

@@ -5,12 +5,7 @@ a reading to confirm, never FALSE; one below them is still FALSE. A figure said 
 weights themselves ("its weights need 20 GB") is the weights, as before."""
 
 import pytest
-
-
-def _only(scan_text, text):
-    got = scan_text(text + "\n")["statements"]
-    assert len(got) == 1, got
-    return got[0]
+from verdicts import only
 
 
 @pytest.mark.parametrize("text", [
@@ -20,7 +15,7 @@ def _only(scan_text, text):
     "Llama 2 70B needs about 150 GB of GPU memory in fp16.",
 ])
 def test_requirement_above_the_weights_is_never_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true" and st["status"] == "suggested", st
 
 
@@ -31,7 +26,7 @@ def test_requirement_above_the_weights_is_never_false(scan_text, text):
     "Llama 2 7B has 32 layers and 6.7B parameters, so in fp16 its weights need 20 GB.",
 ])
 def test_requirement_below_the_weights_or_of_the_weights_is_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "false", st
 
 
@@ -40,10 +35,10 @@ def test_requirement_below_the_weights_or_of_the_weights_is_false(scan_text, tex
     "Llama 2 7B takes 13.5 GB in fp16.",
 ])
 def test_the_weights_figure_is_still_checked(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["status"] == "checked" and st["verdict"] == "true", st
 
 
 def test_a_stated_bound_keeps_its_meaning(scan_text):
-    st = _only(scan_text, "Llama 2 7B requires at most 10 GB of memory in fp16.")
+    st = only(scan_text, "Llama 2 7B requires at most 10 GB of memory in fp16.")
     assert st["verdict"] == "false", st

@@ -5,12 +5,7 @@ so "6.7B params × 2 bytes = 13.5 GB" (Llama 2 7B's 6.74B) is no CHECKED FALSE. 
 operand (`4096`, `2.67`) is taken as written, so `2.67 × 4096 = 10923` stays false."""
 
 import pytest
-
-
-def _only(scan_text, text):
-    got = scan_text(text + "\n")["statements"]
-    assert len(got) == 1, got
-    return got[0]
+from verdicts import only
 
 
 @pytest.mark.parametrize("text", [
@@ -22,7 +17,7 @@ def _only(scan_text, text):
     "Roughly ~2.67 × 4096 ≈ 10,923",          # a hedged operand
 ])
 def test_rounded_inputs_rescue(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true", st
     assert st["status"] == "suggested", st   # a reading to confirm, not as written
 
@@ -34,18 +29,18 @@ def test_rounded_inputs_rescue(scan_text, text):
     "12.5M - 3.3M = 9.5M",                    # a subtracted term moves the value down:
 ])                                            # [9.15M, 9.25M] misses [9.45M, 9.55M]
 def test_no_rounding_rescues(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "false", st
 
 
 def test_exact_inputs_still_checked(scan_text):
-    st = _only(scan_text, "4096 × 11008 × 3 = 135,266,304")
+    st = only(scan_text, "4096 × 11008 × 3 = 135,266,304")
     assert st["status"] == "checked" and st["verdict"] == "true", st
 
 
 def test_divisor_moves_the_value_down(scan_text):
     # 13.5B / 2 with 13.5B in [13.45B, 13.55B]: [6.725B, 6.775B] meets 6.7B's [6.65B, 6.75B]
-    st = _only(scan_text, "13.5B / 2 = 6.7B")
+    st = only(scan_text, "13.5B / 2 = 6.7B")
     assert st["verdict"] == "true", st
-    st = _only(scan_text, "13.5B / 2 = 6.6B")
+    st = only(scan_text, "13.5B / 2 = 6.6B")
     assert st["verdict"] == "false", st

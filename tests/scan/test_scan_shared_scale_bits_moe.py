@@ -10,13 +10,7 @@
 """
 
 import pytest
-
-
-def _only(scan_text, text):
-    got = scan_text(text)["statements"]
-    assert len(got) == 1, got
-    return got[0]
-
+from verdicts import only
 
 # ---- a sum's unscaled terms at the result's scale -----------------------------------
 
@@ -28,7 +22,7 @@ def _only(scan_text, text):
     "Sum: 1.25 + 2.5 = 3.75M",
 ])
 def test_sum_terms_take_the_result_scale(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true", st
 
 
@@ -37,14 +31,14 @@ def test_sum_terms_take_the_result_scale(scan_text, text):
     "The pieces add up: 1.2 + 0.8 + 2 = 9B.",
 ])
 def test_sum_wrong_at_every_scale_is_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "false", st
 
 
 def test_result_at_its_precision(scan_text):
     # 855.8 is within 856M's [855.5M, 856.5M]; 857M is not
-    assert _only(scan_text, "Each: 600 + 255.8 = 856M")["verdict"] == "true"
-    assert _only(scan_text, "Each: 600 + 255.8 = 857M")["verdict"] == "false"
+    assert only(scan_text, "Each: 600 + 255.8 = 856M")["verdict"] == "true"
+    assert only(scan_text, "Each: 600 + 255.8 = 857M")["verdict"] == "false"
 
 
 @pytest.mark.parametrize("text", [
@@ -52,13 +46,13 @@ def test_result_at_its_precision(scan_text):
     "Sum: 4000 + 4000 = 8K",        # as written
 ])
 def test_products_and_literal_sums_read_as_written(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true", st
 
 
 def test_product_not_scaled(scan_text):
     # a product's factors are not put at the result's scale: 16 × 16 = 256, not 256M
-    st = _only(scan_text, "16 × 16 = 256M")
+    st = only(scan_text, "16 × 16 = 256M")
     assert st["verdict"] == "false", st
 
 
@@ -73,7 +67,7 @@ def test_product_not_scaled(scan_text):
     "7B × 16 bits / 8 = 14 GB",        # the writer turns bits into bytes
 ])
 def test_bits_are_an_eighth_of_a_byte(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["status"] == "checked" and st["verdict"] == "true", st
 
 
@@ -82,7 +76,7 @@ def test_bits_are_an_eighth_of_a_byte(scan_text, text):
     "13B × 16 bits = 208 GB.",
 ])
 def test_bits_read_as_bytes_is_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "false", st
 
 
@@ -93,7 +87,7 @@ def test_bits_read_as_bytes_is_false(scan_text, text):
     "Mixtral 8x7B has 13B parameters.",
 ])
 def test_moe_count_may_be_active(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "true" and st["status"] != "checked", st
 
 
@@ -104,10 +98,10 @@ def test_moe_count_may_be_active(scan_text, text):
     "Mixtral 8x7B has 30B parameters.",            # neither total nor active
 ])
 def test_total_or_dense_counts_stay_false(scan_text, text):
-    st = _only(scan_text, text)
+    st = only(scan_text, text)
     assert st["verdict"] == "false", st
 
 
 def test_moe_total_still_true(scan_text):
-    st = _only(scan_text, "Mixtral 8x7B has 46.7B parameters.")
+    st = only(scan_text, "Mixtral 8x7B has 46.7B parameters.")
     assert st["status"] == "checked" and st["verdict"] == "true", st

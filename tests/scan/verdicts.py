@@ -1,5 +1,6 @@
-"""One sentence's verdict as the scan gives it, without a file: the helper the scan's
-verdict tests share (test_scan_v3, test_scan_arith_v3)."""
+"""One sentence's verdict as the scan gives it: the helpers the scan's verdict tests share
+(`decide`/`case` without a file: test_scan_v3, test_scan_arith_v3; `only`/`judged` through
+the `scan_text` fixture: the hostile-prose tests)."""
 
 from ffnverify.scan.read import Context, reading
 from ffnverify.scan.scan import settle
@@ -24,3 +25,26 @@ def case(engine, text, status, verdict):
     got = decide(engine, text)
     assert got[:2] == (status, verdict), f"{text!r}: {got[3]}"
     return got[3]
+
+
+TRUE, FALSE, UNCLEAR = "true", "false", "unclear"
+
+
+def only(scan_text, text):
+    """The one statement the scan lists in `text`."""
+    got = scan_text(text + "\n")["statements"]
+    assert len(got) == 1, got
+    return got[0]
+
+
+def judged(scan_text, text, expect):
+    """What a careful reader may expect of the scan on `text`: TRUE (some reading holds),
+    never a FALSE verdict; FALSE (no reading holds), some statement FALSE; UNCLEAR, nothing
+    CHECKED."""
+    got = scan_text(text + "\n")["statements"]
+    if expect == TRUE:
+        assert all(s["verdict"] != "false" for s in got), got
+    elif expect == FALSE:
+        assert got and any(s["verdict"] == "false" for s in got), got
+    else:
+        assert all(s["status"] != "checked" for s in got), got
