@@ -119,6 +119,28 @@ def test_every_deselected_test_exists_and_runs_in_py311():
     assert found, "the reader sees no --deselect (py312/py313 have three)"
 
 
+def _marks(path: Path) -> set[str]:
+    """The markers a test file applies (`pytest.mark.NAME` in its code, not in its strings)."""
+    import ast
+
+    return {node.attr for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "mark"}
+
+
+@pytest.mark.parametrize("env", ["hf", "timm", "thirdparty"])
+def test_an_env_for_a_marker_collects_every_file_marked_so(env):
+    """An env that runs `-m NAME` over a list of folders (the hf env: not all of tests/)
+    takes in every file that marks tests NAME: a new hf test in another folder would
+    otherwise run nowhere (py311 skips it, without transformers)."""
+    marker = RUNS[env][0]["marker"]
+    marked = [p for p in TEST_FILES if marker in _marks(p)]
+    assert marked, f"no file marks tests {marker}"
+    left = [p.relative_to(ROOT).as_posix() for p in marked
+            if not any(_selects(run, p) for run in RUNS[env])]
+    assert not left, f"{env} (-m {marker}) does not collect {left}"
+
+
 def test_no_test_file_is_left_out_of_every_default_env():
     default = _env_list(CONFIG)
     left = [p.relative_to(ROOT).as_posix() for p in TEST_FILES
