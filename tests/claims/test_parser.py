@@ -175,8 +175,8 @@ def budget_engine():
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.data())
-def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(data, budget_engine):
+@given(data=st.data())
+def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(budget_engine, data):
     claims = data.draw(st.lists(CLAIMS, min_size=1, max_size=5), label="claims")
     results = budget_engine.evaluate_many([(c, ()) for c in claims])
     for result in results:
