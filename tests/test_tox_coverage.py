@@ -54,10 +54,13 @@ def pytest_runs(section, base) -> list[dict]:
             if "-m" in args:
                 marker = args[args.index("-m") + 1]
         ignored = [w.split("=", 1)[1] for w in words + outside if w.startswith("--ignore=")]
+        deselected = [w.split("=", 1)[1] for w in words + outside
+                      if w.startswith("--deselect=")]
         paths = [w for w in words if not w.startswith("-") and w != marker
                  and (ROOT / w.split("::")[0]).exists()]
         named = [w for w in words if re.match(r"(tests|docs|examples|benchmarks)/", w)]
-        runs.append({"paths": paths, "ignored": ignored, "marker": marker, "named": named})
+        runs.append({"paths": paths, "ignored": ignored, "marker": marker, "named": named,
+                     "deselected": deselected})
     return runs
 
 
@@ -95,6 +98,47 @@ def test_every_path_an_env_names_exists(env):
     for run in RUNS[env]:
         missing = [w for w in run["named"] if not (ROOT / w.split("::")[0]).exists()]
         assert not missing, f"{env} names paths that do not exist: {missing}"
+
+
+def test_every_deselected_test_exists_and_runs_in_py311():
+    """A `--deselect=FILE::TEST` (py312/py313 leave a few to py311) names a test function
+    that exists (pytest ignores one that does not, so a renamed test would silently run
+    everywhere again, or a typo deselect nothing), and py311 collects its file unfiltered."""
+    found = 0
+    for env, runs in RUNS.items():
+        for run in runs:
+            for test_id in run["deselected"]:
+                found += 1
+                path, _, name = test_id.partition("::")
+                assert (ROOT / path).is_file(), f"{env}: no file {path}"
+                text = (ROOT / path).read_text(encoding="utf-8")
+                assert re.search(rf"^def {re.escape(name)}\(", text, re.M), \
+                    f"{env} deselects {test_id}: no such test function"
+                assert _selects(RUNS["py311"][0], ROOT / path)
+                assert not RUNS["py311"][0]["deselected"]
+    assert found, "the reader sees no --deselect (py312/py313 have three)"
+
+
+def _marks(path: Path) -> set[str]:
+    """The markers a test file applies (`pytest.mark.NAME` in its code, not in its strings)."""
+    import ast
+
+    return {node.attr for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "mark"}
+
+
+@pytest.mark.parametrize("env", ["hf", "timm", "thirdparty"])
+def test_an_env_for_a_marker_collects_every_file_marked_so(env):
+    """An env that runs `-m NAME` over a list of folders (the hf env: not all of tests/)
+    takes in every file that marks tests NAME: a new hf test in another folder would
+    otherwise run nowhere (py311 skips it, without transformers)."""
+    marker = RUNS[env][0]["marker"]
+    marked = [p for p in TEST_FILES if marker in _marks(p)]
+    assert marked, f"no file marks tests {marker}"
+    left = [p.relative_to(ROOT).as_posix() for p in marked
+            if not any(_selects(run, p) for run in RUNS[env])]
+    assert not left, f"{env} (-m {marker}) does not collect {left}"
 
 
 def test_no_test_file_is_left_out_of_every_default_env():

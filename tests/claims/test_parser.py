@@ -164,14 +164,21 @@ def test_any_text_parses_or_raises_its_own_error(data):
         assert 1 <= e.col <= max(len(text), 1) + 1
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.data())
-def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(data):
+@pytest.fixture(scope="module")
+def budget_engine():
+    """One engine (one worker process) for every drawn example, as the audit keeps one for
+    every claim: a claim that stops its worker must not stop the next example's."""
     from ffnverify.claims.budget import Engine
 
-    claims = data.draw(st.lists(CLAIMS, min_size=1, max_size=5), label="claims")
     with Engine(timeout=1.5, jobs=1) as engine:
-        results = engine.evaluate_many([(c, ()) for c in claims])
+        yield engine
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(budget_engine, data):
+    claims = data.draw(st.lists(CLAIMS, min_size=1, max_size=5), label="claims")
+    results = budget_engine.evaluate_many([(c, ()) for c in claims])
     for result in results:
         assert result["verdict"] in ("true", "false", "unknown", "error")
         assert isinstance(result["value"], str) and isinstance(result["detail"], str)

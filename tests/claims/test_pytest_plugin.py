@@ -81,7 +81,10 @@ def test_k_selection_junitxml_and_xdist(pytester):
     result = pytester.runpytest("-k", "params and not wrong", "-p", "no:benchmark")
     result.assert_outcomes(passed=1)
     xml = pytester.path / "junit.xml"
-    result = pytester.runpytest_subprocess("-n", "2", f"--junitxml={xml}", "-p", "no:benchmark")
+    # (hypothesis's plugin, which no claim item uses, left out: 1.7 CPU s in each of the
+    # three fresh interpreters)
+    result = pytester.runpytest_subprocess("-n", "2", f"--junitxml={xml}", "-p", "no:benchmark",
+                                           "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=3, failed=1, skipped=1)
     text = xml.read_text()
     assert 'name="line:3,column:9:wrong-count:params-swiglu-d-h-2-d-h"' in text

@@ -45,6 +45,9 @@ def _identify(factory, bias, kw):
 
 
 CLASSES = HF_CLASSES + MEGATRON_CLASSES
+# classes whose auto-detected layout must be a given built-in one: the run below is then the
+# check with that layout (GPT2MLP's only run: tests/conformance/real_modules.py)
+NAMED_LAYOUT = {"GPT2MLP": "gpt2"}
 
 
 @pytest.mark.parametrize("entry", CLASSES, ids=[e[0] for e in CLASSES])
@@ -65,6 +68,8 @@ def test_class_passes_with_an_auto_layout_and_is_identified(entry):
                                **kw)
         else:
             assert found.variant == variant, found.summary()
+            if name in NAMED_LAYOUT:  # the layout a user would name (test_real.py's rows)
+                assert found.layout == NAMED_LAYOUT[name], found.summary()
             report = check_ffn(factory, variant, bias=bias, max_examples=EXAMPLES, **kw)
     assert report.layout == found.layout, (report.summary(), found.summary())
     assert all(k == EXAMPLES for k in report.examples.values()), report.summary()

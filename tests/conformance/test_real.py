@@ -1,5 +1,6 @@
-"""Real implementations pass the kit: transformers' LlamaMLP, GemmaMLP, T5DenseGatedActDense,
-GPT2MLP, Phi3MLP and torchtune's FeedForward (tox -e hf)."""
+"""Real implementations pass the kit with a named layout: transformers' LlamaMLP, GemmaMLP,
+T5DenseGatedActDense, Phi3MLP and torchtune's FeedForward (tox -e hf); GPT2MLP's run with
+the gpt2 layout is test_hf_classes.py's."""
 
 import importlib.util
 import warnings

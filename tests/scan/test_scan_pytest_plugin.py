@@ -1,5 +1,10 @@
 """`pytest --ffnverify-scan`: one item per document, failing on a false checked
-statement (and, strict, on an unchecked one); off by default."""
+statement (and, strict, on an unchecked one); off by default.
+
+The runs are in-process (pytester.runpytest: a fresh Config that loads the entry-point
+plugins as a new interpreter does); the plugin loaded through its entry point in a fresh
+interpreter, under xdist, is tests/claims/test_pytest_plugin.py's
+test_k_selection_junitxml_and_xdist (the same `ffnverify` entry point registers this one)."""
 
 pytest_plugins = ["pytester"]
 
@@ -11,12 +16,12 @@ UNREAD = "SwiGLU models need 10-15% fewer training tokens.\n"
 def test_scan_items(pytester):
     pytester.makefile(".md", good=GOOD, bad=BAD)
     pytester.makefile(".txt", notes=UNREAD)
-    off = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    off = pytester.runpytest("-p", "no:cacheprovider")
     assert "collected 0 items" in off.stdout.str()
-    on = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ffnverify-scan", "-rA")
+    on = pytester.runpytest("-p", "no:cacheprovider", "--ffnverify-scan", "-rA")
     on.assert_outcomes(passed=2, failed=1)
     out = on.stdout.str()
     assert "bad.md:1:1: checked false" in out and "layers(llama-2-7b) == 40" in out
-    strict = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ffnverify-scan",
-                                           "--ffnverify-scan-strict")
+    strict = pytester.runpytest("-p", "no:cacheprovider", "--ffnverify-scan",
+                                "--ffnverify-scan-strict")
     strict.assert_outcomes(passed=1, failed=2)
