@@ -379,8 +379,12 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
 
 def _own_noun(text, fields, t) -> bool:
     """Whether figure t is followed by a field noun of its own ("experts of 22B parameters
-    each": 22B counts parameters, not the experts before it)."""
-    return any(fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
+    each": 22B counts parameters, not the experts before it), or by a unit of another
+    quantity ("1e999999 layers and 222222 FLOPs": 222222 counts FLOPs, not the layers)."""
+    if t.scale in ("bytes", "flops", "%") or words.OTHER_UNIT_AFTER.match(text, t.end):
+        return True
+    return any(
+        fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
 
 
 def _proportion(toks, i) -> bool:

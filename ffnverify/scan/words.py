@@ -380,6 +380,15 @@ NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transforme
                          r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
                          r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
 
+# a unit of another quantity right after a figure ("222222 FLOPs", "13.5 GB", "40 ms",
+# "3 GPU-hours", "20%", "12 bits"): the figure measures that, never a catalogue field (no
+# field is counted in FLOPs, bytes, time or percent; "tokens" is left out: a vocabulary
+# and a context are counted in tokens)
+OTHER_UNIT_AFTER = re.compile(
+    r"[ \u00a0]?(?:[kmgtpe]?flop(?:s|/s)?|[kmgtp]i?b|bytes?|bits?|(?:gpu|accelerator)[- ]"
+    r"(?:hours?|days?|years?)|ms|seconds?|secs?|minutes?|hours?|days?|%|percent|dollars?|"
+    r"usd)(?![\w-])", re.I)
+
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
 NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
                           r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
