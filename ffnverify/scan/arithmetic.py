@@ -3,7 +3,8 @@
 - `arithmetic(toks)`: every comparison of numbers written out, `3×32 = 96`, `8/3·4096 =
   10922` (strict: `=` is `==`; lenient: the result at its stated precision, `precision`);
 - `worded_results(toks, text)`: a result said in words after the expression ("512 × 64,
-  which is 32,768"), a reading to confirm;
+  which is 32,768"), a reading to confirm; `worded_sources(toks, text)` the other order
+  ("32,768 equals 512 × 64");
 - `expansions(toks)`: `4096 → 16384` stated with a factor `4×`;
 - `rounding(toks, text)`: `X is E rounded up to a multiple of M`;
 - `fractions_of(text)`: "2048, which is 2/3 of 3072".
@@ -364,8 +365,12 @@ def worded_results(toks, text) -> list:
         if expr is None or nxt is None or toks[nxt].ratio or toks[nxt].scale == "bytes" \
                 or any(t.scale == "bytes" for t in run):
             continue
-        if not words.RESULT_LINK.match(text[run[-1].end:toks[nxt].start]):
+        link = text[run[-1].end:toks[nxt].start]
+        if not words.RESULT_LINK.match(link):
             continue
+        if words.AGGREGATE_LINK.search(link) and words.SHAPE_BEFORE.search(
+                text[:run[0].start]):
+            continue  # "three matrices of size 8,192 × 28,672, totaling ~707M"
         if nxt + 1 < len(toks) and is_op(toks[nxt + 1], "+", "-", "×", "/", "^", "="):
             continue  # the next figure starts an expression of its own
         t = toks[nxt]
@@ -374,6 +379,39 @@ def worded_results(toks, text) -> list:
         strict = f"{expr} == {num(t)}" if exact else precision.strict(expr, t)
         parts.append(Part(strict, strict if exact else precision.lenient(expr, t), False, figs,
                           f"arithmetic whose result is said in words: {expr} = {t.text}"))
+    return parts
+
+
+def worded_sources(toks, text) -> list:
+    """Parts for a figure said to equal the arithmetic after it (`words.SOURCE_LINK`):
+    "2,362,368 is equal to 768 × 768 × 4 + 768 × 4", "32,768 equals 512 × 64". Read as
+    `expression == figure` at the figure's precision, a reading to confirm, as
+    `worded_results` reads the other order."""
+    parts = []
+    at = {id(t): i for i, t in enumerate(toks)}
+    for run in runs(toks):
+        if any(t.kind == "OP" and t.text in _COMPARE for t in run):
+            continue  # `arithmetic` reads a written comparison
+        if not any(is_op(t, "+", "-", "×", "/", "^") for t in run):
+            continue
+        expr = expression(run)
+        if expr is None or not re.search(r"\d\s*[-+*/]+\s*\(?\s*\d", expr) \
+                or any(t.scale == "bytes" for t in run):
+            continue
+        first = at[id(run[0])]
+        prev = next((k for k in range(first - 1, -1, -1) if toks[k].kind == "NUM"), None)
+        if prev is None or toks[prev].ratio or toks[prev].scale == "bytes":
+            continue
+        if prev and toks[prev - 1].kind == "OP" and toks[prev - 1].text != "(":
+            continue  # the figure ends an expression of its own
+        if not words.SOURCE_LINK.match(text[toks[prev].end:run[0].start]):
+            continue
+        t = toks[prev]
+        figs = (prev,) + tuple(at[id(x)] for x in run if x.kind == "NUM")
+        exact = precision.exact_count(t)
+        strict = f"{expr} == {num(t)}" if exact else precision.strict(expr, t)
+        parts.append(Part(strict, strict if exact else precision.lenient(expr, t), False, figs,
+                          f"a figure said to equal the arithmetic after it: {t.text} = {expr}"))
     return parts
 
 

@@ -6,7 +6,7 @@ figure. Token-level helpers shared by the quantity readers; nothing here decides
 
 import re
 
-from ffnverify.scan.numbers import Tok
+from ffnverify.scan.numbers import Tok, tokens
 
 _CLAUSE = {",", ";", ":", "(", ")", "=", "≈", "→"}
 
@@ -99,11 +99,21 @@ def model(names, pos: int):
     return before[-1][2], False
 
 
+_NAME_SIZE = re.compile(r"(?<![x\d.])(\d+(?:\.\d+)?)([bm])$")
+
+
 def nominal(toks, names, name: str):
-    """The size figure inside the first span naming `name` ("Llama 2 7B" → 7B), or None."""
+    """The size figure inside the first span naming `name` ("Llama 2 7B" → 7B), or None.
+    A model named around the unit, not in it (a heading's, span (-1, -1)), has the size
+    its catalogue name writes (`llama-3.1-405b`: 405B), as the heading names it."""
     for s, e, n in names:
         if n != name:
             continue
+        if s < 0:
+            m = _NAME_SIZE.search(n)
+            sized = [t for t in tokens(m.group(1) + m.group(2).upper()) if t.kind == "NUM"] \
+                if m and "x" not in n else []
+            return sized[0] if len(sized) == 1 else None
         sized = [t for t in toks if s <= t.start < e and t.kind == "NUM"
                  and t.scale in ("B", "M", "T")]
         if len(sized) == 1 and "x" not in name:

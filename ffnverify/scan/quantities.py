@@ -27,6 +27,7 @@ from ffnverify.scan import (
 )
 from ffnverify.scan.parts import Part
 
+_COUNTS = tuple(f"{pre}{f}(" for pre in ("", "approx(") for f in ("params_total", "params_active"))
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
 READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
@@ -79,7 +80,12 @@ def read_quantities(toks, text: str, names, subject: str | None = None,
                     parts.append(dataclasses.replace(
                         p, figures=tuple(sorted({where[i] for i in p.figures}))))
     unique = list({(p.strict, p.figures): p for p in parts}.values())[:MAX_PARTS]
-    if assumed:
+    if assumed:  # "Active Parameters | 405B" under "Llama 3.1 405B": the name's size again
+        size = binding.nominal(toks, names, subject)
+        named = {i for i, t in enumerate(toks) if size is not None and t.kind == "NUM"
+                 and t.value == size.value and t.unit >= size.unit}
+        unique = [p for p in unique if not (named & set(p.figures) and p.strict.startswith(
+            _COUNTS) and f"({subject})" in p.strict)]
         unique = [dataclasses.replace(p, sure=False, reading=f"{p.reading} (said of {subject}, "
                                       "named around it, not in it: assumed)")
                   if subject in p.strict else p for p in unique]

@@ -63,6 +63,7 @@ from ffnverify.scan.arithmetic import (
     is_op,
     rounding,
     worded_results,
+    worded_sources,
 )
 from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names
 from ffnverify.scan.fields import field_by_heading, fields_in, model_claims
@@ -230,8 +231,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         missing += miss
         names_read |= nf
     arith, _ = arithmetic(toks)
-    parts += arith + worded_results(toks, clean) + symbolic.identities(toks, clean) \
-        + tildes.tilde_results(toks, clean)
+    parts += arith + worded_results(toks, clean) + worded_sources(toks, clean) \
+        + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
     parts += expansions(toks)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)

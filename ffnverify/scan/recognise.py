@@ -10,6 +10,8 @@ balanced parentheses, and at least one operator or power somewhere (`d = 4`, `32
 compute nothing).
 """
 
+from ffnverify.scan.words import RESULT_FILLER
+
 ARITH_OPS = frozenset({"+", "-", "×", "/", "^", "(", ")"})
 COMPARE_OPS = frozenset({"=", "≈", "≠", "<", ">", "≤", "≥"})
 _BINARY = frozenset({"+", "-", "×", "/", "^"})
@@ -20,9 +22,14 @@ def _op(t, *ops) -> bool:
 
 
 def runs(toks):
-    """The maximal runs of arithmetic tokens; a ratio (`2.67×`) ends its run."""
+    """The maximal runs of arithmetic tokens; a ratio (`2.67×`) ends its run; a word that
+    says nothing of the value between a comparison sign and its result is passed over
+    (`= only 21.3M`, `words.RESULT_FILLER`)."""
     run = []
     for t in toks:
+        if t.kind == "WORD" and t.lower in RESULT_FILLER and run and run[-1].kind == "OP" \
+                and run[-1].text in COMPARE_OPS:
+            continue
         if t.kind == "NUM" and t.ratio and run:
             run.append(t)
             yield run

@@ -96,9 +96,11 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
                 continue
             t = scaled[0]
         if names_size(t, model) and (func in (None, "params_total")
-                                      and (words.SIZE_HEADER.match(head) or func is None)):
-            name_figs.update(figs)  # the size column repeats the name: "70B"
-            continue
+                                      and (words.SIZE_HEADER.match(head) or func is None)
+                                      or func in ("params_total", "params_active")
+                                      and not sure):
+            name_figs.update(figs)  # the size column repeats the name: "70B"; so does
+            continue  # "Total Parameters | 405B" under the heading "Llama 3.1 405B"
         if func is None:
             continue
         if not available(func):

@@ -480,13 +480,34 @@ MODIFIER = re.compile(r"(?:'s\s+(?:successor|predecessor|sibling|bigger|larger|s
 INPUT = re.compile(r"\b(?:at|for|(?<!up )to|across)\s+(?:a\s+|an\s+)?~?$", re.I)
 
 # a result said in words after arithmetic with no `=`: "512 × 64, which is 32,768",
-# "4096 × 4096 (i.e. 16,777,216)", "512 × 64 for the base model, which is 32,768"
-RESULT_LINK = re.compile(r"^\s*(?:is|are|gives|yields|equals|makes)\s*(?:about |roughly |"
-                          r"approximately |~|≈)?\s*$|"
-                          r"^\s*[,(]?\s*(?:(?:for|in|of|per) (?:the |a |an |each )?[A-Za-z_-]+"
-                          r"(?: [A-Za-z_-]+){0,2}\s*,?\s*)?(?:which is|that is|that's|i\.e\.,?|"
-                          r"giving|gives|yielding|yields|equals|for a total of)\s*"
-                          r"(?:about |roughly |approximately |~)?\s*$", re.I)
+# "4096 × 4096 (i.e. 16,777,216)", "512 × 64 for the base model, which is 32,768",
+# "768 × 768 × 4 + 768 × 4, which comes to 2,362,368", "… parameters, which adds up to …"
+_LINK_VERB = (r"(?:is|are|gives|yields|equals|makes|totals|"
+              r"(?:comes?|works? out|amounts?|adds? up|sums?|is equal|are equal) to)")
+_LINK_FILLER = r"(?:(?:about|roughly|approximately|around|nearly|only|just) |~|≈)?"
+_COUNTED = r"(?:(?:parameters|params|weights|elements|entries|values|multiplications)\b\s*)?"
+RESULT_LINK = re.compile(r"^\s*" + _COUNTED + _LINK_VERB + r"\s*" + _LINK_FILLER + r"\s*$|"
+                          r"^\s*" + _COUNTED + r"[,(]?\s*(?:(?:for|in|of|per) (?:the |a |an |each )?"
+                          r"[A-Za-z_-]+(?: [A-Za-z_-]+){0,2}\s*,?\s*)?(?:(?:which|that) "
+                          + _LINK_VERB + r"|that's|i\.e\.,?|giving|gives|yielding|yields|equals|"
+                          r"totalling|totaling|for a total of|in total,?)\s*" + _LINK_FILLER
+                          + r"\s*$", re.I)
+
+# a link that adds up more than the expression before it may hold ("three matrices of size
+# 8,192 × 28,672, totaling ~707M": the total is of all three), and the words that say an
+# expression is one object's shape
+AGGREGATE_LINK = re.compile(r"\b(?:total(?:s|ling|ing)?|adds? up|sums?)\b", re.I)
+SHAPE_BEFORE = re.compile(r"\b(?:of (?:size|shape|dimensions?)|sized|shaped|each)\s*\(?\s*$", re.I)
+
+# the same link the other way round, a figure first: "2,362,368 is equal to 768 × 768 × 4
+# + 768 × 4", "… seems to be equal to (…)", "32,768 equals 512 × 64", "4096 is exactly 64 × 64"
+SOURCE_LINK = re.compile(r"^\s*(?:[A-Za-z_-]+ ){0,2}?(?:(?:is|are|seems to be|appears to be)"
+                          r" (?:equal to|exactly|precisely|just|the same as)|equals|"
+                          r"(?:comes?|works? out) (?:from|to))\s*\(?\s*$", re.I)
+
+# words between `=` and its result that say nothing about the value: "= only 21.3M" ("=
+# exactly 0.03" is not one: it denies the rounding a figure after `=` is read with)
+RESULT_FILLER = frozenset({"only", "just"})
 
 SIZE_HEADER = re.compile(r"^\s*(?:size|model size|params?|parameters|#\s*params|"
                           r"model|name|variant|checkpoint)\s*(?:\(.*\))?\s*$", re.I)

@@ -19,7 +19,14 @@ and backticks left out, as the scan renders them; a table row's outer pipes too)
 - detection precision: the scan's statements that match a label / all it found (the
   labels list the statements a reader would; a detection no label has counts against);
 - FALSE verdict precision: of the labelled statements the scan calls false (checked or
-  suggested), those labelled false.
+  suggested), those labelled false;
+- read share of checkable statements: (checked + suggested) / labelled, over the labels
+  whose truth is "true" or "false" (a label with truth "none" makes no checkable claim:
+  leaving it unread is right, so the plain read share can never reach 1);
+- unread by quantity: how many labels with a checkable claim the scan leaves unread
+  (unchecked or not detected), counted by the quantities their `check` names (`q`), and
+  the same for the false statements it does not flag. Counts only, no text: a measure of
+  *why* that `--figures-only` may print for a held-out folder.
 
 Without `--figures-only` the lists name the wrong verdicts, the missed labels and the
 scan's unmatched statements (those no label matches).
@@ -86,6 +93,20 @@ def _nearby(found: list, lab: dict) -> str:
     return f" (on that line the scan has: {' / '.join(map(repr, texts))})" if texts else ""
 
 
+def _quantities(lab: dict) -> str:
+    """The quantities a label's check names, as one key: `arith`, `kv_cache_bytes+arith`."""
+    checks = lab.get("check", {})
+    checks = checks if isinstance(checks, list) else [checks]
+    return "+".join(sorted({c.get("q", "?") for c in checks if c.get("q") != "none"})) or "none"
+
+
+def _by_quantity(keys) -> dict:
+    counts: dict = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def figures(result: dict, marks: list) -> dict:
     found = result["statements"]
     hit = match(found, marks)
@@ -119,6 +140,14 @@ def figures(result: dict, marks: list) -> dict:
         "read_share": _ratio(len(checked) + len(suggested), len(marks)),
         "detection_precision": _ratio(len(hit), len(found)),
         "false_verdict_precision": _ratio(len(flagged), len(said_false)),
+        "read_share_checkable": _ratio(
+            sum(1 for k in checked + suggested if marks[k]["truth"] != "none"),
+            sum(m["truth"] != "none" for m in marks)),
+        "unread_by_quantity": _by_quantity(
+            _quantities(m) for k, m in enumerate(marks) if m["truth"] != "none"
+            and k not in checked and k not in suggested),
+        "false_not_flagged_by_quantity": _by_quantity(
+            _quantities(marks[k]) for k in false_labels if k not in flagged),
         "lists": {
             "wrong_checked": [_where(marks[k], hit[k]) for k in checked
                               if k not in checked_right],
@@ -179,7 +208,9 @@ def main(argv: list) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     for key, value in out.items():
-        if key != "lists":
+        if isinstance(value, dict) and key != "lists":
+            print(f"{key:24s} " + ", ".join(f"{q} {n}" for q, n in value.items()))
+        elif key != "lists":
             print(f"{key:24s} {_show(value)}")
     for key, lines in out.get("lists", {}).items():
         for line in lines:
