@@ -19,7 +19,7 @@ PASSES = ("forward", "backward", "train")
 COUNTS = ("matmul", "all")
 
 # FLOPs per element, counting each add, multiply, divide, max, exp, erf and tanh as one
-# (each entry is written out step by step, and checked to compute it, in tests/test_cost_table.py).
+# (each entry is written out step by step, and checked to compute it, in tests/derivations/test_cost_table.py).
 # forward: act(z).  backward: dL/dz = g·act'(z) from the saved z and the incoming g,
 # including the multiply by g (identity needs none: the gradient passes through).
 ELEMENTWISE_COST = {

@@ -9,7 +9,7 @@
 
 with each int() a floor (the values are positive). The multiplier is taken as the exact
 rational of its decimal literal (1.3 = 13/10); where Meta's float product lies within
-rounding of an integer the two could differ, which tests/test_widths.py examines.
+rounding of an integer the two could differ, which tests/derivations/test_widths.py examines.
 """
 
 import sympy as sp

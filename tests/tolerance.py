@@ -29,7 +29,7 @@ The rules, each standard:
 The bound of two independent implementations that both obey it differs by at most twice
 it. Values used to form the magnitudes are the float64 reference values; their own
 error (relative ~1e-16) is second order and below the slack of every rule above.
-The Lipschitz constants are checked numerically in tests/test_activations.py.
+The Lipschitz constants are checked numerically in tests/derivations/test_activations.py.
 
 Independence: the METHOD is this file's own, apart from the conformance kit's bound
 (ffnverify/testing/tolerances.py: M·E_plain plus a first-order bound), so the value and

@@ -6,7 +6,7 @@ exactly, where its derivative jumps, sup |act'| and sup |act''|), read by the co
 kit's bounds (ffnverify.testing.tolerances) and the tests' oracle (tests/tolerance.py).
 Written independently of `derivations` (the import contracts forbid it): the SymPy
 formulas there are the other, symbolic source, and tests tie the two (the values, the
-kinks against SymPy's one-sided limits, the sup bounds on a fine grid: tests/test_activations.py).
+kinks against SymPy's one-sided limits, the sup bounds on a fine grid: tests/derivations/test_activations.py).
 
 Numerically stable: sigmoid and silu are built on exp(-|z|), so no |z| up to the dtype's
 range overflows or produces NaN; outputs keep the input's dtype.

@@ -21,8 +21,8 @@ Without one, the backward allocates one (n, h) buffer per pre-activation gradien
 nothing else of that size (none with free_cache=True); the second input-gradient term
 goes into the consumed dz_gate's buffer. Results are bit for bit
 those of the plain expressions on np_activations, in float64 and float32 (same operations
-in the same order, per element; checked in tests/test_backend_speed_paths.py and
-tests/test_bench_helpers.py); the stable sigmoid's np.where (a mispredicted branch per
+in the same order, per element; checked in tests/backends/test_backend_speed_paths.py and
+tests/bench/test_bench_helpers.py); the stable sigmoid's np.where (a mispredicted branch per
 element, about 3 ns each on random signs) is replaced by an exact arithmetic select.
 """
 
@@ -51,7 +51,7 @@ BLOCK_ELEMENTS = 1 << 15
 # commuted operand of + or × aside, which IEEE arithmetic rounds identically; a float64
 # result written into a float32 `out` is rounded once, as `.astype` rounds it), so the
 # results are bit for bit the same in every dtype; checked against np_activations and
-# special values (±0, ±inf, nan, huge |z|) in tests/test_backend_speed_paths.py.
+# special values (±0, ±inf, nan, huge |z|) in tests/backends/test_backend_speed_paths.py.
 
 
 def _needs(narrow, wide=0):

@@ -2,7 +2,7 @@
 
 The independence rule forbids the NumPy and torch backends from importing
 `derivations`, so they state the variants here, in their own words: activation name and
-whether the block is gated. tests/test_tables.py proves this agrees row for row with
+whether the block is gated. tests/derivations/test_tables.py proves this agrees row for row with
 `derivations.variants.VARIANTS`, the table everything else iterates.
 """
 

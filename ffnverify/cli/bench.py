@@ -10,22 +10,25 @@ import json
 import sys
 
 from ffnverify.bench import measure
-from ffnverify.cli.target import TARGET_HELP, add_target
+from ffnverify.cli.target import (
+    LAYOUT_HELP,
+    TARGET_HELP,
+    add_device,
+    add_layout,
+    add_target,
+    add_variant,
+)
 
 
 def add_arguments(p):
     add_target(p, help=f"{TARGET_HELP}, or numpy / torch (the built-in backends)")
-    p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, gelu, relu")
-    p.add_argument("--layout", default="auto",
-                   help="where the module keeps its weights: auto (default: detected from "
-                        "the parameter names and shapes, as `ffnverify check` does) or a "
-                        "built-in layout such as hf, torchtune, phi3, gpt2; the built-in "
-                        "targets have their own")
+    add_variant(p)
+    add_layout(p, help=f"{LAYOUT_HELP}; the built-in targets numpy and torch have their own")
     p.add_argument("--shape", nargs="+", default=["2048,1024,2816"], metavar="n,d,h",
                    help="tokens, model width, hidden width (default 2048,1024,2816)")
     p.add_argument("--dtype", choices=measure.DTYPES, default="float32",
                    help="dtype of the module and its input (default float32)")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    add_device(p)
     p.add_argument("--pass", dest="pass_", choices=measure.PASSES, default=None,
                    help="forward or train (forward+backward); default both")
     p.add_argument("--bias", action="store_true", help="build the module with biases")

@@ -11,10 +11,14 @@ import sys
 
 from ffnverify.cli.target import (
     TargetError,
+    add_device,
+    add_layout,
     add_module_options,
     add_target,
+    add_variant,
     load_factory,
     module_options,
+    read_layout,
 )
 
 DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
@@ -22,18 +26,14 @@ DTYPE_CHOICES = ("float64", "float32", "bfloat16", "float16")
 
 def add_arguments(p):
     add_target(p)
-    p.add_argument("--variant", required=True, help="FFN variant, e.g. swiglu, geglu_tanh, relu")
-    p.add_argument("--layout", default="auto",
-                   help="auto (default: found from the module's parameter names and shapes, "
-                        "chunk order numerically; the report says which), a built-in layout "
-                        "(hf, torchtune, phi3, gpt2, neox, t5, ...: see the docs), or a JSON "
-                        "mapping {name: [attribute path, transform]}")
+    add_variant(p)
+    add_layout(p)
     p.add_argument("--bias", choices=("both", "true", "false"), default="both",
                    help="bias settings to check (default both; false for modules without bias)")
     p.add_argument("--dtypes", nargs="+", default=None, metavar="DTYPE",
                    help=f"dtypes, in order (default: {' '.join(DTYPE_CHOICES)}; "
                         "on cuda: float32 bfloat16 float16)")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    add_device(p)
     p.add_argument("--max-examples", type=int, default=None,
                    help="Hypothesis examples per bias setting (default 100)")
     p.add_argument("--act-eval", choices=("auto", "fused", "op-by-op"), default="auto",
@@ -53,12 +53,6 @@ def add_arguments(p):
 def _error(msg):
     print(f"ffnverify check: error: {msg}", file=sys.stderr)
     return 2
-
-
-def _layout(text):
-    from ffnverify.testing import layouts
-
-    return layouts.parse(text)
 
 
 class Progress:
@@ -117,7 +111,7 @@ def run(args) -> int:
         return _error("--d, --h and --n go together (one case), or none of them")
     try:
         lookup(args.variant)
-        layout = _layout(args.layout)
+        layout = read_layout(args.layout)
         if layout != "auto":
             layouts.mapping(lookup(args.variant)[1], layout)
     except (KeyError, ValueError) as exc:

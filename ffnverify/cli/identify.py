@@ -9,10 +9,12 @@ import sys
 
 from ffnverify.cli.target import (
     TargetError,
+    add_layout,
     add_module_options,
     add_target,
     load_factory,
     module_options,
+    read_layout,
 )
 
 
@@ -24,9 +26,9 @@ def add_arguments(p):
                    help="the bias argument to pass the factory (default: true, then false)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="report format (default text)")
-    p.add_argument("--layout", default=None,
-                   help="judge only this layout: a built-in name or a JSON mapping {name: "
-                        "[attribute path, transform]} (default: every built-in layout)")
+    add_layout(p, default=None,
+               help="judge only this layout: a built-in name or a JSON mapping {name: "
+                    "[attribute path, transform]} (default: every built-in layout)")
     add_module_options(p)
 
 
@@ -49,7 +51,7 @@ def run(args) -> int:
 
     try:
         opts = module_options(args)
-        layout = None if args.layout is None else layouts.parse(args.layout)
+        layout = None if args.layout is None else read_layout(args.layout)
         if isinstance(layout, str) and layout not in layouts.LAYOUTS:
             raise ValueError(f"unknown layout {layout!r}; built-in layouts: "
                              f"{', '.join(layouts.LAYOUTS)}")

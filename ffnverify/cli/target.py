@@ -1,6 +1,7 @@
 """The TARGET argument that check, bench and identify share: the positional argument,
-the options that say how to build and call the module, and loading the factory with the
-one error wording all three print (exit 2)."""
+the options that name what TARGET computes (--variant, --layout, --device: each defined
+here once), the options that say how to build and call the module, and loading the factory
+with the one error wording all three print (exit 2)."""
 
 from ffnverify.targets import (  # noqa: F401 (TargetError, load_factory: the commands')
     TargetError,
@@ -10,11 +11,43 @@ from ffnverify.targets import (  # noqa: F401 (TargetError, load_factory: the co
 )
 
 TARGET_HELP = "package.module:factory"
+VARIANT_HELP = "FFN variant, e.g. swiglu, geglu_tanh, relu"
+LAYOUT_HELP = ("auto (default: found from the module's parameter names and shapes, chunk "
+               "order numerically; the report says which), a built-in layout (hf, torchtune, "
+               "phi3, gpt2, neox, t5, ...: see the docs), or a JSON mapping {name: "
+               "[attribute path, transform]}")
+DEVICE_HELP = "cpu or cuda (default cpu)"
 
 
 def add_target(p, help=TARGET_HELP):
     """The positional TARGET."""
     p.add_argument("target", metavar="TARGET", help=help)
+
+
+def add_variant(p):
+    """--variant, required (check, bench): a name of backends.variants' table, checked by
+    each command with `lookup` (its error says the nearest name)."""
+    p.add_argument("--variant", required=True, help=VARIANT_HELP)
+
+
+def add_layout(p, default="auto", help=LAYOUT_HELP):
+    """--layout: where the module keeps its weights, read by `read_layout`. check and bench
+    detect it by default ("auto"); identify passes default=None and its own help (without
+    it, identify judges every built-in layout)."""
+    p.add_argument("--layout", default=default, help=help)
+
+
+def add_device(p):
+    """--device (check, bench)."""
+    p.add_argument("--device", default="cpu", help=DEVICE_HELP)
+
+
+def read_layout(text):
+    """--layout's value: "auto" or a built-in name as given, a JSON mapping as a dict
+    (ValueError says what is wrong with it)."""
+    from ffnverify.testing import layouts
+
+    return layouts.parse(text)
 
 
 def add_module_options(p):

@@ -27,7 +27,7 @@ What an activation contributes (computed exactly or not, where its derivative ju
 sup |act''|) comes from the one activation record, ffnverify.backends.activations.FACTS.
 The tests' oracle, tests/tolerance.py, bounds the backends by a method of its own (running
 error analysis), independent of this one by design, but it imports the same facts and this
-module's DTYPES rather than typing them again; tests/test_activations.py ties both to the
+module's DTYPES rather than typing them again; tests/derivations/test_activations.py ties both to the
 record and the record to SymPy's derivatives.
 """
 

@@ -54,3 +54,28 @@ def test_a_bad_target_reads_the_same_in_each_command(capsys):
         err = capsys.readouterr().err
         assert f"ffnverify {name}: error: cannot import no_such_module_xyz:factory: " \
                "ModuleNotFoundError" in err, err
+
+
+def test_the_target_options_are_defined_once_in_the_shared_helper():
+    """--variant, --layout and --device are added by cli/target.py alone: check and bench
+    read the same words (bench adds one clause on its built-in targets); identify's --layout
+    keeps its own default and help (without one it judges every built-in layout)."""
+    for name in ("check", "bench", "identify"):
+        source = (CLI / f"{name}.py").read_text(encoding="utf-8")
+        for option in ('"--variant"', '"--layout"', '"--device"'):
+            assert option not in source, f"{name}.py defines {option} itself"
+
+    def actions(name):
+        parser = argparse.ArgumentParser()
+        importlib.import_module(f"ffnverify.cli.{name}").add_arguments(parser)
+        return {a.dest: a for a in parser._actions}
+
+    check, bench, identify = actions("check"), actions("bench"), actions("identify")
+    assert check["variant"].required and bench["variant"].required
+    assert check["variant"].help == bench["variant"].help
+    assert check["device"].help == bench["device"].help
+    assert check["device"].default == bench["device"].default == "cpu"
+    assert check["layout"].default == bench["layout"].default == "auto"
+    assert bench["layout"].help.startswith(check["layout"].help)
+    assert identify["layout"].default is None
+    assert "every built-in layout" in identify["layout"].help

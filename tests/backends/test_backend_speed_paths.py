@@ -5,7 +5,7 @@ numpy_ffn computes the activations into preallocated buffers (`*_into` kernels w
 reference path) and float32: every kernel against np_activations on random and special
 values (±0, subnormals, the exp over/underflow edges, ±inf, nan), and the whole forward
 and backward against an op-by-op computation written out here, with block boundaries that
-cut rows in odd places. (tests/test_bench_helpers.py checks every variant and bias on
+cut rows in odd places. (tests/bench/test_bench_helpers.py checks every variant and bias on
 random inputs the same way.)
 """
 

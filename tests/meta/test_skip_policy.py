@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]  # tests/, where skip_policy.py lives
 
 CONFTEST = f"""
 import sys

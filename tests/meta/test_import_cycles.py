@@ -11,7 +11,7 @@ fails, and so does an EXPECTED entry with no cycle left (the list stays honest).
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "ffnverify"
 
 # a package whose cycles other work is still removing -> who; empty since issue 25 §2's

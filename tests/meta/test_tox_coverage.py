@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sections() -> tuple[dict[str, configparser.SectionProxy], configparser.ConfigParser]:
@@ -163,3 +163,10 @@ def test_the_check_sees_a_file_dropped_from_every_env(tmp_path):
     assert not _selects(narrowed, path)
     others = [run for env in _env_list(CONFIG) if env != "py311" for run in RUNS[env]]
     assert not any(_selects(run, path) for run in others)
+
+
+def test_no_test_file_sits_loose_in_tests():
+    """Each test file lives in the folder of what it tests (README's layout table); only
+    the shared helpers (conftest.py, strategies.py, tolerance.py, ...) sit in tests/."""
+    loose = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
+    assert not loose, f"move these into their area's folder under tests/: {loose}"

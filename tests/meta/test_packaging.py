@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 pytest.importorskip("build", reason="needs `build` and `twine`: tox -e package, or "
                     "pip install -e .[package]")
 pytest.importorskip("twine", reason="needs `build` and `twine`: tox -e package, or "

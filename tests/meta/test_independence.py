@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ["backends/variants.py", "backends/activations.py", "backends/numpy_ffn.py",
             "backends/torch_ffn.py", "backends/__init__.py"]
 

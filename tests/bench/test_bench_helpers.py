@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # the repo root, for benchmarks/
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # the repo root, for benchmarks/
 
 from benchmarks import conftest as bench_conf  # noqa: E402
 from benchmarks import memory, plot, recompute_ffn  # noqa: E402

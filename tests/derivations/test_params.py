@@ -1,7 +1,7 @@
 """Parameter counts: the derivation == the NumPy weights' element count == torch's numel.
 
 `check_params_agree` and `check_shapes_agree` are the reusable checks; the positive tests
-run them on the real backends and tests/test_mutants_core.py runs them on wrong counters
+run them on the real backends and tests/derivations/test_mutants_core.py runs them on wrong counters
 and formulas that they must reject.
 """
 

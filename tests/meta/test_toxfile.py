@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("tox", reason="tox is not installed: `tox -e package` runs this (or pip install tox)")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

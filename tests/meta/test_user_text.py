@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INTERNAL = re.compile(r"SPEC\s*§")
 # a hint that installs this project by name from an index, where it is not published
 BAD_HINT = re.compile(r"pip install\s+['\"]?ffnverify\b|pypi\.org/project/ffnverify")
