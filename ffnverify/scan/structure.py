@@ -148,13 +148,28 @@ def _names(text: str) -> tuple[set, list]:
     """The rows and the other names (as written) a block's text names; a size that names
     a model ("a 7B model") is kept as `#size`."""
     clean = normalise(text)
-    rows = {n for _, _, n in subjects(clean, models(clean))}
-    rows |= {"?" + n for _, _, n, _ in near_misses(clean)}  # another release: never the row
+    rows = {n for s, _, n in subjects(clean, models(clean)) if not _compared(clean, s)}
+    rows |= {"?" + n for s, _, n, _ in near_misses(clean)  # another release: never the row
+             if not _compared(clean, s)}
     taken = [(a, b) for a, b, _ in models(clean)] + [(a, b) for a, b, _, _ in
                                                      near_misses(clean)]
     sized = [f"#{m.group(1)}{m.group(2).upper()}" for m in _SIZED.finditer(clean)
              if not any(a <= m.start() < b for a, b in taken)]
-    return rows, [clean[s:e] for s, e in other_names(clean)] + sized
+    return rows, [clean[s:e] for s, e in other_names(clean) if not _compared(clean, s)] + sized
+
+
+# a model named as what another is measured against ("outperforms Llama 2 70B", "smaller
+# than GPT-3", "compared with Mistral 7B"): the text is still about its own model
+_COMPARED_WITH = re.compile(
+    r"\b(?:than|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
+    r"rival(?:s|led|ing)?|match(?:es|ed|ing)?|exceed(?:s|ed|ing)?|versus|vs\.?|"
+    r"(?:compared|relative|similar|comparable|close) (?:to|with)|on par with|unlike)"
+    r"\s+(?:the\s+|a\s+|an\s+|both\s+|even\s+)?$", re.I)
+
+
+def _compared(text: str, start: int) -> bool:
+    """Whether the name at `start` is what the text measures its model against."""
+    return bool(_COMPARED_WITH.search(text[max(0, start - 40):start]))
 
 
 def _clashes(given: Given, rows: set, others: list) -> bool:
