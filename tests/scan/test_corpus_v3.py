@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 HERE = Path(__file__).parent / "corpus_v3"
-FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2", "fresh3")
-HELD_OUT_SETS = ("fresh", "fresh2", "fresh3")  # held out whatever sha256(url) gives
+FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2", "fresh3", "fresh4")
+HELD_OUT_SETS = ("fresh", "fresh2", "fresh3", "fresh4")  # held out whatever sha256(url) gives
 DOC_SUFFIXES = (".md", ".txt", ".rst", ".html", ".ipynb")
 
 
@@ -143,6 +143,7 @@ def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, le
 @pytest.mark.parametrize("folder, earlier_sets", [
     ("fresh2", ("dev", "heldout", "fresh")),
     ("fresh3", ("dev", "heldout", "fresh", "fresh2")),
+    ("fresh4", ("dev", "heldout", "fresh", "fresh2", "fresh3")),
 ])
 def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others(
         folder, earlier_sets):
