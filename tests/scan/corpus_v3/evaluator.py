@@ -232,6 +232,10 @@ CONFIGS = {
     # 4,022,468,096, the checkpoint's total.
     "qwen3-4b": dict(d=2560, L=36, H=32, kv=8, hd=128, ff=9728, V=151936, ctx=40960,
                      tied=True, qk_norm=True),
+    # Qwen/Qwen2.5-32B config.json (hidden 5120, 64 layers, 40 heads, 8 KV heads,
+    # intermediate 27648, vocab 152064, 131072 positions); its fields only.
+    "qwen2.5-32b": dict(d=5120, L=64, H=40, kv=8, ff=27648, V=152064, ctx=131072,
+                        fields_only=True),
     # deepseek-ai/DeepSeek-V3 config.json (hidden 7168, 61 layers, 128 heads, v_head_dim
     # 128, moe_intermediate_size 2048, 256 routed experts, 8 per token, 1 shared expert,
     # vocab 129280, 163840 positions); multi-head latent attention is not modelled:
