@@ -131,7 +131,8 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
 
 
 @pytest.mark.parametrize("folder, least_docs, least_labels",
-                         [("fresh", 20, 180), ("fresh2", 35, 280), ("fresh3", 38, 260)])
+                         [("fresh", 20, 180), ("fresh2", 35, 280), ("fresh3", 38, 260),
+                          ("fresh4", 38, 250)])
 def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, least_labels):
     docs = [d for d in _sources() if d["split"] == folder]
     labels = _labels(folder)
