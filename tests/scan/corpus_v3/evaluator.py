@@ -220,6 +220,28 @@ CONFIGS = {
     "olmo-1b": dict(d=2048, L=16, H=16, ff=8192, V=50304, ctx=2048, fields_only=True),
     "olmo-7b-0424": dict(d=4096, L=32, H=32, kv=32, ff=11008, V=50304, ctx=4096,
                          fields_only=True),
+    # --- added for fresh4/ (the sixth v3 session); fields typed from config.json --------
+    # Qwen/Qwen2.5-72B config.json (hidden 8192, 80 layers, 64 heads, 8 KV heads,
+    # intermediate 29568, vocab 152064, q/k/v biases, untied); the formula gives
+    # 72,706,203,648, the checkpoint's total.
+    "qwen2.5-72b": dict(d=8192, L=80, H=64, kv=8, ff=29568, V=152064, ctx=131072,
+                        bias="qkv"),
+    # Qwen/Qwen3-4B config.json (hidden 2560, 36 layers, 32 heads, 8 KV heads, head_dim
+    # 128, intermediate 9728, vocab 151936, 40960 positions, tied, no biases, an RMSNorm
+    # on each query and key head: 2 x 128 weights a layer); the formula gives
+    # 4,022,468,096, the checkpoint's total.
+    "qwen3-4b": dict(d=2560, L=36, H=32, kv=8, hd=128, ff=9728, V=151936, ctx=40960,
+                     tied=True, qk_norm=True),
+    # Qwen/Qwen2.5-32B config.json (hidden 5120, 64 layers, 40 heads, 8 KV heads,
+    # intermediate 27648, vocab 152064, 131072 positions); its fields only.
+    "qwen2.5-32b": dict(d=5120, L=64, H=40, kv=8, ff=27648, V=152064, ctx=131072,
+                        fields_only=True),
+    # deepseek-ai/DeepSeek-V3 config.json (hidden 7168, 61 layers, 128 heads, v_head_dim
+    # 128, moe_intermediate_size 2048, 256 routed experts, 8 per token, 1 shared expert,
+    # vocab 129280, 163840 positions); multi-head latent attention is not modelled:
+    # fields only.
+    "deepseek-v3": dict(d=7168, L=61, H=128, kv=128, hd=128, ff=2048, V=129280,
+                        ctx=163840, E=256, k=8, shared_n=1, fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
@@ -293,7 +315,8 @@ def _ffn_layer(c) -> int:
 
 def _layer(c) -> int:
     norm = 2 * c["d"] if (c.get("gpt2") or c.get("bert")) else _norm(c)
-    return _attn(c) + _ffn_layer(c) + c.get("norms", 2) * norm
+    qk_norm = 2 * c["hd"] if c.get("qk_norm") else 0  # Qwen3: an RMSNorm on q and k heads
+    return _attn(c) + _ffn_layer(c) + c.get("norms", 2) * norm + qk_norm
 
 
 def _embed(c) -> int:
