@@ -430,7 +430,9 @@ def expansions(toks) -> list:
             toks[i - 1], "maps", "map", "from", "expands", "widens", "grows", "projects"))
         if t.kind == "NUM" and arrow and toks[i + 2].kind == "NUM":
             a, b = t, toks[i + 2]
-            if a.value == 0 or b.value == 0:
+            if bool(a.scale) != bool(b.scale):  # "80 → 141 GB": the bare one is in GB too
+                a, b = (precision.bare(a) or a), (precision.bare(b) or b)
+            if a.value == 0 or b.value == 0 or bool(a.scale) != bool(b.scale):
                 continue
             factor = min(factors, key=lambda f: abs(f.start - t.start))
             big, small = (b, a) if b.value >= a.value else (a, b)
@@ -438,7 +440,7 @@ def expansions(toks) -> list:
                             "≈" if factor.tilde or not factor.value.denominator == 1
                             else "==").replace(" = ", " == ")
             loose = precision.lenient(f"{num(big)} / {num(small)}", factor)
-            parts.append(Part(claim, loose, True, (at[id(a)], at[id(b)], at[id(factor)]),
+            parts.append(Part(claim, loose, True, (i, i + 2, at[id(factor)]),
                               f"an expansion of {factor.text}"))
             break
     return parts

@@ -249,13 +249,13 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 words.DIFFERENCE_AFTER.match(text, fe):
             cand, bound = before[-1], True
         elif after and words.NOUN_BEFORE.match(_past_symbol(text[fe:after[0].start])) and not _own_noun(
-                text, fields, after[0]):
+                text, fields, after[0], func):
             cand, bound = after[0], True
         elif before and not re.search(r"[,;]|\band\b", text[before[-1].end:fs]) and \
-                not _own_noun(text, fields, before[-1]):
+                not _own_noun(text, fields, before[-1], func):
             cand = before[-1]
         elif after and not re.search(r"[,;]", text[fe:after[0].start]) and \
-                not _own_noun(text, fields, after[0]):
+                not _own_noun(text, fields, after[0], func):
             cand = after[0]
         if cand is None or (not bound and not given_sure):
             continue  # a model named elsewhere, and a number only near the field: no
@@ -377,11 +377,18 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
     return False
 
 
-def _own_noun(text, fields, t) -> bool:
+_TOKEN_FIELDS = ("context", "vocab", "sliding_window")
+_TOKENS_AFTER = re.compile(r"[ \u00a0]?(?:-)?tokens?\b", re.I)
+
+
+def _own_noun(text, fields, t, func: str | None = None) -> bool:
     """Whether figure t is followed by a field noun of its own ("experts of 22B parameters
     each": 22B counts parameters, not the experts before it), or by a unit of another
-    quantity ("1e999999 layers and 222222 FLOPs": 222222 counts FLOPs, not the layers)."""
+    quantity ("1e999999 layers and 222222 FLOPs": 222222 counts FLOPs, not the layers;
+    "at 4096 tokens: weights 13.5 GB": 4096 counts tokens, a field of tokens' only)."""
     if t.scale in ("bytes", "flops", "%") or words.OTHER_UNIT_AFTER.match(text, t.end):
+        return True
+    if func not in _TOKEN_FIELDS and _TOKENS_AFTER.match(text, t.end):
         return True
     return any(
         fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)

@@ -200,6 +200,9 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
         rng = range_ends(toks, r)
         if rng and rng[0] == r:
             continue  # a range's low end: read with its high end, as the interval
+        if memory_words.OTHER_NOUN_BEFORE.search(text[max(0, res.start - 32):res.start]):
+            continue  # "weights ~26.49 GB + KV cache": the figure's own noun is another's
+            # (it still stands between the cache's figure and its context: `others`)
         others = [s for s in starts if s != res.start and not (rng and s == toks[rng[0]].start)]
         ctx = nearest(res.start, ctx_figs + per_token, others, side(starts, ctx_figs + per_token))
         if ctx is None and given is None:

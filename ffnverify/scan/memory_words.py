@@ -37,6 +37,13 @@ COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
                "models", "-parameter", "parameter-model"}
 STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
                          r"\btraining\b|\bfine-?tun", re.I)
+# the noun a byte figure is said of, just before it, when it is not the KV cache: "weights
+# ~26.49 GB + KV cache + overhead", "activations: 3 GB"
+OTHER_NOUN_BEFORE = re.compile(
+    r"\b(?:weights?|param(?:eter)?s|activations?|overhead|optimi[sz]er(?: states?)?|"
+    r"gradients?)\s*(?::|=|≈|is|are|takes?|needs?|uses?)?\s*(?:about|roughly|around|~|≈)?"
+    r"\s*$", re.I)
+
 WEIGHTS_WORDS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
                            r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
                            r"\b(?:takes|needs|requires|occupies|uses|fits?)\b", re.I)

@@ -290,6 +290,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(", "params_total(",
                                                            "layers("))
                                       and moe & set(p.figures))]
+    # "2 of 8 experts per token": the 8 is the experts the 2 are of, not a count per token
+    whole = {f for p in parts if p.strict.startswith("experts(") for f in p.figures}
+    parts = [p for p in parts if not (p.strict.startswith("active_experts(")
+                                      and whole & set(p.figures))]
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
     parts, kind, why = _polarised(parts, toks, clean)

@@ -148,14 +148,20 @@ def _names(text: str) -> tuple[set, list]:
     """The rows and the other names (as written) a block's text names; a size that names
     a model ("a 7B model") is kept as `#size`."""
     clean = normalise(text)
-    rows = {n for s, _, n in subjects(clean, models(clean)) if not _compared(clean, s)}
+    found = subjects(clean, models(clean))
+    # a model compared with is passed over only beside the text's own model ("Mixtral 8x7B
+    # outperforms Llama 2 70B"); "Compared with Falcon 40B, it is larger." over "Layers: 60"
+    # may be giving Falcon's figures
+    own = any(not _compared(clean, s) for s, _, _ in found)
+    rows = {n for s, _, n in found if not (own and _compared(clean, s))}
     rows |= {"?" + n for s, _, n, _ in near_misses(clean)  # another release: never the row
-             if not _compared(clean, s)}
+             if not (own and _compared(clean, s))}
     taken = [(a, b) for a, b, _ in models(clean)] + [(a, b) for a, b, _, _ in
                                                      near_misses(clean)]
     sized = [f"#{m.group(1)}{m.group(2).upper()}" for m in _SIZED.finditer(clean)
              if not any(a <= m.start() < b for a, b in taken)]
-    return rows, [clean[s:e] for s, e in other_names(clean) if not _compared(clean, s)] + sized
+    return rows, [clean[s:e] for s, e in other_names(clean)
+                  if not (own and _compared(clean, s))] + sized
 
 
 # a model named as what another is measured against ("outperforms Llama 2 70B", "smaller

@@ -47,10 +47,14 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
     if not sizes or not formats:
         return []
     starts = [toks[i].start for i in sizes]
+    # every byte figure stands between a format and a size beyond it, a large one too: in
+    # "2 bytes for its gradient, and 12 bytes of FP32 optimizer state" FP32 is the 12's
+    counted = [t.start for t in toks if t.kind == "NUM" and not t.money
+               and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
     parts = []
     for i in sizes:
         t = toks[i]
-        others = [s for s in starts if s != t.start]
+        others = [s for s in counted if s != t.start]
         fmt = nearest(t.start, formats, others + [f[0] for f in formats
                                                   if f[0] != t.start], side(starts, formats))
         if fmt is None or abs(fmt[0] - t.start) > 60:

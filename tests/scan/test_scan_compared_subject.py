@@ -1,7 +1,9 @@
 """A model the text measures its own against ("outperforms Llama 2 70B", "smaller than
 GPT-3") does not make a section speak of two models (`structure._compared`): the listed
 data under the heading is still said of the heading's model, a reading to confirm. A
-second model named as a subject in its own right still takes the heading's model away.
+second model named as a subject in its own right still takes the heading's model away, and so
+does a compared model in a text that names no model of its own ("Compared with X, it is
+larger.": the data below may be X's).
 Documents written for these tests."""
 
 import pytest
@@ -43,6 +45,8 @@ def test_a_wrong_figure_under_a_compared_model_is_still_false(scan_text):
 @pytest.mark.parametrize("intro", [
     "Mixtral 8x7B is a sparse mixture of experts. Llama 2 70B is a dense model.",
     "This page covers Mixtral 8x7B and Llama 2 70B.",
+    # compared with, but beside no model of its own: the data below may be the other's
+    "Compared with Llama 2 70B, it is faster.",
 ])
 def test_a_second_subject_still_takes_the_heading_model_away(scan_text, intro):
     got = _verdicts(scan_text, f"# Mixtral 8x7B\n\n{intro}\n{LISTED}")

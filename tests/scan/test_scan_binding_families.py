@@ -1,0 +1,67 @@
+"""Four binding families found on fresh4/'s half A (looked at once; sentences here are
+written for these tests, not copied), each a wrong verdict a general rule now prevents:
+
+- "2 of 8 experts per token": the 8 is the experts the 2 are drawn from; reading it as
+  `active_experts == 8` too made a true line CHECKED FALSE;
+- "80 → 141 GB, a 1.76× jump": a bare figure beside a scaled one is in the same unit
+  (`141e9 / 80` was SUGGESTED FALSE);
+- "2 bytes for its gradient, and 12 bytes of FP32 state": a byte figure of any size stands
+  between a format and a size beyond it (FP32 was bound to the 2);
+- "needs 29 GB (weights ~26 GB + KV cache + overhead)": a byte figure whose own noun names
+  another component is not the KV cache.
+"""
+
+import pytest
+from verdicts import FALSE, TRUE, judged, only
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("Mixtral 8x7B: 46.7B total, 12.9B active (2 of 8 experts per token).", "checked", "true"),
+    ("Mixtral 8x7B routes each token to 2 of its 8 experts.", "checked", "true"),
+    ("Mixtral 8x7B: 46.7B total (3 of 8 experts per token).", "suggested", "false"),
+    ("Mixtral 8x7B: 46.7B total (2 of 16 experts per token).", "suggested", "false"),
+    ("Mixtral 8x7B uses 2 experts per token.", "checked", "true"),
+])
+def test_experts_of_a_whole(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Memory per GPU goes 80 → 141 GB, a 1.76× jump.", "true"),
+    ("Memory per GPU goes 80 → 141 GB, a 2.5× jump.", "false"),
+    ("Memory per GPU goes 80 GB → 141 GB, a 1.76× jump.", "true"),
+    ("The width widens 4096 → 16384, a 4× expansion.", "true"),
+])
+def test_a_bare_figure_takes_the_unit_beside_it(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict, got
+
+
+def test_a_large_byte_figure_stands_between_a_format_and_a_small_one(scan_text):
+    text = ("Mixed-precision Adam costs 16 bytes a parameter: 2 bytes for the FP16 weight, 2 "
+            "bytes for its gradient, and 12 bytes of FP32 optimizer state.")
+    for got in scan_text(text + "\n")["statements"]:
+        assert "bytes(fp32) == 2" not in (got["claim"] or ""), got
+        assert got["verdict"] != "false", got
+    judged(scan_text, "A weight in FP32 takes 2 bytes.", FALSE)
+    judged(scan_text, "A weight in FP16 takes 2 bytes, and one in FP32 takes 4 bytes.", TRUE)
+
+
+@pytest.mark.parametrize("text", [
+    "Mixtral 8x7B needs about 29 GB (weights ~26.49 GB + KV cache + overhead) at a 4k context.",
+    "Llama 2 7B at 4096 tokens: weights 13.5 GB, KV cache 2 GB.",
+    "Llama 2 7B at 4096 tokens needs activations: 5 GB on top of its KV cache.",
+])
+def test_a_figure_said_of_another_component_is_not_the_cache(scan_text, text):
+    for got in scan_text(text + "\n")["statements"]:
+        assert got["verdict"] != "false", got
+
+
+def test_the_cache_figure_is_still_read_beside_another_component(scan_text):
+    got = only(scan_text, "Llama 2 7B in fp16: KV cache 4 GB at 4096 tokens, weights 13.5 GB.")
+    assert got["verdict"] == "false", got
+    assert "kv_cache_bytes" in got["claim"], got
+    # a token count is a field of tokens' only, never a parameter count by nearness
+    got = only(scan_text, "Llama 2 7B at 4096 tokens: weights 13.5 GB, KV cache 4 GB.")
+    assert "params_total" not in (got["claim"] or ""), got
