@@ -237,7 +237,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             and not _in_arithmetic(toks, i) and not _glued(toks, i) and not _proportion(toks, i)]
     used = set()
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
-                     for n in names] + [(a, b, None) for a, b in other_names(text)]
+                     for n in names] + [(a, b, None) for a, b in other_names(text)
+                                        if (a, b) not in {n[:2] for n in names}]
                     + [(a, b, None) for a, b, _, _ in near_misses(text)]
                     + [(a, b, None) for a, b in elided_names(text)])
     for fs, fe, func in fields:

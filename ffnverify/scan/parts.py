@@ -32,6 +32,9 @@ class Part:
     sure: bool = True
     figures: tuple = ()
     reading: str = ""  # what was read, in words: "layers of llama-2-7b, stated 32"
+    # said of a family as a whole (`catalogue.families`): `strict` holds for every member,
+    # `lenient` for some; holding for some only is no verdict (`scan.settle`)
+    family: bool = False
 
     def __post_init__(self):
         if not self.lenient:

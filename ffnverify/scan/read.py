@@ -65,7 +65,14 @@ from ffnverify.scan.arithmetic import (
     worded_results,
     worded_sources,
 )
-from ffnverify.scan.detect import meaningful_numbers, models, near_misses, other_names
+from ffnverify.catalogue.families import members as family_members
+from ffnverify.scan.detect import (
+    elided_names,
+    meaningful_numbers,
+    models,
+    near_misses,
+    other_names,
+)
 from ffnverify.scan.fields import field_by_heading, fields_in, model_claims
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
@@ -156,6 +163,8 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
     kind = words.polarity(clean)
     if not kind:
         return parts, kind, []
+    parts = [p for p in parts if not p.family]  # "GPT-2 does not have 48 layers": of none
+    # of its models, or not of all? Unclear: not read
     if kind == "question":
         return [], kind, ["a question: it asks, it does not state"]
 
@@ -257,6 +266,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         if got:
             notes.append(f"read as said of {subject}, named by {origin}, not by the statement "
                          "itself" if origin else f"read as said of {subject}, named before it")
+    elif not names and not cells and not near:
+        got, nf = _family_claims(toks, clean)
+        parts += got
+        names_read |= nf
     nums = [i for i, t in enumerate(toks) if t.kind == "NUM"]
     for claim in matmul_counts(toks) + rounding(toks, clean) + fractions_of(clean):
         parts.append(Part(claim, claim, True, _value_figures(toks, claim, nums), claim))
@@ -316,6 +329,38 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def _family_claims(toks, clean) -> tuple[list, set]:
+    """"GPT-2 has a vocabulary of 50,257 tokens": a statement about a family as a whole
+    (`catalogue.families`, whose every member is a row), read of each member; a part holds
+    when it holds for every member and fails when it fails for every member (a reading to
+    confirm: the family name may mean one member). The only name in the statement."""
+    unknown = other_names(clean)
+    if len(unknown) != 1 or elided_names(clean):
+        return [], set()
+    s, e = unknown[0]
+    rows = family_members(structure.squash(clean[s:e]))
+    if not rows:
+        return [], set()
+    each, names_read = [], set()
+    for row in rows:
+        got, _, nf = model_claims(toks, clean, [(s, e, row)], given_sure=False)
+        each.append({p.figures: p for p in got})
+        names_read |= nf
+    keys = set(each[0])
+    if not keys or any(set(got) != keys for got in each):
+        return [], set()  # the members' readings differ in shape: not one statement
+    written = clean[s:e]
+    out = []
+    for figures in sorted(keys):
+        got = [by[figures] for by in each]
+        what = got[0].reading.split(" of ")[0]
+        out.append(Part(" and ".join(f"({p.strict})" for p in got),
+                        " or ".join(f"({p.lenient})" for p in got), False, figures,
+                        f"{what} of every {written} model ({', '.join(rows)}), the family "
+                        "as a whole", family=True))
+    return out, names_read
 
 
 def _member(cells, family) -> str | None:

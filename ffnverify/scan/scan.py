@@ -453,6 +453,8 @@ def settle(record: dict, r, results: dict):
             return
         if s["verdict"] == le["verdict"]:
             outcomes.append((p, s["verdict"], True, p.strict, s))
+        elif p.family:  # true of some of the family's models, not of every one
+            outcomes.append((p, "unknown", False, p.strict, s))
         elif "true" in (s["verdict"], le["verdict"]) and "unknown" not in (
                 s["verdict"], le["verdict"]):
             holds = p.strict if s["verdict"] == "true" else p.lenient
@@ -491,6 +493,12 @@ def settle(record: dict, r, results: dict):
     for p in r.other:
         details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
     claim = " and ".join(holds for _, _, _, holds, _ in outcomes)
+    if verdict == "unknown" and all(p.family for p, v, _, _, _ in outcomes if v == "unknown"):
+        # true of some of a family's models only: which one the name means decides it
+        record.update(detail="true of some of the family's models, not of every one (name "
+                      "the model to check it) — " + " — ".join(details[1:]),
+                      unread=list(r.unread))
+        return
     record.update(status="checked" if checked else "suggested", claim=claim,
                   verdict=verdict, detail=" — ".join(details), unread=list(r.unread))
 

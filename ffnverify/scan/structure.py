@@ -61,8 +61,12 @@ class Field:
 _CONFLICT = Given(origin="conflict")
 
 
-def _squash(s: str) -> str:
+def squash(s: str) -> str:
+    """A name as the catalogue's tables key it: lower case, only letters, digits, dots."""
     return re.sub(r"[^a-z0-9.]", "", s.lower())
+
+
+_squash = squash
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,34 @@
+"""Model families whose every published size is a catalogue row: what a statement about
+the family as a whole ("GPT-2 has a 50,257-token vocabulary", "Mixtral routes each token
+to 2 of its 8 experts") may mean.
+
+A family is listed only when the catalogue holds *every* model its name could denote
+under a careful reading, released or only described in its paper: then a claim that
+holds for every member holds under every reading, and one that fails for every member
+fails under every reading. A family with a member the catalogue lacks is not listed
+(Llama 2: the paper's 34B; "Llama 3": the 3.2 vision models; GPT-3: seven of its eight
+sizes; BERT: the 24 smaller checkpoints Google released later; T5: 11B), nor is a name
+that also denotes a lineage ("LLaMA", "Gemma", "Qwen").
+
+`FAMILIES`: the family's name written squashed (lower case, only letters, digits and
+dots, as `scan.structure` squashes a name), its members, and the source that lists the
+sizes.
+"""
+
+FAMILIES = {
+    "llama1": (("llama-1-7b", "llama-1-13b", "llama-1-33b", "llama-1-65b"),
+               "arXiv:2302.13971 Table 2: 6.7B, 13.0B, 32.5B, 65.2B"),
+    "llama3.1": (("llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"),
+                 "Meta's Llama 3.1 release (2024-07-23): 8B, 70B, 405B"),
+    "mixtral": (("mixtral-8x7b", "mixtral-8x22b"),
+                "Mistral AI's releases: Mixtral 8x7B (arXiv:2401.04088), Mixtral 8x22B"),
+    "gpt2": (("gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl"),
+             "Radford et al. 2019, Table 2: the four sizes, all released"),
+}
+
+
+
+def members(squashed: str) -> tuple:
+    """The rows of the family whose squashed name is `squashed` ("gpt2" for "GPT-2",
+    "llama1" for "LLaMA 1"), or ()."""
+    return FAMILIES[squashed][0] if squashed in FAMILIES else ()

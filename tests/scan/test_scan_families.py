@@ -1,0 +1,60 @@
+"""A statement about a family as a whole (`catalogue.families`: every size it could
+denote is a catalogue row): read of each member; TRUE when it holds for all, FALSE when it
+fails for all, no verdict when it holds for some (the name may mean one of them). Always a
+reading to confirm. A family with a member the catalogue lacks is not read at all.
+Sentences written for these tests."""
+
+import pytest
+from verdicts import only
+
+from ffnverify.catalogue import families
+from ffnverify.catalogue.models import ALIASES, ROWS
+
+
+def test_every_member_is_a_row_and_no_family_name_is_one():
+    rows = {m.name for m in ROWS}
+    for key, (members, source) in families.FAMILIES.items():
+        assert set(members) <= rows, key
+        assert len(members) >= 2 and source, key
+        assert key not in rows and key not in ALIASES, key
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("GPT-2 has a vocabulary of 50,257 tokens.", "true"),
+    ("GPT-2 has a context of 1,024 tokens.", "true"),
+    ("GPT-2 has a vocabulary of 32,000 tokens.", "false"),
+    ("Mixtral uses 8 experts in every layer.", "true"),
+    ("Mixtral uses 16 experts in every layer.", "false"),
+    ("Llama 3.1 has a vocabulary of 128,256 tokens.", "true"),
+    ("LLaMA 1 has a vocabulary of 32,000 tokens.", "true"),
+    ("LLaMA-1 has a context of 2,048 tokens.", "true"),
+])
+def test_a_family_as_a_whole(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+    assert "every" in got["detail"], got
+
+
+@pytest.mark.parametrize("text", [
+    "GPT-2 has 48 layers.",  # gpt2-xl only
+    "Llama 3.1 has 80 layers.",  # the 70B only
+    "Mixtral has 56 layers.",  # the 8x22B only
+])
+def test_true_of_some_members_only_is_no_verdict(scan_text, text):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("unchecked", None), got
+    assert "not of every one" in got["detail"], got
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 has 40 layers.",  # the paper's 34B is no row: not a family here
+    "Llama 2 has a vocabulary of 64,000 tokens.",
+    "Llama 3 has a 128K vocabulary.",  # a lineage with vision models the catalogue lacks
+    "GPT-2 does not have 48 layers.",  # of none of its models, or not of all?
+    "Does GPT-2 have a vocabulary of 32,000 tokens?",
+    "GPT-2 and Llama 3.1 have 32 layers.",  # two names
+])
+def test_no_family_reading(scan_text, text):
+    for got in scan_text(text + "\n")["statements"]:
+        assert got["verdict"] != "false", got
+        assert got["status"] != "checked", got
