@@ -42,6 +42,7 @@ prose), `rows` (table rows); the vocabulary is `words`'. This module joins them 
 import re
 from dataclasses import dataclass, field, replace
 
+from ffnverify.catalogue.families import members as family_members
 from ffnverify.scan import (
     anaphora,
     carried,
@@ -65,7 +66,6 @@ from ffnverify.scan.arithmetic import (
     worded_results,
     worded_sources,
 )
-from ffnverify.catalogue.families import members as family_members
 from ffnverify.scan.detect import (
     elided_names,
     meaningful_numbers,
