@@ -346,6 +346,7 @@ def _family_claims(toks, clean) -> tuple[list, set]:
     each, names_read = [], set()
     for row in rows:
         got, _, nf = model_claims(toks, clean, [(s, e, row)], given_sure=False)
+        got += quantities.read_quantities(toks, clean, [(s, e, row)])  # experts, memory
         each.append({p.figures: p for p in got})
         names_read |= nf
     keys = set(each[0])

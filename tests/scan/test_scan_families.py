@@ -58,3 +58,18 @@ def test_no_family_reading(scan_text, text):
     for got in scan_text(text + "\n")["statements"]:
         assert got["verdict"] != "false", got
         assert got["status"] != "checked", got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Mixtral routes each token to 2 of its 8 experts.", "true"),
+    ("Mixtral activates 2 experts per token.", "true"),
+    ("Mixtral activates 4 experts per token.", "false"),
+])
+def test_the_quantity_readers_read_a_family_too(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+def test_memory_true_of_one_member_is_no_verdict(scan_text):
+    got = only(scan_text, "GPT-2 needs 500 MB of memory in fp32.")  # gpt2-small's
+    assert (got["status"], got["verdict"]) == ("unchecked", None), got
