@@ -13,7 +13,7 @@ this is a scanner over characters, with a bound on digits.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -340,7 +340,9 @@ def _merge(toks: list[Tok]):
                   and toks[i + 4].kind == "NUM" and toks[i + 4].value.denominator == 1
                   and 0 <= toks[i + 4].value <= MAX_POWER):
                 power = 10 ** int(toks[i + 4].value)
-                del toks[i + 3:i + 5]
+                exponent = toks[i + 4]
+                ten = replace(ten, end=exponent.end, text=f"10^{exponent.text}")
+                del toks[i + 3:i + 5]  # the figure ends after its exponent ("2×10^6 GPU-hours")
             if power is not None:
                 t.value *= power
                 t.unit *= power
