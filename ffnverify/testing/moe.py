@@ -124,6 +124,7 @@ class Outcome:
     grads: int = 0  # (gradient tensor, dtype) compared
     grads_vacuous: int = 0  # (gradient tensor, dtype) left out as vacuous
     worst: dict = field(default_factory=dict)  # largest error / bound per gradient kind
+    tally: dict = field(default_factory=dict)  # [compared, vacuous] per (dtype, kind)
 
 
 def _compare(y, ref, bound, keep, case, dtype, routing):
@@ -181,7 +182,7 @@ def run_case(case, routing, dtypes=DTYPES):
             out.compared += int((~tied).sum())
             gy = _to_numpy(torch.as_tensor(gy64).to(tdt)) * ~tied[:, None]
             done, left = moe_grad.check_grads(module, _call, case, w, xt.to(case.device), gy,
-                                              routing, dtype, out.worst)
+                                              routing, dtype, out.worst, out.tally)
             out.grads, out.grads_vacuous = out.grads + done, out.grads_vacuous + left
     except ConformanceFailure as failure:
         failure.context = (module64, x64)
@@ -333,6 +334,12 @@ class MoEReport:
     counted: tuple = ()  # (router, the rest) matmul FLOPs of one forward at PROBE (d, h, n)
     counted_train: tuple = ()  # the same of one forward + backward
     flops_note: str = ""  # why the routed FLOPs were not judged (empty: judged, exact)
+    grad_tally: dict = field(default_factory=dict)  # [compared, vacuous] per (dtype, kind)
+
+    def not_checkable(self):
+        """{dtype: [gradient kind]} never compared in that dtype (moe_grad.not_checkable):
+        the summary names them; a pass says nothing of them."""
+        return moe_grad.not_checkable(self.grad_tally)
 
     def costs(self, d, h):
         """{name: exact int}: the router's and the experts' parameters and FLOPs."""
@@ -342,8 +349,10 @@ class MoEReport:
     def summary(self):
         d, h, n = PROBE
         c = self.costs(d, h)
+        unchecked = moe_grad.not_checkable_text(self.grad_tally)
         grads = (f"moe-backward ({self.grads} tensor-dtype gradients compared, largest "
-                 f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous)")
+                 f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous"
+                 f"{'; ' + unchecked if unchecked else ''})")
         return (f"conformant MoE block: {self.experts} experts of {self.variant}, layout "
                 f"{self.layout}, top {self.top_k}, gate weights {self.gating} "
                 f"({GATINGS[self.gating]}{'; ' + self.gating_note if self.gating_note else ''}"
@@ -466,6 +475,7 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
         note = "no gating matched a float64 probe"
     counts = {"run": 0, "vacuous": 0, "skipped": 0, "ties": 0, "compared": 0, "grads": 0,
               "grads_vacuous": 0, "worst": 0.0}
+    tally = {}
     E = 0
 
     def one_case(b, d, h, n, s):
@@ -480,6 +490,9 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
         counts["grads"] += out.grads
         counts["grads_vacuous"] += out.grads_vacuous
         counts["worst"] = max([counts["worst"], *out.worst.values()])
+        for key, (c, v) in out.tally.items():
+            t = tally.setdefault(key, [0, 0])
+            t[0], t[1] = t[0] + c, t[1] + v
         E = E or len(read_weights(_build(case), layout, variant, h).experts)
 
     hsettings = settings(max_examples=max_examples, deadline=None, database=None,
@@ -504,11 +517,18 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
                       extra_params, routing), routing)
     except ConformanceFailure as failure:
         raise _diagnosed(failure, routing, gatings) from None
-    return MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
+    report = MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
                      counts["vacuous"], counts["skipped"], counts["ties"], counts["compared"],
                      tuple(dtypes), time.perf_counter() - start, counts["grads"],
                      counts["grads_vacuous"], counts["worst"], layout in SHARED, counted,
-                     counted_train, flops_note)
+                     counted_train, flops_note, tally)
+    unchecked = moe_grad.not_checkable_text(tally)
+    if unchecked:  # a pass must not hide it
+        import warnings
+
+        warnings.warn(f"check_moe({getattr(factory, '__qualname__', factory)}): {unchecked}",
+                      moe_grad.NotCheckable, stacklevel=2)
+    return report
 
 
 def routed_flops(case, routing):
