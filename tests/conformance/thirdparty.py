@@ -209,6 +209,31 @@ def qwen2_moe_shared_ungated(d, h, bias=False):
     return block
 
 
+def _dense_experts_forward(self, hidden_states, top_k_index, top_k_weights):
+    """MixtralExperts.forward computing every expert on every token, the weights of the
+    experts a token was not routed to zero (dense compute, then masked): right values and
+    gradients, E/k times the experts' FLOPs."""
+    import torch
+    import torch.nn.functional as F
+
+    weights = torch.zeros(hidden_states.shape[0], self.num_experts, dtype=top_k_weights.dtype,
+                          device=hidden_states.device).scatter(1, top_k_index, top_k_weights)
+    out = torch.zeros_like(hidden_states)
+    for e in range(self.num_experts):
+        gate, up = F.linear(hidden_states, self.gate_up_proj[e]).chunk(2, dim=-1)
+        y = F.linear(self.act_fn(gate) * up, self.down_proj[e])
+        out = out + (y * weights[:, e, None]).to(out.dtype)
+    return out
+
+
+def mixtral_moe_dense(d, h, bias=False):
+    """The real MixtralSparseMoeBlock, its experts computed dense (the mutant)."""
+    block = mixtral_moe(d, h, bias)
+    block.experts.__class__ = type("MixtralExpertsDense", (type(block.experts),),
+                                   {"forward": _dense_experts_forward})
+    return block
+
+
 T, L, OLMO, TITAN = "transformers", "litgpt", "olmo_core", "torchtitan"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
@@ -268,4 +293,10 @@ MOE_BROKEN = [
      "top k (not renormalised)", T),
     ("Qwen2MoeSparseMoeBlock, shared expert's gate left out", qwen2_moe_shared_ungated,
      "swiglu", 2, "auto", "the shared expert with weight 1, not weighted by sigmoid", T),
+]
+# real blocks whose values and gradients are right and whose compute is not routed: (name,
+# factory, variant, top_k, the words the moe-flops diagnosis must say, package)
+MOE_DENSE = [
+    ("MixtralSparseMoeBlock, experts computed dense", mixtral_moe_dense, "swiglu", 2,
+     "every expert run on every token (dense compute, then masked)", T),
 ]

@@ -12,7 +12,7 @@ import time
 import warnings
 
 from .diagnosis_table import _short, row
-from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, MOE_DENSE, REJECTED
 
 
 def _installed(pkg):
@@ -32,8 +32,14 @@ def moe_row(name, factory, variant, top_k, gating, examples):
         try:
             r = check_moe(factory, variant, top_k, gating=gating, max_examples=examples)
             ident = f"{r.experts} × {variant}, top {r.top_k}, gates {r.gating} ({r.layout})"
-            check, diagnosis = (f"conformant ({r.compared} token-dtype outputs, "
-                                f"{r.tie_tokens} ties left out)"), "—"
+            flops = (f"FLOPs exactly routed ({sum(r.counted)} forward, "
+                     f"{sum(r.counted_train)} with backward)" if r.counted else r.flops_note)
+            unchecked = "; ".join(f"{dt} {', '.join(k)} gradients not checkable"
+                                  for dt, k in r.not_checkable().items())
+            check = (f"conformant ({r.compared} token-dtype outputs, {r.tie_tokens} ties "
+                     f"left out, {r.grads} gradients compared; {flops}"
+                     + (f"; {unchecked}" if unchecked else "") + ")")
+            diagnosis = "—"
         except ConformanceFailure as failure:
             c = failure.case
             ident = f"stated top {top_k}, gates {gating}"
@@ -64,6 +70,9 @@ def main(argv=None):
     for name, factory, variant, top_k, gating, _, pkg in MOE_BROKEN:
         if _installed(pkg):
             emit(moe_row(name, factory, variant, top_k, gating, max(2, args.examples // 4)))
+    for name, factory, variant, top_k, _, pkg in MOE_DENSE:
+        if _installed(pkg):
+            emit(moe_row(name, factory, variant, top_k, "auto", max(2, args.examples // 4)))
     for name, _, reason in REJECTED:
         emit([name, "—", "rejected", _short(reason, 160), "—"])
     if args.output:
