@@ -16,6 +16,7 @@ from ffnverify.testing.results import ConformanceFailure  # noqa: E402
 
 from . import moe_grad_modules as G  # noqa: E402
 from . import moe_modules as M  # noqa: E402
+from .test_moe_grad import MUTANTS  # noqa: E402
 
 pytestmark = pytest.mark.torch
 ROUTER = "the gradient of the router weight (gate.weight)"
@@ -36,6 +37,16 @@ def test_bfloat16_names_the_router_gradient_not_checkable(factory):
     text = ("NOT CHECKABLE at this dtype: bfloat16: the router weight's")
     assert text in report.summary() and text in warned
     assert report.grad_tally["bfloat16", "router"][0] == 0  # never compared
+
+
+@pytest.mark.parametrize("factory,wrong", MUTANTS, ids=[m[0].__name__ for m in MUTANTS])
+def test_every_backward_mutant_is_rejected_in_float32_alone(factory, wrong):
+    """test_moe_grad's mutants, each rejected in float32 alone (not only by float64,
+    which runs first in the default dtypes), naming the same wrong tensors."""
+    with pytest.raises(ConformanceFailure) as info:
+        moe.check_moe(factory, "swiglu", M.TOP_K, dtypes=("float32",), max_examples=4)
+    named = {info.value.tensor} | {o.tensor for o in info.value.others}
+    assert (info.value.check, info.value.dtype, named) == ("moe-backward", "float32", wrong)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
