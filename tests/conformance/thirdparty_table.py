@@ -1,7 +1,8 @@
 """The issue-24 table of third-party modules: module, identify, check, diagnosis, time.
 Measured, never typed: every row is one identify_ffn and one check_ffn run (an MoE block:
 one check_moe run, the gating it identifies in the identify column; a library left out:
-its reason) on the installed libraries.
+its reason) on the installed libraries; with transformers, the eleven real classes broken
+the ways issue 24 §1 names (hf_broken.HF_BROKEN) too.
 
     python -m tests.conformance.thirdparty_table [--examples 20] [--output FILE]
 """
@@ -64,6 +65,12 @@ def main(argv=None):
             emit([name, "—", f"skipped: {pkg} not installed", "—", "—"])
             continue
         emit(row((name, factory, variant, "auto", bias, kw), args.examples))
+    from .hf_broken import HF_BROKEN  # issue 24 §1: real classes broken each way
+
+    for name, factory, variant, layout, bias, _kind, _words in HF_BROKEN:
+        if not _installed("transformers"):
+            break
+        emit(row((name, factory, variant, layout, (bias,), {}), args.examples))
     for name, factory, variant, top_k, _gating, _, pkg in MOE:
         if _installed(pkg):
             emit(moe_row(name, factory, variant, top_k, "auto", max(2, args.examples // 4)))
