@@ -130,6 +130,14 @@ BUILDERS = {
     "bert-base": _bert, "bert-large": _bert, "gemma-3-1b": _gemma3,
     "qwen3-0.6b": _qwen3, "qwen3-8b": _qwen3, "qwen2.5-0.5b": _qwen2,
     "mixtral-8x22b": _mixtral, "qwen1.5-moe-a2.7b": _qwen2_moe,
+    # widely discussed open models (the Llama-architecture rows are built by _llama above:
+    # Yi and DeepSeek LLM ship LlamaForCausalLM configs, Code Llama and TinyLlama are Llama)
+    "codellama-7b": _llama, "codellama-13b": _llama, "codellama-34b": _llama,
+    "tinyllama-1.1b": _llama, "yi-34b": _llama, "deepseek-llm-7b": _llama,
+    "deepseek-llm-67b": _llama, "mistral-7b-v0.3": _mistral, "mistral-nemo-12b": _mistral,
+    "qwen2-7b": _qwen2, "qwen2-72b": _qwen2, "qwen2.5-14b": _qwen2, "qwen2.5-32b": _qwen2,
+    "qwen2.5-72b": _qwen2, "gemma-2-2b": _gemma2, "gemma-2-27b": _gemma2,
+    "phi-3-medium": _phi3,
 }
 NO_HF_CLASS = {
     "palm-540b": "transformers has no PaLM class (parallel block, MQA, no biases)",
