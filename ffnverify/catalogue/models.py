@@ -644,8 +644,4 @@ ROWS = [
 ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b",
            "t5-v1_1-base": "t5-v1.1-base", "mixtral-8x22b-v0.1": "mixtral-8x22b",
            "gpt-3": "gpt-3-175b",  # "GPT-3" unqualified is the 175B model (arXiv:2005.14165)
-           "mistral-7b-v0.1": "mistral-7b", "mistral-nemo": "mistral-nemo-12b",
-           # "Code Llama 7B" as Meta writes it (a name with a space: an alias "code-llama-7b"
-           # would make "code" a model family for the prose scanner)
-           "code llama-7b": "codellama-7b", "code llama-13b": "codellama-13b",
-           "code llama-34b": "codellama-34b"}
+           "mistral-7b-v0.1": "mistral-7b", "mistral-nemo": "mistral-nemo-12b"}

@@ -168,7 +168,7 @@ def test_get_names_the_known_models_and_resolves_aliases():
     ("mistralai/Mixtral-8x22B-v0.1", "mixtral-8x22b"), ("GPT2-XL", "gpt2-xl"),
     # a version in the name picks its row: v0.3 is not v0.1's (its vocabulary is 32768)
     ("Mistral-7B-v0.3", "mistral-7b-v0.3"), ("mistralai/Mistral-7B-v0.3", "mistral-7b-v0.3"),
-    ("Mistral-7B-v0.1", "mistral-7b"), ("Code Llama-34B", "codellama-34b"),
+    ("Mistral-7B-v0.1", "mistral-7b"), ("CodeLlama-34B", "codellama-34b"),
     ("codellama/CodeLlama-7b-hf", "codellama-7b"), ("Mistral-Nemo", "mistral-nemo-12b"),
 ])
 def test_names_are_case_insensitive_and_take_repository_ids(alias, name):
