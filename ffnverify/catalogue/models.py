@@ -639,6 +639,35 @@ ROWS = [
           note="Only the rounded '14B' (arXiv:2404.14219) is published. d_ff is given; "
           "gate_up_proj stores the fused 2 x 17920. The 128k-context release has the same "
           "shape."),
+    # Falcon: parallel attention and FFN (the same parameters and FLOPs as sequential
+    # blocks), a fused query_key_value projection (counted as its q, k and v parts), no
+    # biases, LayerNorms with bias, the head tied to the embedding
+    Model(name="falcon-7b", context=2048, hf_ids=("tiiuae/falcon-7b",),
+          d_model=4544, d_ff=18176, variant="gelu", bias=False,
+          layers=32, vocab=65024, heads=71, kv_heads=1, head_dim=64, tied=True,
+          norm="layer", norm_weight=True, norm_bias=True, norms_per_layer=1,
+          source="tiiuae/falcon-7b config.json (hidden_size 4544, 32 layers, 71 heads, "
+          "multi_query true, parallel_attn true, new_decoder_architecture false, bias "
+          "false, vocab 65024); transformers FalconConfig (ffn_hidden_size 4 x hidden_size, "
+          "activation gelu); arXiv:2311.16867",
+          note="Parallel block: attention and FFN read one LayerNorm (weight and bias) per "
+          "layer; multi-query attention (one KV head of 64). d_ff = 4 d_model is given by "
+          "the implementation's default, not by a config field. The head is tied: the "
+          "config sets no tie_word_embeddings, and transformers' FalconConfig defaults to "
+          "true (FalconForCausalLM ties lm_head to the word embeddings); a count of the "
+          "checkpoint's stored tensors that includes a separate lm_head is 65024 x 4544 "
+          "larger. Only the nominal '7B' is published."),
+    Model(name="falcon-40b", context=2048, hf_ids=("tiiuae/falcon-40b",),
+          d_model=8192, d_ff=32768, variant="gelu", bias=False,
+          layers=60, vocab=65024, heads=128, kv_heads=8, head_dim=64, tied=True,
+          norm="layer", norm_weight=True, norm_bias=True, norms_per_layer=2,
+          source="tiiuae/falcon-40b config.json (hidden_size 8192, 60 layers, 128 heads, "
+          "num_kv_heads 8, parallel_attn true, new_decoder_architecture true, bias false, "
+          "vocab 65024); transformers FalconConfig (ffn_hidden_size 4 x hidden_size, "
+          "activation gelu); arXiv:2311.16867",
+          note="Parallel block with two LayerNorms per layer (ln_attn and ln_mlp, weight "
+          "and bias); 8 KV heads of 64. d_ff = 4 d_model and the tied head as for Falcon "
+          "7B. The name's '40B' is nominal: the tied count is 41.3B."),
 ]
 
 ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b",

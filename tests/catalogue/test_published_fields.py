@@ -105,6 +105,10 @@ PUBLISHED = {
     "deepseek-llm-67b": (8192, 22016, 95, 64, 8, 128, 102400, 4096, 1, 1, False),
     # microsoft/Phi-3-medium-4k-instruct
     "phi-3-medium": (5120, 17920, 40, 40, 10, 128, 32064, 4096, 1, 1, False),
+    # tiiuae/falcon-7b (multi_query: 1 KV head), tiiuae/falcon-40b (num_kv_heads 8); d_ff is
+    # transformers FalconConfig's default 4 x hidden_size; the head is tied
+    "falcon-7b": (4544, 18176, 32, 71, 1, 64, 65024, 2048, 1, 1, True),
+    "falcon-40b": (8192, 32768, 60, 128, 8, 64, 65024, 2048, 1, 1, True),
 }
 
 
@@ -174,6 +178,8 @@ ROUNDED = {
     "qwen2.5-72b": ("72.7", 10**9),
     # arXiv:2404.14219: phi-3-medium, 14B parameters
     "phi-3-medium": ("14", 10**9),
+    # Falcon-7B (arXiv:2311.16867): the nominal 7B
+    "falcon-7b": ("7", 10**9),
 }
 # published truncated, not rounded: the derived total lies in [figure, figure + one unit)
 TRUNCATED = {
@@ -201,6 +207,8 @@ NO_PUBLISHED_FIGURE = {
     "gemma-2-2b": "the Gemma 2 report (arXiv:2408.00118) gives embedding and non-embedding "
                   "counts, not a total of the released weights (its embedding counts "
                   "256128 rows); the name's 2B is nominal (2.61B counted)",
+    "falcon-40b": "only the nominal 40B is published (41.3B counted, which does not round "
+                  "to it)",
 }
 
 
