@@ -622,7 +622,7 @@ ROWS = [
             norm_bias=False,
             source=f"deepseek-ai/deepseek-llm-{size}-base config.json (hidden_size {d}, "
             f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab 102400, "
-            "max_position_embeddings 4096); arXiv:2401.02954 Table 2",
+            "max_position_embeddings 4096); arXiv:2401.02954",
             note="A Llama architecture (LlamaForCausalLM). Only the nominal size is "
             "published. d_ff is given. " + extra)
       for size, d, ff, n, h, kv, extra in [
