@@ -511,8 +511,12 @@ ROWS = [
             f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab_size "
             f"{vocab}, max_position_embeddings 16384); meta-llama/codellama params.json "
             "(multiple_of 256, ffn_dim_multiplier 1.0); arXiv:2308.12950",
+            # the paper: trained on 16,384-token sequences, stable "on sequences of up to
+            # 100,000 tokens" (arXiv:2308.12950, abstract and §2.4)
+            published_as={"context": 100_000},
             note="Code Llama (arXiv:2308.12950) is Llama 2 trained further on code; only "
-            f"the nominal size ('{size.upper()}') is published. " + extra)
+            f"the nominal size ('{size.upper()}') is published. The paper also publishes "
+            "a context of up to 100,000 tokens, beyond the config's 16384. " + extra)
       for size, d, ff, n, h, kv, vocab, extra in [
           ("7b", 4096, 11008, 32, 32, 32, 32016,
            "The 16 extra vocabulary rows (32016) are the infilling tokens; the Python "

@@ -86,6 +86,12 @@ def _family_words() -> set:
     return set(families()) | _OTHER_FAMILIES
 
 
+# names the catalogue writes as one word that prose also writes as two ("Code Llama 7B",
+# "Tiny Llama 1.1B", "Deep Seek")
+_COMPOUNDS = {"codellama": r"code[\s_-]*llama", "tinyllama": r"tiny[\s_-]*llama",
+              "deepseek": r"deep[\s_-]*seek"}
+
+
 @lru_cache(maxsize=1)
 def _model_patterns():
     out = []
@@ -93,6 +99,9 @@ def _model_patterns():
         parts = [p for p in re.split(r"[-_]", written) if p]
         pieces = []
         for part in parts:
+            if part in _COMPOUNDS:
+                pieces.append(_COMPOUNDS[part])
+                continue
             p = re.escape(part)
             p = re.sub(r"(\d)x(\d)", r"\1[x×]\2", p)  # 8x7b / 8×7b
             p = re.sub(r"(\d)([a-z])$", r"\1\\s?\2", p)  # 7b / 7 b
