@@ -1,6 +1,8 @@
 """A mistyped command, option, choice or variant is answered with the closest name, and a
 bad option prints the subcommand's usage, not the top level's (exit 2 in every case)."""
 
+from pathlib import Path
+
 import pytest
 
 from ffnverify import cli
@@ -51,3 +53,61 @@ def test_an_unrelated_variant_lists_the_known_ones_only():
     with pytest.raises(KeyError) as e:
         lookup("transformer")
     assert "did you mean" not in str(e.value) and "known: relu" in str(e.value)
+
+
+def _error_of(argv, capsys) -> tuple[int, str]:
+    """(exit code, stderr) of a command that rejects its input: by argparse's error (derive)
+    or by its own `error:` line and exit 2 (check, bench, identify)."""
+    try:
+        code = cli.main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["derive", "params", "swiglue"], "unknown variant 'swiglue' for params (did you mean 'swiglu'?)"),
+    (["derive", "match", "relu", "swiglue"], "unknown variant 'swiglue' for match (did you mean 'swiglu'?)"),
+    (["derive", "activation", "sillu"], "unknown activation 'sillu' for activation (did you mean 'silu'?)"),
+    (["derive", "flops", "gelu-tanh"], "(did you mean 'gelu_tanh'?)"),
+    (["models", "lama-2-7b"], "did you mean llama-2-7b"),
+    (["check-counter", "nosuch:f", "--quantity", "params", "--variant", "swiglue"],
+     "did you mean 'swiglu'?"),
+])
+def test_a_mistyped_variant_activation_or_model_names_the_closest(argv, hint, capsys):
+    code, err = _error_of(argv, capsys)
+    assert code == 2 and hint in err, err
+    assert "known: " in err or argv[0] in ("models", "check-counter"), err
+
+
+def test_an_unrelated_variant_in_derive_lists_the_known_ones_only(capsys):
+    code, err = _error_of(["derive", "params", "transformer"], capsys)
+    assert code == 2 and "did you mean" not in err and "known: relu" in err, err
+
+
+@pytest.mark.parametrize("command", ["check", "bench", "identify"])
+def test_a_mistyped_variant_or_layout_in_a_target_command_names_the_closest(command, capsys,
+                                                                           monkeypatch):
+    """check, bench and identify: the layout through the one `read_layout` (before the
+    factory is built), the variant through backends.variants.lookup."""
+    pytest.importorskip("torch", reason="check, bench and identify need PyTorch")
+    pytest.importorskip("hypothesis")
+    monkeypatch.chdir(Path(__file__).parents[2])  # `examples.ffn_modules` imports from here
+    target = "examples.ffn_modules:swiglu"
+    variant = [] if command == "identify" else ["--variant", "swiglu"]
+    code, err = _error_of([command, target, *variant, "--layout", "torchtun"], capsys)
+    assert code == 2 and "unknown layout 'torchtun' (did you mean 'torchtune'?)" in err, err
+    assert "built-in layouts: dbrx-experts" in err
+    code, err = _error_of([command, target, *variant, "--layout", "qqqqqq"], capsys)
+    assert code == 2 and "unknown layout 'qqqqqq'; built-in" in err, err
+    assert "did you mean" not in err
+    if command != "identify":
+        code, err = _error_of([command, target, "--variant", "swiglue"], capsys)
+        assert code == 2 and "unknown FFN variant 'swiglue' (did you mean 'swiglu'?)" in err, err
+
+
+def test_a_built_in_layout_and_a_json_mapping_pass_read_layout():
+    from ffnverify.cli.target import read_layout
+
+    assert read_layout("auto") == "auto" and read_layout("torchtune") == "torchtune"
+    assert read_layout('{"W_up": ["fc1.weight", "T"]}') == {"W_up": ("fc1.weight", "T")}
