@@ -16,13 +16,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import sympy as sp  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import numpy as np
+import sympy as sp
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-from derivations import activations, flops, params, variants, widths  # noqa: E402
-from derivations.symbols import d, h, z  # noqa: E402
+from derivations import activations, flops, params, variants, widths
+from derivations.symbols import d, h, z
 
 FIGSIZE = (9.0, 5.0)
 DPI = 100

@@ -108,7 +108,7 @@ def _power(base, exp, col):
             with workprec(64):
                 x = enclose(exp, 64)
             size = int(max(abs(_lo(x)), abs(_hi(x))))
-        except Exception:  # noqa: BLE001 — an exponent we cannot bound is refused
+        except Exception:  # an exponent we cannot bound is refused
             raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
     if base.is_Rational and exp.is_Rational:
         if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:

@@ -358,7 +358,7 @@ def scan(paths, engine, claims=None) -> dict:
             continue
         try:
             found, covered_groups, problems = statements_of(text, fmt, shown)
-        except Exception as e:  # noqa: BLE001 — a parser failing on odd input is an input error
+        except Exception as e:  # a parser failing on odd input is an input error
             errors.append(_error(shown, 1, 1, f"cannot parse the document: "
                                               f"{type(e).__name__}: {e}"[:300]))
             continue

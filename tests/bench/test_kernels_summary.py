@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.append(str(Path(__file__).resolve().parents[2]))  # the repo root, for benchmarks/
-from benchmarks import kernels  # noqa: E402
+from benchmarks import kernels
 
 
 def _records():

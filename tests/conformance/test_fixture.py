@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from .zoo import GateUpSwapped, SwiGLU  # noqa: E402
+from .zoo import GateUpSwapped, SwiGLU
 
 pytestmark = pytest.mark.torch
 

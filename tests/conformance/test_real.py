@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn  # noqa: E402
-from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
+from ffnverify.testing import check_ffn
+from ffnverify.testing.conformance import ConformanceFailure
 
-from .real_modules import REAL, gemma_mlp  # noqa: E402
+from .real_modules import REAL, gemma_mlp
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
 

@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
-from ffnverify.testing.results import ConformanceFailure  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
+from ffnverify.testing.results import ConformanceFailure
 
-from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED  # noqa: E402
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))

@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
 
-from .hf_modules import TIMM_CLASSES  # noqa: E402
+from .hf_modules import TIMM_CLASSES
 
 pytestmark = [pytest.mark.timm, pytest.mark.torch]
 # examples per bias setting, as in test_hf_classes (tox -e timm takes 25)

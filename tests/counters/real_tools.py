@@ -60,7 +60,7 @@ def _import_error(module):
     half-imported package is never retried."""
     try:
         __import__(module)
-    except Exception as e:  # noqa: BLE001 - a tool that fails to import is not installed
+    except Exception as e:  # a tool that fails to import is not installed
         return f"{type(e).__name__}: {e}"
     return None
 
@@ -300,7 +300,7 @@ def _ultralytics_thop():
     sys.path.insert(0, folder)
     try:
         import thop as module
-    except Exception:  # noqa: BLE001 - not importable: not installed
+    except Exception:  # not importable: not installed
         module = None
     finally:
         sys.path.remove(folder)

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).parent))
-import real_tools as R  # noqa: E402
+import real_tools as R
 
 CELLS = [(t.name, v, b, r) for t in R.TOOLS for v in R.VARIANTS for b in (False, True)
          for r in (2, 3)]
