@@ -157,8 +157,8 @@ def _line_cuts(block: Block, where) -> list[int]:
     bounds = [-1, *breaks, len(text)]
     lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
     return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
-            if k == 0 and _GREETING.fullmatch(before) or _STARTS_LINE.match(after) and (
-                _figure_line(before) and _figure_line(after) or _BARE_FIGURE.fullmatch(before))]
+            if (k == 0 and _GREETING.fullmatch(before)) or (_STARTS_LINE.match(after) and (
+                (_figure_line(before) and _figure_line(after)) or _BARE_FIGURE.fullmatch(before)))]
 
 
 # a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the

@@ -370,7 +370,7 @@ def value(node, point):
     if isinstance(node, P.Call):
         if node.func in CALCULUS:
             return CALCULUS[node.func](node, point)
-        if node.kwargs or node.func not in FUNCS and node.func not in ("min", "max"):
+        if node.kwargs or (node.func not in FUNCS and node.func not in ("min", "max")):
             raise Undecided
         args = [value(a, point) for a in node.args]
         if node.func in ("min", "max"):
