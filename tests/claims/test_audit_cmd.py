@@ -44,7 +44,7 @@ def test_exit_codes(project, capsys):
 
 
 def test_text_output(project, capsys):
-    code, out, _ = audit(capsys, "wrong.toml", "broken.toml", "--color", "never")
+    _code, out, _ = audit(capsys, "wrong.toml", "broken.toml", "--color", "never")
     lines = out.splitlines()
     assert lines[0].startswith("wrong.toml:2:9: FALSE ✗ params(swiglu, d, h) == 2*d*h — ")
     assert "counterexample d=1, h=1" in lines[0]
@@ -110,13 +110,13 @@ def test_output_file(project, capsys):
 def test_html_is_delegated_to_report_html(project, capsys, monkeypatch):
     seen = []
     monkeypatch.setattr(report_html, "render", lambda result: seen.append(result) or "<html/>")
-    code, out, err = audit(capsys, "good.toml", "--format", "html")
+    code, out, _err = audit(capsys, "good.toml", "--format", "html")
     assert code == 0 and out == "<html/>"
     assert seen and seen[0]["summary"]["total"] == 2 and seen[0]["version"] == 1
 
 
 def test_progress_bar(project, capsys):
-    code, _, err = audit(capsys, "good.toml", "--progress", "always")
+    _code, _, err = audit(capsys, "good.toml", "--progress", "always")
     assert "audit [" in err and "2/2" in err
     assert "audit [" not in audit(capsys, "good.toml")[2]  # not a terminal: no bar
 

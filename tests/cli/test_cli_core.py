@@ -42,7 +42,7 @@ def test_derive_latex(capsys):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_derive_prints_the_derivation_for_every_variant(capsys, name):
-    d, h, n = sp.symbols("d h n", positive=True, integer=True)
+    _d, _h, _n = sp.symbols("d h n", positive=True, integer=True)
     cases = [
         (["params", name], params(name)),
         (["params", name, "--bias"], params(name, bias=True)),

@@ -35,7 +35,7 @@ def _shape_kw(kw):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e[0] for e in ENTRIES])
 def test_third_party_class_is_identified_and_conformant(entry):
-    name, factory, variant, bias, kw, pkg = entry
+    _name, factory, variant, bias, kw, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -49,7 +49,7 @@ def test_third_party_class_is_identified_and_conformant(entry):
 def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
     """FalconH1 with gate 0.5 and output 2.0 multipliers computes 2·down(silu(0.5·gate)·up),
     which is x·σ(0.5x) gating: rejected, and the diagnosis says what fits exactly."""
-    name, factory, variant, bias, kw, pkg = entry
+    _name, factory, variant, bias, kw, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -78,7 +78,7 @@ def test_moe_block_is_conformant_through_its_routing(entry):
     output = Σ gate·expert(x); the gating the class computes is identified."""
     from ffnverify.testing.moe import check_moe
 
-    name, factory, variant, top_k, gating, bias, pkg = entry
+    _name, factory, variant, top_k, gating, bias, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -91,7 +91,7 @@ def test_moe_block_is_conformant_through_its_routing(entry):
 def test_moe_block_against_a_wrong_statement_is_diagnosed(entry):
     from ffnverify.testing.moe import check_moe
 
-    name, factory, variant, top_k, gating, words, pkg = entry
+    _name, factory, variant, top_k, gating, words, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -40,7 +40,7 @@ def _importable():
 
 @pytest.mark.parametrize("entry", TIMM_CLASSES, ids=[e[0] for e in TIMM_CLASSES])
 def test_timm_class_passes_with_an_auto_layout_and_is_identified(entry):
-    name, factory, variant, bias, kw, pkg = entry
+    name, factory, variant, bias, _kw, pkg = entry
     if importlib.util.find_spec(pkg) is None:
         pytest.skip(f"{pkg} is not installed (tox -e timm installs it)")
     _importable()
