@@ -9,6 +9,7 @@ could collide are placed from their measured extents (place_mark_labels). `pytho
 
 import importlib
 import io
+import itertools
 import sys
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def _intervals_of_lines(ax, x0: float, x1: float, skip=()) -> list[tuple[float, 
         pts = line.get_transform().transform(line.get_xydata())
         half = line.get_markersize() * ax.figure.dpi / 72 / 2 if line.get_marker() not in (
             None, "None", "", " ") else 0.0
-        for (xa, ya), (xb, yb) in zip(pts, pts[1:]) if len(pts) > 1 else [(pts[0], pts[0])]:
+        for (xa, ya), (xb, yb) in itertools.pairwise(pts) if len(pts) > 1 else [(pts[0], pts[0])]:
             if max(xa, xb) < x0 - half or min(xa, xb) > x1 + half:
                 continue
             if xa == xb:
