@@ -11,13 +11,9 @@
 """
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
-
-sys.path.append(str(Path(__file__).resolve().parents[2]))  # the repo root, for benchmarks/
 
 from benchmarks import conftest as bench_conf
 from benchmarks import memory, plot, recompute_ffn

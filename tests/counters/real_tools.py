@@ -297,7 +297,7 @@ def _ultralytics_thop():
         return None
     ours = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "thop" or
             k.startswith("thop.")}
-    sys.path.insert(0, folder)
+    sys.path.insert(0, folder)  # the one way to import a second `thop` beside the installed one
     try:
         import thop as module
     except Exception:  # not importable: not installed
@@ -444,6 +444,6 @@ def committed(doc=DOC) -> str:
     return text.partition(BEGIN)[2].partition(END)[0].lstrip("\n")
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
+if __name__ == "__main__":  # `python tests/counters/real_tools.py`: not under pytest, so the
+    sys.path.insert(0, str(ROOT))  # checkout's ffnverify must be put on the path by hand
     print(write())
