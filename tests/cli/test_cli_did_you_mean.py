@@ -4,15 +4,10 @@ bad option prints the subcommand's usage, not the top level's (exit 2 in every c
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from ffnverify import cli
 from ffnverify.backends.variants import lookup
-
-
-def run(argv, capsys) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as stop:
-        cli.main(argv)
-    return stop.value.code, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, usage, hint", [
@@ -25,7 +20,7 @@ def run(argv, capsys) -> tuple[int, str]:
      "did you mean '--multiple-of'?"),
 ])
 def test_a_typo_gets_the_closest_name_and_its_own_usage(argv, usage, hint, capsys):
-    code, err = run(argv, capsys)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2
     assert usage in err, err
     assert hint in err, err
@@ -33,7 +28,7 @@ def test_a_typo_gets_the_closest_name_and_its_own_usage(argv, usage, hint, capsy
 
 @pytest.mark.parametrize("argv", [["frobnicate"], ["audit", "docs", "--zzzzzz"]])
 def test_an_unrelated_word_suggests_nothing(argv, capsys):
-    code, err = run(argv, capsys)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2 and "did you mean" not in err, err
 
 
@@ -55,16 +50,6 @@ def test_an_unrelated_variant_lists_the_known_ones_only():
     assert "did you mean" not in str(e.value) and "known: relu" in str(e.value)
 
 
-def _error_of(argv, capsys) -> tuple[int, str]:
-    """(exit code, stderr) of a command that rejects its input: by argparse's error (derive)
-    or by its own `error:` line and exit 2 (check, bench, identify)."""
-    try:
-        code = cli.main(argv)
-    except SystemExit as stop:
-        code = stop.code
-    return code, capsys.readouterr().err
-
-
 @pytest.mark.parametrize("argv, hint", [
     (["derive", "params", "swiglue"], "unknown variant 'swiglue' for params (did you mean 'swiglu'?)"),
     (["derive", "match", "relu", "swiglue"], "unknown variant 'swiglue' for match (did you mean 'swiglu'?)"),
@@ -75,13 +60,13 @@ def _error_of(argv, capsys) -> tuple[int, str]:
      "did you mean 'swiglu'?"),
 ])
 def test_a_mistyped_variant_activation_or_model_names_the_closest(argv, hint, capsys):
-    code, err = _error_of(argv, capsys)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2 and hint in err, err
     assert "known: " in err or argv[0] in ("models", "check-counter"), err
 
 
 def test_an_unrelated_variant_in_derive_lists_the_known_ones_only(capsys):
-    code, err = _error_of(["derive", "params", "transformer"], capsys)
+    code, _, err = run_cli(capsys, *["derive", "params", "transformer"])
     assert code == 2 and "did you mean" not in err and "known: relu" in err, err
 
 
@@ -95,14 +80,14 @@ def test_a_mistyped_variant_or_layout_in_a_target_command_names_the_closest(comm
     monkeypatch.chdir(Path(__file__).parents[2])  # `examples.ffn_modules` imports from here
     target = "examples.ffn_modules:swiglu"
     variant = [] if command == "identify" else ["--variant", "swiglu"]
-    code, err = _error_of([command, target, *variant, "--layout", "torchtun"], capsys)
+    code, _, err = run_cli(capsys, *[command, target, *variant, "--layout", "torchtun"])
     assert code == 2 and "unknown layout 'torchtun' (did you mean 'torchtune'?)" in err, err
     assert "built-in layouts: dbrx-experts" in err
-    code, err = _error_of([command, target, *variant, "--layout", "qqqqqq"], capsys)
+    code, _, err = run_cli(capsys, *[command, target, *variant, "--layout", "qqqqqq"])
     assert code == 2 and "unknown layout 'qqqqqq'; built-in" in err, err
     assert "did you mean" not in err
     if command != "identify":
-        code, err = _error_of([command, target, "--variant", "swiglue"], capsys)
+        code, _, err = run_cli(capsys, *[command, target, "--variant", "swiglue"])
         assert code == 2 and "unknown FFN variant 'swiglue' (did you mean 'swiglu'?)" in err, err
 
 
