@@ -145,7 +145,7 @@ def test_random_bytes_and_garbage_give_errors_not_tracebacks(project, capsys):
     assert all("not UTF-8" in c["detail"] for c in doc["claims"][:2])
     assert doc["summary"]["error"] >= 9_000
     assert set(verdicts) <= {"error", "unknown", "false", "true"}
-    assert elapsed < 60
+    # its time is a benchmark (benchmarks/test_bench_audit.py), not an assertion here
 
 
 def test_bundled_docs_and_examples_pass(monkeypatch, capsys):
