@@ -165,6 +165,7 @@ def test_errors_always_say_where(project, capsys):
     assert bad["expr"] == "1 == 1"
 
 
+@pytest.mark.slow
 def test_pre_commit_hook_runs_the_audit(monkeypatch, capsys):
     yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml")
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}

@@ -731,6 +731,7 @@ def _report(request):
             print(f"\n[soundness] {line}")
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=CLAIMS)
 def test_verdicts_agree_with_the_independent_oracle(text):

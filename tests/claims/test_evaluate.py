@@ -7,7 +7,6 @@ from helpers import verdict
 
 from ffnverify.claims.evaluate import evaluate_claim
 
-
 # ---- the seeds (/work/shared/seeds): facts checked exactly ------------------------------
 
 @pytest.mark.parametrize("claim, expected", [

@@ -90,6 +90,7 @@ def test_under_ci_a_required_module_skip_is_a_collection_error(project):
     assert "skipped under CI, but the hf tests must run in this env" in out
 
 
+@pytest.mark.slow
 def test_under_ci_a_required_skip_fails_also_through_xdist_workers(project):
     pytest.importorskip("xdist", reason="pytest-xdist is in the test extra")
     code, out, log = run(project, True, "browser,hf", "-n", "2", "--ignore",
