@@ -418,7 +418,12 @@ class Builder:
         if abs_ is not None:
             terms.append(abs_)
         tol = terms[0] if len(terms) == 1 else Max(*terms)
-        return Rel("≈", a, b, node.col, tol, label="approx")
+        # sizes beside the exact integers where `a` or `b` is a byte-valued function's value,
+        # as the comparison operators show them (display only)
+        given = dict(zip(sig.params, node.args)) | {key: arg for key, arg, _ in node.kwargs}
+        unit = "bytes" if any(isinstance(given.get(name), P.Call)
+                              and given[name].func in BYTE_VALUED for name in ("a", "b")) else None
+        return Rel("≈", a, b, node.col, tol, label="approx", unit=unit)
 
 
 def _derivative_at_kink(deriv, f, var, value, f_conds):
