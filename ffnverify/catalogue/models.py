@@ -491,8 +491,186 @@ ROWS = [
           "embedding and head). DeepSeek-MoE 16B is not in the catalogue: transformers has "
           "no class for it (it needs the repository's remote code), so its row could not "
           "be checked against a real module."),
+    # --- widely discussed open models (Llama-like, Qwen2, Gemma 2, Phi-3) ----------------
+    Model(name="llama-3.3-70b", context=131072, hf_ids=("meta-llama/Llama-3.3-70B-Instruct",),
+          d_model=8192, d_ff=28672, layers=80, heads=64,
+          width_params=dict(multiple_of=4096, multiplier="1.3"), **LLAMA3,
+          source="meta-llama/Llama-3.3-70B-Instruct config.json (hidden_size 8192, "
+          "intermediate_size 28672, 80 layers, 64 heads, 8 KV heads, vocab 128256, "
+          "max_position_embeddings 131072, tie_word_embeddings false)",
+          published_total=70_553_706_496,
+          published_source=HUB.format("meta-llama/Llama-3.3-70B-Instruct"),
+          note="The shape of Llama 3.1 70B (and Llama 3 70B); only the instruction-tuned "
+          "weights were released, so the Instruct id is the row's."),
+    *[Model(name=f"codellama-{size}", context=16384,
+            hf_ids=(f"codellama/CodeLlama-{size}-hf",),
+            d_model=d, d_ff=ff, layers=n, heads=h, kv_heads=kv,
+            **{**LLAMA1, "vocab": vocab},
+            width_params=dict(multiple_of=256, multiplier="1.0"),
+            source=f"codellama/CodeLlama-{size}-hf config.json (hidden_size {d}, "
+            f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab_size "
+            f"{vocab}, max_position_embeddings 16384); meta-llama/codellama params.json "
+            "(multiple_of 256, ffn_dim_multiplier 1.0); arXiv:2308.12950",
+            note="Code Llama (arXiv:2308.12950) is Llama 2 trained further on code; only "
+            f"the nominal size ('{size.upper()}') is published. " + extra)
+      for size, d, ff, n, h, kv, vocab, extra in [
+          ("7b", 4096, 11008, 32, 32, 32, 32016,
+           "The 16 extra vocabulary rows (32016) are the infilling tokens; the Python "
+           "variant has 32000."),
+          ("13b", 5120, 13824, 40, 40, 40, 32016, "Vocabulary as for Code Llama 7B."),
+          ("34b", 8192, 22016, 48, 64, 8, 32000,
+           "A shape no Llama 2 release has (48 layers, 8 KV heads); trained without "
+           "infilling, so the vocabulary stays 32000."),
+      ]],
+    Model(name="mistral-7b-v0.3", context=32768, hf_ids=("mistralai/Mistral-7B-v0.3",),
+          d_model=4096, d_ff=14336, variant="swiglu", bias=False,
+          layers=32, vocab=32768, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
+          norm_weight=True, norm_bias=False,
+          source="mistralai/Mistral-7B-v0.3 config.json (vocab_size 32768, "
+          "intermediate_size 14336, max_position_embeddings 32768, sliding_window null)",
+          note="Mistral 7B v0.1's shape with the vocabulary extended to 32768: 2 x 768 x "
+          "4096 = 6,291,456 more parameters than v0.1. No sliding window (v0.1 had 4096). "
+          "Only the nominal '7B' is published. `mistral-7b` is v0.1."),
+    Model(name="mistral-nemo-12b", context=128000,
+          hf_ids=("mistralai/Mistral-Nemo-Base-2407",),
+          d_model=5120, d_ff=14336, variant="swiglu", bias=False,
+          layers=40, vocab=131072, heads=32, kv_heads=8, head_dim=128, tied=False, norm="rms",
+          norm_weight=True, norm_bias=False,
+          source="mistralai/Mistral-Nemo-Base-2407 config.json (hidden_size 5120, "
+          "head_dim 128, intermediate_size 14336, 40 layers, 32 heads, 8 KV heads, "
+          "vocab_size 131072, max_position_embeddings 128000)",
+          note="Attention width 32 x 128 = 4096 differs from d_model 5120. Mistral's "
+          "announcement gives '12B'. d_ff is given."),
+    Model(name="tinyllama-1.1b", context=2048,
+          hf_ids=("TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T",),
+          d_model=2048, d_ff=5632, variant="swiglu", bias=False,
+          layers=22, vocab=32000, heads=32, kv_heads=4, head_dim=64, tied=False, norm="rms",
+          norm_weight=True, norm_bias=False,
+          source="TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T config.json "
+          "(hidden_size 2048, intermediate_size 5632, 22 layers, 32 heads, 4 KV heads, "
+          "vocab 32000, max_position_embeddings 2048); arXiv:2401.02385",
+          note="Llama 2's architecture and tokenizer at 1.1B (arXiv:2401.02385). d_ff is "
+          "given (Meta's rule at d 2048 gives 5632 too, with multiple_of 256, but no "
+          "TinyLlama source states the rule)."),
+    *[Model(name=f"qwen2-{size}", context=131072, hf_ids=(f"Qwen/Qwen2-{size.upper()}",),
+            d_model=d, d_ff=ff, variant="swiglu", bias=False, layers=n, vocab=152064,
+            heads=h, kv_heads=kv, head_dim=128, tied=False, norm="rms", norm_weight=True,
+            norm_bias=False, qkv_bias=True,
+            source=f"Qwen/Qwen2-{size.upper()} config.json (hidden_size {d}, "
+            f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab_size "
+            "152064, max_position_embeddings 131072, tie_word_embeddings false; q/k/v "
+            "biases); arXiv:2407.10671 Table 1",
+            # arXiv:2407.10671 Table 1: "Vocabulary Size 151,646" (the tokenizer's tokens)
+            published_as={"vocab": 151646},
+            note="The Qwen2 report (arXiv:2407.10671, Table 1) gives the shape and a "
+            "151,646-token vocabulary; the released embedding has 152064 rows. It gives no "
+            "parameter count, and the nominal size does not round from this one. " + extra)
+      for size, d, ff, n, h, kv, extra in [
+          ("7b", 3584, 18944, 28, 28, 4, "The shape of Qwen2.5 7B (7.62B)."),
+          ("72b", 8192, 29568, 80, 64, 8, "The shape of Qwen2.5 72B (72.71B)."),
+      ]],
+    *[Model(name=f"qwen2.5-{size}", context=131072, hf_ids=(f"Qwen/Qwen2.5-{size.upper()}",),
+            d_model=d, d_ff=ff, variant="swiglu", bias=False, layers=n, vocab=152064,
+            heads=h, kv_heads=kv, head_dim=128, tied=False, norm="rms", norm_weight=True,
+            norm_bias=False, qkv_bias=True,
+            source=f"Qwen/Qwen2.5-{size.upper()} config.json (hidden_size {d}, "
+            f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab_size "
+            "152064, max_position_embeddings 131072; q/k/v biases)",
+            note=extra + " d_ff is given.")
+      for size, d, ff, n, h, kv, extra in [
+          ("14b", 5120, 13824, 48, 40, 8,
+           "The model card's 14.7B is this total truncated (it rounds to 14.8B)."),
+          ("32b", 5120, 27648, 64, 40, 8,
+           "The model card's 32.5B (31.0B non-embedding) does not reproduce: this count "
+           "is 32.76B (31.21B without the embedding and head)."),
+          ("72b", 8192, 29568, 80, 64, 8,
+           "The model card's 72.7B reproduces; the shape of Qwen2 72B."),
+      ]],
+    *[Model(name=f"gemma-2-{size}", context=8192, hf_ids=(f"google/gemma-2-{size}",),
+            d_model=d, d_ff=ff, variant="geglu_tanh", bias=False, layers=n, vocab=256000,
+            heads=h, kv_heads=kv, head_dim=hd, tied=True, norm="rms", norm_weight=True,
+            norm_bias=False, norms_per_layer=4,
+            source=f"google/gemma-2-{size} config.json (hidden_size {d}, intermediate_size "
+            f"{ff}, {n} layers, {h} heads, {kv} KV heads, head_dim {hd}, vocab 256000, "
+            "max_position_embeddings 8192; pre- and post-norms: 4 RMSNorms per layer); "
+            "arXiv:2408.00118 Tables 1-2",
+            # arXiv:2408.00118 Table 1: "Vocab size 256128", "Feedforward dim" (gate+up)
+            published_as={"vocab": 256128, "d_ff": 2 * ff},
+            note="The Gemma 2 report's Table 2 non-embedding count (" + nonemb + ") "
+            "reproduces exactly; its embedding count uses the 256128-row vocabulary of its "
+            "Table 1, 128 x d_model more than the released 256000 rows. Table 1's "
+            f"'feedforward dim' {2 * ff} is the fused gate+up width. " + extra)
+      for size, d, ff, n, h, kv, hd, nonemb, extra in [
+          ("2b", 2304, 9216, 26, 8, 4, 256, "2,024,517,888",
+           "The name's '2B' is nominal: the released weights hold 2.61B."),
+          ("27b", 4608, 36864, 46, 32, 16, 128, "26,047,480,320",
+           "Attention width 32 x 128 = 4096 is less than d_model 4608."),
+      ]],
+    Model(name="yi-34b", context=4096, hf_ids=("01-ai/Yi-34B",),
+          d_model=7168, d_ff=20480, variant="swiglu", bias=False,
+          layers=60, vocab=64000, heads=56, kv_heads=8, head_dim=128, tied=False, norm="rms",
+          norm_weight=True, norm_bias=False,
+          source="01-ai/Yi-34B config.json (hidden_size 7168, intermediate_size 20480, 60 "
+          "layers, 56 heads, 8 KV heads, vocab 64000, max_position_embeddings 4096); "
+          "arXiv:2403.04652",
+          note="A Llama architecture (LlamaForCausalLM). Only the nominal '34B' is "
+          "published. d_ff is given."),
+    *[Model(name=f"deepseek-llm-{size}", context=4096,
+            hf_ids=(f"deepseek-ai/deepseek-llm-{size}-base",),
+            d_model=d, d_ff=ff, variant="swiglu", bias=False, layers=n, vocab=102400,
+            heads=h, kv_heads=kv, head_dim=128, tied=False, norm="rms", norm_weight=True,
+            norm_bias=False,
+            source=f"deepseek-ai/deepseek-llm-{size}-base config.json (hidden_size {d}, "
+            f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab 102400, "
+            "max_position_embeddings 4096); arXiv:2401.02954",
+            note="A Llama architecture (LlamaForCausalLM). Only the nominal size is "
+            "published. d_ff is given. " + extra)
+      for size, d, ff, n, h, kv, extra in [
+          ("7b", 4096, 11008, 30, 32, 32, "Llama 2 7B's layer with 30 layers."),
+          ("67b", 8192, 22016, 95, 64, 8, "95 layers with grouped-query attention."),
+      ]],
+    Model(name="phi-3-medium", context=4096, hf_ids=("microsoft/Phi-3-medium-4k-instruct",),
+          d_model=5120, d_ff=17920, variant="swiglu", bias=False,
+          layers=40, vocab=32064, heads=40, kv_heads=10, head_dim=128, tied=False,
+          norm="rms", norm_weight=True, norm_bias=False,
+          source="microsoft/Phi-3-medium-4k-instruct config.json (hidden_size 5120, "
+          "intermediate_size 17920, 40 layers, 40 heads, 10 KV heads, vocab 32064, "
+          "max_position_embeddings 4096; fused qkv_proj and gate_up_proj)",
+          note="Only the rounded '14B' (arXiv:2404.14219) is published. d_ff is given; "
+          "gate_up_proj stores the fused 2 x 17920. The 128k-context release has the same "
+          "shape."),
+    # Falcon: parallel attention and FFN (the same parameters and FLOPs as sequential
+    # blocks), a fused query_key_value projection (counted as its q, k and v parts), no
+    # biases, LayerNorms with bias, the head tied to the embedding
+    Model(name="falcon-7b", context=2048, hf_ids=("tiiuae/falcon-7b",),
+          d_model=4544, d_ff=18176, variant="gelu", bias=False,
+          layers=32, vocab=65024, heads=71, kv_heads=1, head_dim=64, tied=True,
+          norm="layer", norm_weight=True, norm_bias=True, norms_per_layer=1,
+          source="tiiuae/falcon-7b config.json (hidden_size 4544, 32 layers, 71 heads, "
+          "multi_query true, parallel_attn true, new_decoder_architecture false, bias "
+          "false, vocab 65024); transformers FalconConfig (ffn_hidden_size 4 x hidden_size, "
+          "activation gelu); arXiv:2311.16867",
+          note="Parallel block: attention and FFN read one LayerNorm (weight and bias) per "
+          "layer; multi-query attention (one KV head of 64). d_ff = 4 d_model is given by "
+          "the implementation's default, not by a config field. The head is tied: the "
+          "config sets no tie_word_embeddings, and transformers' FalconConfig defaults to "
+          "true (FalconForCausalLM ties lm_head to the word embeddings); a count of the "
+          "checkpoint's stored tensors that includes a separate lm_head is 65024 x 4544 "
+          "larger. Only the nominal '7B' is published."),
+    Model(name="falcon-40b", context=2048, hf_ids=("tiiuae/falcon-40b",),
+          d_model=8192, d_ff=32768, variant="gelu", bias=False,
+          layers=60, vocab=65024, heads=128, kv_heads=8, head_dim=64, tied=True,
+          norm="layer", norm_weight=True, norm_bias=True, norms_per_layer=2,
+          source="tiiuae/falcon-40b config.json (hidden_size 8192, 60 layers, 128 heads, "
+          "num_kv_heads 8, parallel_attn true, new_decoder_architecture true, bias false, "
+          "vocab 65024); transformers FalconConfig (ffn_hidden_size 4 x hidden_size, "
+          "activation gelu); arXiv:2311.16867",
+          note="Parallel block with two LayerNorms per layer (ln_attn and ln_mlp, weight "
+          "and bias); 8 KV heads of 64. d_ff = 4 d_model and the tied head as for Falcon "
+          "7B. The name's '40B' is nominal: the tied count is 41.3B."),
 ]
 
 ALIASES = {"gpt-2-small": "gpt2-small", "llama-1-30b": "llama-1-33b",
            "t5-v1_1-base": "t5-v1.1-base", "mixtral-8x22b-v0.1": "mixtral-8x22b",
-           "gpt-3": "gpt-3-175b"}  # "GPT-3" unqualified is the 175B model (arXiv:2005.14165)
+           "gpt-3": "gpt-3-175b",  # "GPT-3" unqualified is the 175B model (arXiv:2005.14165)
+           "mistral-7b-v0.1": "mistral-7b", "mistral-nemo": "mistral-nemo-12b"}

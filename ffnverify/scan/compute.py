@@ -35,12 +35,15 @@ SECONDS = {"seconds": 1, "second": 1, "s": 1, "minutes": 60, "minute": 60, "hour
            "hour": 3600, "h": 3600, "days": 86400, "day": 86400, "weeks": 604800,
            "week": 604800, "months": 2592000, "month": 2592000, "years": 31536000,
            "year": 31536000}
-_GPU_WORDS = re.compile(r"^(?:gpus?|a100s?|h100s?|h200s?|v100s?|tpus?|tpuv\w*|chips?|"
-                        r"accelerators?|devices?|cards?|b200s?)$", re.I)
-_GPU_HOURS = re.compile(r"\s*(?:gpu|a100|h100|h200|v100|tpu|chip|accelerator|device)"
-                        r"[- ]?(?:hours?|hrs?|h)\b", re.I)
-_PRICE = re.compile(r"\s*(?:per|/|an?|each)\s*(?:gpu|a100|h100|h200|v100|tpu|chip|accelerator|"
-                    r"device)?[- ]?(?:hour|hr|h)\b", re.I)
+# accelerators by name: NVIDIA's (A100, H800, B200, GB200, L40S, T4), AMD's (MI300X),
+# Google's TPUs, Intel's Gaudi; one pattern for counts, GPU-hours and prices
+_ACCEL = r"(?:[abhlv]\d{2,4}[a-z]?|gb\d{3}|[lt]4|mi\d{3}x?|tpu(?:\s?v\d\w*)?|gaudi\d?)"
+_GPU_WORDS = re.compile(r"^(?:gpus?|" + _ACCEL + r"s?|tpuv\w*|chips?|accelerators?|devices?|"
+                        r"cards?)$", re.I)
+_GPU_HOURS = re.compile(r"\s*(?:" + _ACCEL + r"\s+)?(?:gpu|" + _ACCEL + r"|chip|accelerator|"
+                        r"device)[- ]?(?:hours?|hrs?|h)\b", re.I)
+_PRICE = re.compile(r"\s*(?:per|/|an?|each)\s*(?:" + _ACCEL + r"\s+)?(?:gpu|" + _ACCEL +
+                    r"|chip|accelerator|device)?[- ]?(?:hour|hr|h)\b", re.I)
 _UTIL = re.compile(r"\bmfu\b|\butili[sz]ation\b|\befficiency\b|\bof peak\b|\bhfu\b", re.I)
 
 

@@ -126,6 +126,9 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     own = {n for s, _, n in names if s >= 0}  # named in the row itself, not around it
     if count_at is None and len(own) == 1 and len({n for _, _, n in names}) == 1:
         named = own.pop()  # "| Llama 2 7B | 13.5 GB | 6.7 GB |": the row's model
+    elif count_at is None and len(names) == 1 and names[0][0] < 0:
+        named = names[0][2]  # "| FP16 | ~14 GB |" under "### Mistral 7B VRAM": the model
+        # its place names (`read_quantities` makes every such part one to confirm)
     elif count_at is None:
         if names or any(t.kind == "NUM" and t.scale in memory.COUNT_SCALES for t in toks):
             return parts
@@ -146,9 +149,13 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
         res = toks[r]
         low = toks[rng[0]] if rng else None
         runtime = memory_words.RUNTIME.search(column) or memory_words.RUNTIME_ONLY.search(column)
+        need = low is None and not bound(text, res) and \
+            memory_words.REQUIREMENT.search(column) and not memory_words.WEIGHTS_ONLY.search(column)
         if named:
-            strict, lenient = compare([_model_weights(toks, names, named, fmt)], res,
-                                      bound(text, res), low=low)
+            factors = [_model_weights(toks, names, named, fmt)]
+            strict, lenient = compare(factors, res, bound(text, res), low=low)
+            if need:  # "| FP16 | 18 GB |" under "VRAM": what running it takes, at least
+                lenient = f"({lenient} or {compare(factors, res, '<=')[1]})"  # the weights
             parts.append(Part(strict, lenient, bool(claims_weights and not runtime),
                               tuple(sorted((r, rng[0]) if rng else (r,))),
                               f"weights of {named} at {fmt}, the format "
@@ -158,8 +165,10 @@ def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                                  " (the column may hold more than the weights: to confirm)")))
             continue
         size = toks[count_at] if count_at is not None else carried
-        strict, lenient = compare([terms_of(size), [_per_dtype(fmt)]], res, bound(text, res),
-                                  low=low)
+        factors = [terms_of(size), [_per_dtype(fmt)]]
+        strict, lenient = compare(factors, res, bound(text, res), low=low)
+        if need:
+            lenient = f"({lenient} or {compare(factors, res, '<=')[1]})"
         sure = count_at is not None and claims_weights and not runtime
         figures = (r, count_at) if count_at is not None else (r,)
         reading = f"{size.text} parameters × {fmt}, the format " + (

@@ -13,7 +13,7 @@ this is a scanner over characters, with a bound on digits.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -340,7 +340,9 @@ def _merge(toks: list[Tok]):
                   and toks[i + 4].kind == "NUM" and toks[i + 4].value.denominator == 1
                   and 0 <= toks[i + 4].value <= MAX_POWER):
                 power = 10 ** int(toks[i + 4].value)
-                del toks[i + 3:i + 5]
+                exponent = toks[i + 4]
+                ten = replace(ten, end=exponent.end, text=f"10^{exponent.text}")
+                del toks[i + 3:i + 5]  # the figure ends after its exponent ("2×10^6 GPU-hours")
             if power is not None:
                 t.value *= power
                 t.unit *= power
@@ -354,6 +356,7 @@ def _merge(toks: list[Tok]):
                 and (t.text == "–" or (not t.space_before and not t.space_after))):
             t.kind = "RANGE"
         i += 1
+    _scale_apart(toks)
     for i, t in enumerate(toks):
         if t.kind == "NUM" and i:
             prev = toks[i - 1]
@@ -363,6 +366,27 @@ def _merge(toks: list[Tok]):
                 t.about = True
         if t.kind == "NUM" and _hedged_after(toks, i):
             t.about = True
+
+
+# a scale letter written apart from its figure, before the noun it scales: "32 k tokens",
+# "128 K context", "46.7 B parameters" (read as 32k, 128K, 46.7B)
+_APART = ("k", "K", "M", "B")
+_SCALED_NOUNS = frozenset({"tokens", "token", "context", "ctx", "vocabulary", "vocab",
+                           "parameters", "params", "parameter", "param"})
+
+
+def _scale_apart(toks):
+    i = 0
+    while i + 2 < len(toks):
+        t, s, noun = toks[i], toks[i + 1], toks[i + 2]
+        if t.kind == "NUM" and not t.scale and not t.ratio and not t.power and not t.money \
+                and t.unit and s.kind == "WORD" and s.text in _APART and s.start == t.end + 1 \
+                and noun.kind == "WORD" and noun.lower in _SCALED_NOUNS:
+            factor = SCALES[s.text]
+            t.value, t.unit, t.scale = t.value * factor, t.unit * factor, s.text
+            t.plain, t.text, t.end, t.space_after = False, f"{t.text} {s.text}", s.end, True
+            del toks[i + 1]
+        i += 1
 
 
 def _words_before(toks, i, n: int = 4) -> list[str]:

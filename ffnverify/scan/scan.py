@@ -94,6 +94,7 @@ def statements_of(text: str, fmt: str, shown: str):
     sizes_of = ""  # the family such a paragraph names, whose sizes may head the columns
     parents = {}  # list item's enclosing ids -> the one model its text names ("" if not one)
     intro = ""  # the model a paragraph ending with ":" names: the next block speaks of it
+    intro_list = None  # (list, model): a list the intro opened, whose items all speak of it
     given = structure.places(doc.blocks, doc.where)  # the model each block's place names
     headed = structure.fields(doc.blocks)  # the field each block's heading names
     carry = carried.Carry()  # the count and topic the text before a unit gives it
@@ -118,6 +119,8 @@ def statements_of(text: str, fmt: str, shown: str):
             else (_parent_item(block, parents), "the list item it is under")
         if not around and place is not None:
             around, origin = place.model, place.origin
+        if block.kind == "item" and intro and intro_list is None:
+            intro_list = (block.group[:-2], intro)  # "For Llama-3-8B:" over a list
         intro = ""  # "The GPT-3 175B model has ...:" over "nparams = 175.0B, nlayers = 96"
         if block.kind != "row":
             lead = one if structure.leads(block, named) else ""
@@ -126,6 +129,11 @@ def statements_of(text: str, fmt: str, shown: str):
             led = one if not lead and structure.introduces(block, named) else ""
             sizes_of = structure.family_introduced(block) if not named else ""
             intro = lead if block.text.rstrip().endswith(":") else ""
+        if intro or block.kind != "item" or named or intro_list is None \
+                or intro_list[0] != block.group[:-2]:
+            intro_list = None  # the list ends, or an item names its own model
+        if intro_list is not None:
+            intro = intro_list[1]  # the next item of the same list speaks of it too
         if block.kind == "item":  # "- GPT2-small:" over "- n_layers = 12": its sub-items
             parents[block.group[:-1]] = one
         for unit in units.split(block, shown, doc.where):

@@ -46,12 +46,15 @@ gating); a tensor whose bound is not far below its values in a dtype is left out
 (counted). A failure names every wrong tensor (the input, the router, expert i's W_gate).
 
 Checked: parameters (E experts' and the router's, every parameter read), the forward
-output per dtype, and the gradients (a shared expert's and its gate's too). Reported, not judged: the router's parameters and matmul FLOPs per token apart from
-the experts' (`moe_costs`: exact integers, 2·E·d FLOPs per token for the router), and the
-FLOPs FlopCounterMode counts in one forward at the probe shape, the router's apart. Not
-checked here: routed FLOPs per expert (they depend on the data), train mode (routers add
-jitter noise there); `check_ffn(..., experts=i)` checks each
-expert alone, with its FLOPs.
+output per dtype, the gradients (a shared expert's and its gate's too), and the matmul
+FLOPs (`moe_costs.check_flops`, at PROBE in float64 on inputs with no top-k tie): one
+forward, and one forward + backward, counted under FlopCounterMode, must equal the exact
+routed count (the router's 2·E·d per token, each expert's FFN on the tokens routed to it)
+as integers; dense compute (every expert on every token) is named. Where FlopCounterMode
+itself fails on the block, the FLOPs are not judged and the report says so. Reported: the
+router's parameters and matmul FLOPs per token apart from the experts' (`moe_costs.costs`).
+Not checked here: train mode (routers add jitter noise there); `check_ffn(...,
+experts=i)` checks each expert alone, with its FLOPs.
 """
 
 import copy
@@ -86,7 +89,7 @@ from ffnverify.testing.moe_reference import (  # noqa: F401 (ties: re-exported f
     ties,
     vacuity_ratio,
 )
-from ffnverify.testing.results import DTYPES, Case, ConformanceFailure, Vacuous
+from ffnverify.testing.results import DTYPES, Case, ConformanceFailure, ToolFailure, Vacuous
 
 
 def _call(module, x):
@@ -121,6 +124,7 @@ class Outcome:
     grads: int = 0  # (gradient tensor, dtype) compared
     grads_vacuous: int = 0  # (gradient tensor, dtype) left out as vacuous
     worst: dict = field(default_factory=dict)  # largest error / bound per gradient kind
+    tally: dict = field(default_factory=dict)  # [compared, vacuous] per (dtype, kind)
 
 
 def _compare(y, ref, bound, keep, case, dtype, routing):
@@ -178,7 +182,7 @@ def run_case(case, routing, dtypes=DTYPES):
             out.compared += int((~tied).sum())
             gy = _to_numpy(torch.as_tensor(gy64).to(tdt)) * ~tied[:, None]
             done, left = moe_grad.check_grads(module, _call, case, w, xt.to(case.device), gy,
-                                              routing, dtype, out.worst)
+                                              routing, dtype, out.worst, out.tally)
             out.grads, out.grads_vacuous = out.grads + done, out.grads_vacuous + left
     except ConformanceFailure as failure:
         failure.context = (module64, x64)
@@ -328,6 +332,14 @@ class MoEReport:
     grad_worst: float = 0.0  # the largest gradient error / bound seen
     shared: bool = False  # a shared expert (its costs counted with the experts')
     counted: tuple = ()  # (router, the rest) matmul FLOPs of one forward at PROBE (d, h, n)
+    counted_train: tuple = ()  # the same of one forward + backward
+    flops_note: str = ""  # why the routed FLOPs were not judged (empty: judged, exact)
+    grad_tally: dict = field(default_factory=dict)  # [compared, vacuous] per (dtype, kind)
+
+    def not_checkable(self):
+        """{dtype: [gradient kind]} never compared in that dtype (moe_grad.not_checkable):
+        the summary names them; a pass says nothing of them."""
+        return moe_grad.not_checkable(self.grad_tally)
 
     def costs(self, d, h):
         """{name: exact int}: the router's and the experts' parameters and FLOPs."""
@@ -337,8 +349,10 @@ class MoEReport:
     def summary(self):
         d, h, n = PROBE
         c = self.costs(d, h)
+        unchecked = moe_grad.not_checkable_text(self.grad_tally)
         grads = (f"moe-backward ({self.grads} tensor-dtype gradients compared, largest "
-                 f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous)")
+                 f"error {self.grad_worst:.2g} of the bound, {self.grads_vacuous} vacuous"
+                 f"{'; ' + unchecked if unchecked else ''})")
         return (f"conformant MoE block: {self.experts} experts of {self.variant}, layout "
                 f"{self.layout}, top {self.top_k}, gate weights {self.gating} "
                 f"({GATINGS[self.gating]}{'; ' + self.gating_note if self.gating_note else ''}"
@@ -350,8 +364,11 @@ class MoEReport:
                 f"per token; experts {c['expert params']} parameters, "
                 f"{c['expert FLOPs per token']} matmul FLOPs per token ({self.top_k} routed"
                 f"{' and the shared one' if self.shared else ''})"
-                + (f"; counted over {n} tokens: router {self.counted[0]}, the rest "
-                   f"{self.counted[1]}" if self.counted else "") + f"; {self.seconds:.1f} s")
+                + (f"; moe-flops: counted over {n} tokens, exactly the routed count: "
+                   f"router {self.counted[0]}, the rest {self.counted[1]} (forward), router "
+                   f"{self.counted_train[0]}, the rest {self.counted_train[1]} (forward + "
+                   f"backward)" if self.counted else f"; {self.flops_note}")
+                + f"; {self.seconds:.1f} s")
 
 
 def _case(factory, variant, layout, bias, d, h, n, seed, device, target, extra, routing):
@@ -458,6 +475,7 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
         note = "no gating matched a float64 probe"
     counts = {"run": 0, "vacuous": 0, "skipped": 0, "ties": 0, "compared": 0, "grads": 0,
               "grads_vacuous": 0, "worst": 0.0}
+    tally = {}
     E = 0
 
     def one_case(b, d, h, n, s):
@@ -472,6 +490,9 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
         counts["grads"] += out.grads
         counts["grads_vacuous"] += out.grads_vacuous
         counts["worst"] = max([counts["worst"], *out.worst.values()])
+        for key, (c, v) in out.tally.items():
+            t = tally.setdefault(key, [0, 0])
+            t[0], t[1] = t[0] + c, t[1] + v
         E = E or len(read_weights(_build(case), layout, variant, h).experts)
 
     hsettings = settings(max_examples=max_examples, deadline=None, database=None,
@@ -491,33 +512,64 @@ def check_moe(factory, variant, top_k, gating="auto", layout="auto", bias=False,
                 if seed is not None:
                     drawn = hseed(seed)(drawn)
                 drawn()
-        counted = _probe_flops(_case(factory, variant, layout, biases[0], *PROBE, 0, device,
-                                     target, extra_params, routing))
+            counted, counted_train, flops_note = routed_flops(
+                _case(factory, variant, layout, biases[0], *PROBE, 0, device, target,
+                      extra_params, routing), routing)
     except ConformanceFailure as failure:
         raise _diagnosed(failure, routing, gatings) from None
-    return MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
+    report = MoEReport(variant, layout, int(top_k), E, routing.gating, note, counts["run"],
                      counts["vacuous"], counts["skipped"], counts["ties"], counts["compared"],
                      tuple(dtypes), time.perf_counter() - start, counts["grads"],
-                     counts["grads_vacuous"], counts["worst"], layout in SHARED, counted)
+                     counts["grads_vacuous"], counts["worst"], layout in SHARED, counted,
+                     counted_train, flops_note, tally)
+    unchecked = moe_grad.not_checkable_text(tally)
+    if unchecked:  # a pass must not hide it
+        import warnings
+
+        warnings.warn(f"check_moe({getattr(factory, '__qualname__', factory)}): {unchecked}",
+                      moe_grad.NotCheckable, stacklevel=2)
+    return report
 
 
-def _probe_flops(case):
-    """(router, the rest) matmul FLOPs of one forward at PROBE (ToolFailure-free: () when
-    FlopCounterMode fails on the block)."""
+def routed_flops(case, routing):
+    """Judge the block's matmul FLOPs at `case` (float64; the values filled from its seed,
+    inputs of scale PROBE_SCALE, redrawn up to 5 times until no token is a top-k tie, so the
+    routing is the reference's): `moe_costs.check_flops`. Returns ((router, rest) forward,
+    (router, rest) forward + backward, a note), or raises ConformanceFailure('moe-flops');
+    a failure of torch's FlopCounterMode itself is a note, never the module's failure."""
     module = _build(case)
-    rng = np.random.default_rng(2)
+    rng = np.random.default_rng([case.seed, 11])
     fill(module, case, rng)
-    x = torch.as_tensor(PROBE_SCALE * rng.standard_normal((1, case.n, case.d)))
+    w = read_weights(module, case.layout, case.variant, case.h)
+    E = len(w.experts)
+    for _ in range(5):
+        x = PROBE_SCALE * rng.standard_normal((case.n, case.d))
+        _, _, tied = reference(case.variant, w, x, routing, "float64", case.device)
+        if not tied.any():
+            break
+    else:
+        return (), (), "routed FLOPs not judged: every probe input had a top-k tie"
+    from ffnverify.testing.moe_reference import route
+
+    top = route(x @ w.router.T, routing)[0]
+    tokens = {"n": case.n, "experts": [int((top == e).any(axis=1).sum()) for e in range(E)]}
+    xt = torch.as_tensor(x[None], device=case.device)
     try:
-        return moe_costs.counted(module, MOE_LAYOUTS[case.layout][0], x.to(case.device))
-    except Exception:
-        return ()
+        fwd, train = moe_costs.check_flops(module, MOE_LAYOUTS[case.layout][0], xt,
+                                           case.variant, E, case.d, case.h, tokens,
+                                           w.shared is not None, case)
+    except ToolFailure as exc:
+        return (), (), (f"routed FLOPs not judged: torch's FlopCounterMode failed on this "
+                        f"block ({exc}), which runs without it")
+    return fwd, train, ""
 
 
 def check_moe_example(factory, variant, top_k, gating="renormalised", layout="auto",
                       bias=False, d=6, h=15, n=5, seed=0, dtypes=DTYPES, device="cpu",
                       extra_params=()):
-    """One case (what a failure's reproducer runs); returns the Outcome."""
+    """One case (what a failure's reproducer runs): the drawn case, then the routed FLOPs
+    at the same shape and seed (`routed_flops`, as check_moe judges them at PROBE);
+    returns the Outcome."""
     __tracebackhide__ = True
     from ffnverify.testing.results import _target_of
 
@@ -529,6 +581,8 @@ def check_moe_example(factory, variant, top_k, gating="renormalised", layout="au
         case = _case(factory, variant, layout, bias, d, h, n, seed, device, target,
                      extra_params, routing)
         try:
-            return run_case(case, routing, tuple(dtypes))
+            out = run_case(case, routing, tuple(dtypes))
+            routed_flops(case, routing)
+            return out
         except ConformanceFailure as failure:
             raise _diagnosed(failure, routing, (routing.gating,)) from None

@@ -24,17 +24,25 @@ REQUIRED = {
     "llama-3.1-8b", "llama-3.1-70b", "llama-3.2-1b", "llama-3.2-3b", "transformer-base",
     "transformer-big", "bert-base", "bert-large", "t5-base", "gpt2-medium", "gpt2-large",
     "gpt2-xl", "gemma-3-1b", "qwen3-8b", "mixtral-8x22b", "qwen1.5-moe-a2.7b",
+    # widely discussed open models
+    "llama-3.3-70b", "codellama-7b", "codellama-13b", "codellama-34b", "mistral-7b-v0.3",
+    "mistral-nemo-12b", "tinyllama-1.1b", "qwen2-7b", "qwen2-72b", "qwen2.5-14b",
+    "qwen2.5-32b", "qwen2.5-72b", "gemma-2-2b", "gemma-2-27b", "yi-34b", "deepseek-llm-7b",
+    "deepseek-llm-67b", "phi-3-medium", "falcon-7b", "falcon-40b",
 }
 # Widths no stated rule produced: the config gives them. Listed so that a change is deliberate.
 GIVEN_WIDTHS = {"mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "gemma-2-9b", "t5-v1.1-base",
                 "phi-3-mini", "llama-3.2-3b", "t5-small", "t5-base", "t5-large", "t5-3b",
                 "gemma-3-1b", "qwen3-0.6b", "qwen3-8b", "qwen2.5-0.5b", "mixtral-8x22b",
-                "qwen1.5-moe-a2.7b"}
+                "qwen1.5-moe-a2.7b", "mistral-7b-v0.3", "mistral-nemo-12b", "tinyllama-1.1b",
+                "qwen2-7b", "qwen2-72b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b",
+                "gemma-2-2b", "gemma-2-27b", "yi-34b", "deepseek-llm-7b", "deepseek-llm-67b",
+                "phi-3-medium", "falcon-7b", "falcon-40b"}
 
 
 def test_catalogue_has_every_required_model():
     assert REQUIRED <= set(MODELS), f"missing: {sorted(REQUIRED - set(MODELS))}"
-    assert len(MODELS) >= 40
+    assert len(MODELS) >= 63
 
 
 # The 2017 Transformer's paper states no maximum length; every other row carries one.
@@ -158,6 +166,10 @@ def test_get_names_the_known_models_and_resolves_aliases():
     ("META-LLAMA/LLAMA-2-7B-HF", "llama-2-7b"), ("Qwen/Qwen3-8B", "qwen3-8b"),
     ("google-bert/bert-base-uncased", "bert-base"), ("openai-community/gpt2", "gpt2-small"),
     ("mistralai/Mixtral-8x22B-v0.1", "mixtral-8x22b"), ("GPT2-XL", "gpt2-xl"),
+    # a version in the name picks its row: v0.3 is not v0.1's (its vocabulary is 32768)
+    ("Mistral-7B-v0.3", "mistral-7b-v0.3"), ("mistralai/Mistral-7B-v0.3", "mistral-7b-v0.3"),
+    ("Mistral-7B-v0.1", "mistral-7b"), ("CodeLlama-34B", "codellama-34b"),
+    ("codellama/CodeLlama-7b-hf", "codellama-7b"), ("Mistral-Nemo", "mistral-nemo-12b"),
 ])
 def test_names_are_case_insensitive_and_take_repository_ids(alias, name):
     assert get(alias) is MODELS[name]

@@ -73,6 +73,17 @@ def _phi3(m):
     return transformers.Phi3Config(**_decoder_kwargs(m), pad_token_id=0)
 
 
+def _falcon(m):
+    assert m.variant == "gelu" and m.tied and not m.bias and m.norm_bias
+    new = m.norms_per_layer == 2  # ln_attn and ln_mlp (Falcon 40B's decoder)
+    return transformers.FalconConfig(vocab_size=m.vocab, hidden_size=m.d_model,
+                                     num_hidden_layers=m.layers, num_attention_heads=m.heads,
+                                     num_kv_heads=m.kv_heads, multi_query=m.kv_heads == 1,
+                                     new_decoder_architecture=new, parallel_attn=True,
+                                     bias=False, alibi=False, ffn_hidden_size=m.d_ff,
+                                     activation="gelu", tie_word_embeddings=m.tied)
+
+
 def _gpt2(m):
     return transformers.GPT2Config(vocab_size=m.vocab, n_positions=m.positions,
                                    n_embd=m.d_model, n_layer=m.layers, n_head=m.heads,
@@ -130,6 +141,14 @@ BUILDERS = {
     "bert-base": _bert, "bert-large": _bert, "gemma-3-1b": _gemma3,
     "qwen3-0.6b": _qwen3, "qwen3-8b": _qwen3, "qwen2.5-0.5b": _qwen2,
     "mixtral-8x22b": _mixtral, "qwen1.5-moe-a2.7b": _qwen2_moe,
+    # widely discussed open models (the Llama-architecture rows are built by _llama above:
+    # Yi and DeepSeek LLM ship LlamaForCausalLM configs, Code Llama and TinyLlama are Llama)
+    "codellama-7b": _llama, "codellama-13b": _llama, "codellama-34b": _llama,
+    "tinyllama-1.1b": _llama, "yi-34b": _llama, "deepseek-llm-7b": _llama,
+    "deepseek-llm-67b": _llama, "mistral-7b-v0.3": _mistral, "mistral-nemo-12b": _mistral,
+    "qwen2-7b": _qwen2, "qwen2-72b": _qwen2, "qwen2.5-14b": _qwen2, "qwen2.5-32b": _qwen2,
+    "qwen2.5-72b": _qwen2, "gemma-2-2b": _gemma2, "gemma-2-27b": _gemma2,
+    "phi-3-medium": _phi3, "falcon-7b": _falcon, "falcon-40b": _falcon,
 }
 NO_HF_CLASS = {
     "palm-540b": "transformers has no PaLM class (parallel block, MQA, no biases)",
@@ -141,7 +160,8 @@ NO_HF_CLASS = {
 
 
 def _hf_activation(cfg) -> str:
-    for attr in ("hidden_activation", "dense_act_fn", "activation_function", "hidden_act"):
+    for attr in ("hidden_activation", "dense_act_fn", "activation_function", "hidden_act",
+                 "activation"):  # FalconConfig's
         act = getattr(cfg, attr, None)
         if act:
             return act

@@ -78,6 +78,37 @@ PUBLISHED = {
     "olmo-7b": (4096, 11008, 32, 32, 32, 128, 50304, 2048, 1, 1, False),
     # microsoft/Phi-3-mini-4k-instruct config.json
     "phi-3-mini": (3072, 8192, 32, 32, 32, 96, 32064, 4096, 1, 1, False),
+    # --- widely discussed open models, each from its released config.json ---
+    # meta-llama/Llama-3.3-70B-Instruct
+    "llama-3.3-70b": (8192, 28672, 80, 64, 8, 128, 128256, 131072, 1, 1, False),
+    # codellama/CodeLlama-{7b,13b,34b}-hf (34B: no infilling tokens, vocab 32000)
+    "codellama-7b": (4096, 11008, 32, 32, 32, 128, 32016, 16384, 1, 1, False),
+    "codellama-13b": (5120, 13824, 40, 40, 40, 128, 32016, 16384, 1, 1, False),
+    "codellama-34b": (8192, 22016, 48, 64, 8, 128, 32000, 16384, 1, 1, False),
+    # mistralai/Mistral-7B-v0.3, Mistral-Nemo-Base-2407 (head_dim 128, not 5120/32)
+    "mistral-7b-v0.3": (4096, 14336, 32, 32, 8, 128, 32768, 32768, 1, 1, False),
+    "mistral-nemo-12b": (5120, 14336, 40, 32, 8, 128, 131072, 128000, 1, 1, False),
+    # TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T
+    "tinyllama-1.1b": (2048, 5632, 22, 32, 4, 64, 32000, 2048, 1, 1, False),
+    # Qwen/Qwen2-7B, Qwen2-72B, Qwen2.5-14B, Qwen2.5-32B, Qwen2.5-72B
+    "qwen2-7b": (3584, 18944, 28, 28, 4, 128, 152064, 131072, 1, 1, False),
+    "qwen2-72b": (8192, 29568, 80, 64, 8, 128, 152064, 131072, 1, 1, False),
+    "qwen2.5-14b": (5120, 13824, 48, 40, 8, 128, 152064, 131072, 1, 1, False),
+    "qwen2.5-32b": (5120, 27648, 64, 40, 8, 128, 152064, 131072, 1, 1, False),
+    "qwen2.5-72b": (8192, 29568, 80, 64, 8, 128, 152064, 131072, 1, 1, False),
+    # google/gemma-2-2b, gemma-2-27b
+    "gemma-2-2b": (2304, 9216, 26, 8, 4, 256, 256000, 8192, 1, 1, True),
+    "gemma-2-27b": (4608, 36864, 46, 32, 16, 128, 256000, 8192, 1, 1, True),
+    # 01-ai/Yi-34B; deepseek-ai/deepseek-llm-7b-base, deepseek-llm-67b-base
+    "yi-34b": (7168, 20480, 60, 56, 8, 128, 64000, 4096, 1, 1, False),
+    "deepseek-llm-7b": (4096, 11008, 30, 32, 32, 128, 102400, 4096, 1, 1, False),
+    "deepseek-llm-67b": (8192, 22016, 95, 64, 8, 128, 102400, 4096, 1, 1, False),
+    # microsoft/Phi-3-medium-4k-instruct
+    "phi-3-medium": (5120, 17920, 40, 40, 10, 128, 32064, 4096, 1, 1, False),
+    # tiiuae/falcon-7b (multi_query: 1 KV head), tiiuae/falcon-40b (num_kv_heads 8); d_ff is
+    # transformers FalconConfig's default 4 x hidden_size; the head is tied
+    "falcon-7b": (4544, 18176, 32, 71, 1, 64, 65024, 2048, 1, 1, True),
+    "falcon-40b": (8192, 32768, 60, 128, 8, 64, 65024, 2048, 1, 1, True),
 }
 
 
@@ -132,6 +163,23 @@ ROUNDED = {
     "palm-540b": ("540", 10**9),
     # Abdin et al. 2024 (arXiv:2404.14219): phi-3-mini, 3.8B parameters
     "phi-3-mini": ("3.8", 10**9),
+    # the nominal sizes their releases are named by (no finer count is published):
+    # Code Llama (arXiv:2308.12950) 7B, 13B, 34B; Mistral 7B v0.3; Mistral NeMo "12B"
+    # (Mistral's announcement); Yi-34B (arXiv:2403.04652); DeepSeek LLM 7B, 67B
+    # (arXiv:2401.02954); Gemma 2 27B (arXiv:2408.00118)
+    "codellama-7b": ("7", 10**9), "codellama-13b": ("13", 10**9),
+    "codellama-34b": ("34", 10**9), "mistral-7b-v0.3": ("7", 10**9),
+    "mistral-nemo-12b": ("12", 10**9), "yi-34b": ("34", 10**9),
+    "deepseek-llm-7b": ("7", 10**9), "deepseek-llm-67b": ("67", 10**9),
+    "gemma-2-27b": ("27", 10**9),
+    # TinyLlama (arXiv:2401.02385): 1.1B
+    "tinyllama-1.1b": ("1.1", 10**9),
+    # Qwen/Qwen2.5-72B model card: 72.7B
+    "qwen2.5-72b": ("72.7", 10**9),
+    # arXiv:2404.14219: phi-3-medium, 14B parameters
+    "phi-3-medium": ("14", 10**9),
+    # Falcon-7B (arXiv:2311.16867): the nominal 7B
+    "falcon-7b": ("7", 10**9),
 }
 # published truncated, not rounded: the derived total lies in [figure, figure + one unit)
 TRUNCATED = {
@@ -139,16 +187,28 @@ TRUNCATED = {
     "llama-1-65b": ("65.2", 10**9),
     # arXiv:2407.21783, Table 3: 405B (405.85B counted)
     "llama-3.1-405b": ("405", 10**9),
+    # Qwen/Qwen2.5-14B model card: 14.7B (14.77B counted)
+    "qwen2.5-14b": ("14.7", 10**9),
 }
 DOES_NOT_REPRODUCE = {
     # Brown et al. 2020, Table 2.1: 175.0B (the GPT-2-style count is 174.6B)
     "gpt-3-175b": ("175.0", 10**9),
     # Vaswani et al. 2017, Table 3: 65 x 10^6 (base), 213 x 10^6 (big)
     "transformer-base": ("65", 10**6), "transformer-big": ("213", 10**6),
+    # Qwen/Qwen2.5-32B model card: 32.5B (32.76B counted)
+    "qwen2.5-32b": ("32.5", 10**9),
 }
 NO_PUBLISHED_FIGURE = {
     "olmo-7b": "the OLMo report names the model by its nominal size (7B) only",
     "t5-v1.1-base": "google's T5 v1.1 release notes give no parameter count for base",
+    "qwen2-7b": "the Qwen2 report (arXiv:2407.10671, Table 1) gives the shape and no count; "
+                "the name's 7B is nominal (7.62B counted, which does not round to it)",
+    "qwen2-72b": "as qwen2-7b: 72B is nominal (72.71B counted)",
+    "gemma-2-2b": "the Gemma 2 report (arXiv:2408.00118) gives embedding and non-embedding "
+                  "counts, not a total of the released weights (its embedding counts "
+                  "256128 rows); the name's 2B is nominal (2.61B counted)",
+    "falcon-40b": "only the nominal 40B is published (41.3B counted, which does not round "
+                  "to it)",
 }
 
 

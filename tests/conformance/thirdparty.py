@@ -1,6 +1,7 @@
 """Third-party FFN classes beyond the hf env's (issue 24 "Done when"), as kit factories built
 from configs on CPU (no weights): transformers' Nemotron, Arcee, Persimmon, OpenAI-GPT,
-T5DenseActDense, Jamba, FalconH1, CLIP, SigLIP, Mixtral and Dbrx experts; litgpt; olmo-core.
+T5DenseActDense, Jamba, FalconH1, CLIP, SigLIP, Mixtral and Dbrx experts; litgpt; olmo-core;
+torchtitan; open_clip's MLP.
 
 Each entry: (name, factory(d, h, bias), variant, bias settings, check_ffn keywords, package).
 Imports happen inside the factories, so this module loads without the libraries.
@@ -75,6 +76,59 @@ def clip(d, h, bias=True):
     cls, cfg = _hf("clip", "CLIPMLP", "CLIPTextConfig")
     return cls(cfg(hidden_size=d, intermediate_size=h, hidden_act="quick_gelu",
                    num_attention_heads=1))
+
+
+def _open_clip_transformer():
+    """open_clip's transformer.py, the installed package's own file, loaded as a private
+    package (open_clip/__init__.py, which imports timm and torchvision, is not run). Its
+    utils.py imports torchvision.ops.misc.FrozenBatchNorm2d (for freezing vision towers,
+    never used by the MLP), and no torchvision loads beside the CPU torch here: while the
+    three files load, a stand-in answers that one import where torchvision does not load,
+    and it is removed again, so no other test sees it."""
+    import importlib.util
+    import sys
+    import types
+    from pathlib import Path
+
+    name = "_open_clip_files"
+    if f"{name}.transformer" in sys.modules:
+        return sys.modules[f"{name}.transformer"]
+    where = Path(importlib.util.find_spec("open_clip").submodule_search_locations[0])
+    stand_in = {}
+    try:
+        import torchvision.ops.misc  # noqa: F401
+    except Exception:  # (ImportError, or RuntimeError: operator torchvision::nms)
+        for mod in ("torchvision", "torchvision.ops", "torchvision.ops.misc"):
+            stand_in[mod] = sys.modules.pop(mod, None)
+            sys.modules[mod] = types.ModuleType(mod)
+        sys.modules["torchvision.ops.misc"].FrozenBatchNorm2d = type(
+            "FrozenBatchNorm2d", (), {})  # a name for utils.py's isinstance checks only
+    try:
+        package = types.ModuleType(name)
+        package.__path__ = [str(where)]
+        sys.modules[name] = package
+        for sub in ("utils", "pos_embed", "transformer"):
+            spec = importlib.util.spec_from_file_location(f"{name}.{sub}", where / f"{sub}.py")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+    finally:
+        for mod, old in stand_in.items():
+            if old is None:
+                sys.modules.pop(mod, None)
+            else:
+                sys.modules[mod] = old
+    return sys.modules[f"{name}.transformer"]
+
+
+def open_clip_mlp(d, h, bias=True):
+    """open_clip's ResidualAttentionBlock(d, 1 head, mlp_ratio=h/d).mlp: an nn.Sequential of
+    c_fc (Linear d→h), nn.GELU (erf), c_proj (Linear h→d), as open_clip's CLIP towers use."""
+    block = _open_clip_transformer().ResidualAttentionBlock(d, 1, mlp_ratio=h / d)
+    if block.mlp.c_fc.out_features != h:  # int(d · h/d) rounded below h
+        block = _open_clip_transformer().ResidualAttentionBlock(d, 1, mlp_ratio=(h + 0.5) / d)
+    assert block.mlp.c_fc.out_features == h
+    return block.mlp
 
 
 def siglip(d, h, bias=True):
@@ -209,6 +263,31 @@ def qwen2_moe_shared_ungated(d, h, bias=False):
     return block
 
 
+def _dense_experts_forward(self, hidden_states, top_k_index, top_k_weights):
+    """MixtralExperts.forward computing every expert on every token, the weights of the
+    experts a token was not routed to zero (dense compute, then masked): right values and
+    gradients, E/k times the experts' FLOPs."""
+    import torch
+    import torch.nn.functional as F
+
+    weights = torch.zeros(hidden_states.shape[0], self.num_experts, dtype=top_k_weights.dtype,
+                          device=hidden_states.device).scatter(1, top_k_index, top_k_weights)
+    out = torch.zeros_like(hidden_states)
+    for e in range(self.num_experts):
+        gate, up = F.linear(hidden_states, self.gate_up_proj[e]).chunk(2, dim=-1)
+        y = F.linear(self.act_fn(gate) * up, self.down_proj[e])
+        out = out + (y * weights[:, e, None]).to(out.dtype)
+    return out
+
+
+def mixtral_moe_dense(d, h, bias=False):
+    """The real MixtralSparseMoeBlock, its experts computed dense (the mutant)."""
+    block = mixtral_moe(d, h, bias)
+    block.experts.__class__ = type("MixtralExpertsDense", (type(block.experts),),
+                                   {"forward": _dense_experts_forward})
+    return block
+
+
 T, L, OLMO, TITAN = "transformers", "litgpt", "olmo_core", "torchtitan"
 FOUR = {"h_of": lambda d: 4 * d}
 ENTRIES = [
@@ -232,17 +311,12 @@ ENTRIES = [
      "swiglu", (False,), {"experts": 0}, L),
     ("olmo-core FeedForward", olmo_core, "swiglu", (False, True), {}, OLMO),
     ("torchtitan FeedForward", torchtitan_ffn, "swiglu", (False, True), {}, TITAN),
+    ("open_clip MLP", open_clip_mlp, "gelu", (True,), {}, "open_clip"),
 ]
 # libraries issue 24 names that the thirdparty env cannot hold, each with its reason:
-# (name, the module its FFN lives in, why it is left out)
-REJECTED = [
-    ("open_clip MLP", "open_clip.transformer",
-     "open_clip imports torchvision at package import (open_clip/utils.py: torchvision.ops."
-     "misc), and the only torchvision reachable here, PyPI's 0.28.0 (the CUDA build paired "
-     "with torch 2.13.0), does not load beside torch 2.13.0+cpu: 'RuntimeError: operator "
-     "torchvision::nms does not exist' (open_clip_torch 3.3.0; the CPU wheel index "
-     "download.pytorch.org cannot be reached)"),
-]
+# (name, the module its FFN lives in, why it is left out). None now: open_clip, left out
+# before because its package imports torchvision, is loaded by file (open_clip_mlp).
+REJECTED = []
 # broken the way issue 24 §1 names: FalconH1 with real (non-unit) mlp_multipliers
 BROKEN = [("FalconH1MLP(mlp_multipliers)", falcon_h1_scaled, "swiglu", (False,), {}, T)]
 
@@ -268,4 +342,10 @@ MOE_BROKEN = [
      "top k (not renormalised)", T),
     ("Qwen2MoeSparseMoeBlock, shared expert's gate left out", qwen2_moe_shared_ungated,
      "swiglu", 2, "auto", "the shared expert with weight 1, not weighted by sigmoid", T),
+]
+# real blocks whose values and gradients are right and whose compute is not routed: (name,
+# factory, variant, top_k, the words the moe-flops diagnosis must say, package)
+MOE_DENSE = [
+    ("MixtralSparseMoeBlock, experts computed dense", mixtral_moe_dense, "swiglu", 2,
+     "every expert run on every token (dense compute, then masked)", T),
 ]

@@ -1,7 +1,8 @@
 """The issue-24 table of third-party modules: module, identify, check, diagnosis, time.
 Measured, never typed: every row is one identify_ffn and one check_ffn run (an MoE block:
 one check_moe run, the gating it identifies in the identify column; a library left out:
-its reason) on the installed libraries.
+its reason) on the installed libraries; with transformers, the eleven real classes broken
+the ways issue 24 §1 names (hf_broken.HF_BROKEN) too.
 
     python -m tests.conformance.thirdparty_table [--examples 20] [--output FILE]
 """
@@ -12,7 +13,7 @@ import time
 import warnings
 
 from .diagnosis_table import _short, row
-from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, MOE_DENSE, REJECTED
 
 
 def _installed(pkg):
@@ -32,8 +33,14 @@ def moe_row(name, factory, variant, top_k, gating, examples):
         try:
             r = check_moe(factory, variant, top_k, gating=gating, max_examples=examples)
             ident = f"{r.experts} × {variant}, top {r.top_k}, gates {r.gating} ({r.layout})"
-            check, diagnosis = (f"conformant ({r.compared} token-dtype outputs, "
-                                f"{r.tie_tokens} ties left out)"), "—"
+            flops = (f"FLOPs exactly routed ({sum(r.counted)} forward, "
+                     f"{sum(r.counted_train)} with backward)" if r.counted else r.flops_note)
+            unchecked = "; ".join(f"{dt} {', '.join(k)} gradients not checkable"
+                                  for dt, k in r.not_checkable().items())
+            check = (f"conformant ({r.compared} token-dtype outputs, {r.tie_tokens} ties "
+                     f"left out, {r.grads} gradients compared; {flops}"
+                     + (f"; {unchecked}" if unchecked else "") + ")")
+            diagnosis = "—"
         except ConformanceFailure as failure:
             c = failure.case
             ident = f"stated top {top_k}, gates {gating}"
@@ -58,12 +65,21 @@ def main(argv=None):
             emit([name, "—", f"skipped: {pkg} not installed", "—", "—"])
             continue
         emit(row((name, factory, variant, "auto", bias, kw), args.examples))
+    from .hf_broken import HF_BROKEN  # issue 24 §1: real classes broken each way
+
+    for name, factory, variant, layout, bias, _kind, _words in HF_BROKEN:
+        if not _installed("transformers"):
+            break
+        emit(row((name, factory, variant, layout, (bias,), {}), args.examples))
     for name, factory, variant, top_k, _gating, _, pkg in MOE:
         if _installed(pkg):
             emit(moe_row(name, factory, variant, top_k, "auto", max(2, args.examples // 4)))
     for name, factory, variant, top_k, gating, _, pkg in MOE_BROKEN:
         if _installed(pkg):
             emit(moe_row(name, factory, variant, top_k, gating, max(2, args.examples // 4)))
+    for name, factory, variant, top_k, _, pkg in MOE_DENSE:
+        if _installed(pkg):
+            emit(moe_row(name, factory, variant, top_k, "auto", max(2, args.examples // 4)))
     for name, _, reason in REJECTED:
         emit([name, "—", "rejected", _short(reason, 160), "—"])
     if args.output:

@@ -197,7 +197,9 @@ def test_scope_is_compared_with_the_matching_quantity(engine, text, status, verd
 # ---- identity ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text,row", [
-    ("Mistral-7B-v0.3 has 32 layers", "mistral-7b"),
+    # v0.3 became a row of its own (mistral-7b-v0.3); v0.2 is still a release the
+    # catalogue does not hold
+    ("Mistral-7B-v0.2 has 32 layers", "mistral-7b"),
     ("Llama 2 7B Chat has 40 layers", "llama-2-7b"),
     ("Code Llama 7B has 40 layers", "llama-1-7b"),
     ("Qwen2.5-7B-Instruct has 40 layers", "qwen2.5-7b"),
@@ -212,6 +214,10 @@ def test_a_near_miss_is_unchecked_and_names_the_row(engine, text, row):
     ("BERT-base has 12 layers", "checked", "true"),
     ("BERT-base has 24 layers", "checked", "false"),
     ("meta-llama/Llama-2-7b-hf has 32 layers", "checked", "true"),
+    # once a near miss of mistral-7b (v0.1); now its own row, read of v0.3 itself
+    ("Mistral-7B-v0.3 has 32 layers", "checked", "true"),
+    ("Mistral-7B-v0.3 has a vocabulary of 32,768 tokens", "checked", "true"),
+    ("Mistral-7B-v0.3 has a vocabulary of 32,000 tokens", "checked", "false"),
 ])
 def test_names_from_the_catalogue(engine, text, status, verdict):
     case(engine, text, status, verdict)
