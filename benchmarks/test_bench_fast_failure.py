@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.cli import main  # noqa: E402
+from ffnverify.cli import main
 
 LIMIT_S = 30.0
 TESTS = pathlib.Path(__file__).resolve().parent.parent / "tests"

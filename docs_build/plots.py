@@ -9,6 +9,7 @@ could collide are placed from their measured extents (place_mark_labels). `pytho
 
 import importlib
 import io
+import itertools
 import sys
 from pathlib import Path
 
@@ -16,13 +17,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
-import sympy as sp  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+import numpy as np
+import sympy as sp
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-from derivations import activations, flops, params, variants, widths  # noqa: E402
-from derivations.symbols import d, h, z  # noqa: E402
+from derivations import activations, flops, params, variants, widths
+from derivations.symbols import d, h, z
 
 FIGSIZE = (9.0, 5.0)
 DPI = 100
@@ -72,7 +73,7 @@ def _intervals_of_lines(ax, x0: float, x1: float, skip=()) -> list[tuple[float, 
         pts = line.get_transform().transform(line.get_xydata())
         half = line.get_markersize() * ax.figure.dpi / 72 / 2 if line.get_marker() not in (
             None, "None", "", " ") else 0.0
-        for (xa, ya), (xb, yb) in zip(pts, pts[1:]) if len(pts) > 1 else [(pts[0], pts[0])]:
+        for (xa, ya), (xb, yb) in itertools.pairwise(pts) if len(pts) > 1 else [(pts[0], pts[0])]:
             if max(xa, xb) < x0 - half or min(xa, xb) > x1 + half:
                 continue
             if xa == xb:

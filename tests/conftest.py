@@ -14,8 +14,15 @@ from skip_policy import (  # noqa: F401  (pytest hooks)
     pytest_terminal_summary,
 )
 
-# `docs_build` is a build-time folder of the repository, never installed: appended (not
-# prepended) to sys.path, so the installed ffnverify still wins over the source tree
+# Imports, one mode for the whole suite: pytest's default (prepend, rootdir-based). A test
+# folder without __init__.py puts itself on sys.path, so its files import their siblings by
+# name (`import real_tools`, `from tolerance import ...` from tests/); conformance/, bench/
+# and catalogue/ are packages and import theirs relatively (`from .zoo import ...`). The
+# folders named like the project's own packages (derivations/, testing/, backends/) must
+# never get an __init__.py: they would shadow them. The repository root is put on the path
+# here, once, for the folders that are never installed (docs_build/, benchmarks/,
+# examples/): appended, not prepended, so the installed ffnverify still wins over the source
+# tree. No test file edits sys.path itself (tests/meta/test_import_mode.py).
 ROOT = str(Path(__file__).resolve().parents[1])
 if ROOT not in sys.path:
     sys.path.append(ROOT)

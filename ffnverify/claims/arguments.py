@@ -81,5 +81,5 @@ def catalogue_row(name):
     catalogue = catalogue_module()
     try:
         return catalogue.get(name)
-    except Exception as e:  # noqa: BLE001 — any lookup failure is the claim's problem
+    except Exception as e:  # any lookup failure is the claim's problem
         raise ClaimError(str(e) if isinstance(e, KeyError) else f"unknown model {name!r}: {e}") from None

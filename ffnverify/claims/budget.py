@@ -106,7 +106,7 @@ def _limit_memory():
     try:
         import resource
 
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         limit = MEMORY_LIMIT if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT, hard)
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
     except (ImportError, ValueError, OSError):
@@ -260,7 +260,7 @@ class Engine:
                 index = slot.running()[0]
                 if slot.conn in ready:
                     try:
-                        key, result, cpu = slot.conn.recv()
+                        _key, result, cpu = slot.conn.recv()
                     except (EOFError, OSError):
                         result = slot.ended()
                         self.slots.remove(slot)

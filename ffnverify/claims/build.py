@@ -108,7 +108,7 @@ def _power(base, exp, col):
             with workprec(64):
                 x = enclose(exp, 64)
             size = int(max(abs(_lo(x)), abs(_hi(x))))
-        except Exception:  # noqa: BLE001 — an exponent we cannot bound is refused
+        except Exception:  # an exponent we cannot bound is refused
             raise ClaimError(f"exponent {fmt(exp)} cannot be bounded", col) from None
     if base.is_Rational and exp.is_Rational:
         if base not in (0, 1, -1) and size * max(bits(base) - 1, 1) > MAX_BITS:
@@ -418,7 +418,12 @@ class Builder:
         if abs_ is not None:
             terms.append(abs_)
         tol = terms[0] if len(terms) == 1 else Max(*terms)
-        return Rel("≈", a, b, node.col, tol, label="approx")
+        # sizes beside the exact integers where `a` or `b` is a byte-valued function's value,
+        # as the comparison operators show them (display only)
+        given = dict(zip(sig.params, node.args)) | {key: arg for key, arg, _ in node.kwargs}
+        unit = "bytes" if any(isinstance(given.get(name), P.Call)
+                              and given[name].func in BYTE_VALUED for name in ("a", "b")) else None
+        return Rel("≈", a, b, node.col, tol, label="approx", unit=unit)
 
 
 def _derivative_at_kink(deriv, f, var, value, f_conds):

@@ -27,7 +27,7 @@ Why a verdict can be trusted:
 import sympy as sp
 
 from ffnverify.claims import parser as P
-from ffnverify.claims.build import Const, Logic, Rel, build, build_claim, is_dimension, symbol  # noqa: F401
+from ffnverify.claims.build import Const, Logic, Rel, build, build_claim, is_dimension, symbol
 from ffnverify.claims.certify import PRECISIONS, truth
 from ffnverify.claims.errors import ClaimError
 from ffnverify.claims.prove import bounds, prove, prove_hard, prove_sign, shifted
@@ -184,10 +184,10 @@ def evaluate_claim(text: str, assume=()) -> dict:
     except MemoryError:
         return {"verdict": "error", "value": "", "col": None,
                 "detail": "out of memory while evaluating (size budget)"}
-    except Exception as e:  # noqa: BLE001 — SymPy can fail in many ways on odd input
+    except Exception as e:  # SymPy can fail in many ways on odd input
         try:
             why = f"{type(e).__name__}: {e}"
-        except Exception:  # noqa: BLE001 — str(e) itself can fail on huge numbers
+        except Exception:  # str(e) itself can fail on huge numbers
             why = type(e).__name__
         if "digits" in why and "limit" in why:
             why = "a number too large to convert to text"

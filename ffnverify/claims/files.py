@@ -59,8 +59,9 @@ from ffnverify.claims.toml_claims import looks_like_claims, toml_claims
 
 __all__ = [
     "CLAIM_KEYS", "EXPECTATIONS", "MAX_CLAIMS_PER_FILE", "MAX_FILE_BYTES", "MAX_MARKDOWN_NESTING",
-    "MAX_TOML_DEPTH", "SKIP_DIRS", "TRAILERS", "Claim", "collect", "display_path",
-    "claim_fence_spans", "has_claim_fence", "is_claim_fence", "load", "markdown_claims", "read_bounded", "toml_claims",
+    "MAX_TOML_DEPTH", "SKIP_DIRS", "TRAILERS", "Claim", "claim_fence_spans", "collect",
+    "display_path", "has_claim_fence", "is_claim_fence", "load", "markdown_claims", "read_bounded",
+    "toml_claims",
 ]
 
 def display_path(path) -> str:

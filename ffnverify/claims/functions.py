@@ -58,13 +58,13 @@ class _Exact:
         return cls._sympy.__new__(cls, *args, **options)
 
 
-class floor(_Exact, sp.floor):  # noqa: N801 (printed as SymPy's floor)
+class floor(_Exact, sp.floor):  # lower case: printed as SymPy's floor
     """floor, evaluated only where exact arithmetic decides it (see _Exact)."""
 
     _sympy = sp.floor
 
 
-class ceiling(_Exact, sp.ceiling):  # noqa: N801 (printed as SymPy's ceiling)
+class ceiling(_Exact, sp.ceiling):  # lower case: printed as SymPy's ceiling
     """ceiling, evaluated only where exact arithmetic decides it (see _Exact)."""
 
     _sympy = sp.ceiling
@@ -88,7 +88,7 @@ class Abs(_Exact, sp.Abs):
     _sympy = sp.Abs
 
 
-class sign(_Exact, sp.sign):  # noqa: N801 (printed as SymPy's sign)
+class sign(_Exact, sp.sign):  # lower case: printed as SymPy's sign
     """sign, evaluated only where exact arithmetic decides it (see _Exact)."""
 
     _sympy = sp.sign

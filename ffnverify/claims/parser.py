@@ -168,7 +168,7 @@ class Parser:
                 i = tok.col - 1
                 percent_reading(self.lexer.text, i, i > 0 and self.lexer.text[i - 1] in
                                 _SPACES, False)
-            if tok.text == "%" and (self.tok.kind == "NAME" and self.tok.text in KEYWORDS or
+            if tok.text == "%" and ((self.tok.kind == "NAME" and self.tok.text in KEYWORDS) or
                                     not (self.tok.kind in ("NUM", "NAME", "STR")
                                          or self.is_op("(", "-", "+"))):
                 raise ClaimSyntaxError(

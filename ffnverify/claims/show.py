@@ -37,7 +37,7 @@ def approx(v, digits=8) -> str | None:
         try:
             with certify.workprec(prec):
                 x = certify.enclose(v, prec)
-        except Exception:  # noqa: BLE001 — display only
+        except Exception:  # display only
             return None
         lo, hi = certify._lo(x), certify._hi(x)
         if lo == hi or (lo * hi > 0 and abs(hi - lo) <= abs(lo) * mpmath.mpf(10) ** -(digits + 2)):

@@ -17,6 +17,7 @@ from ffnverify.cli.target import (
     add_layout,
     add_target,
     add_variant,
+    read_layout,
 )
 
 
@@ -70,6 +71,8 @@ def run(args) -> int:
         return _error("--rounds must be >= 1 and --warmup >= 0")
     passes = (args.pass_,) if args.pass_ else measure.PASSES
     try:
+        if args.target not in ("numpy", "torch"):  # the built-in targets have their own
+            read_layout(args.layout)  # a mistyped name: the closest one, before any import
         results = measure.bench(args.target, args.variant, shapes, args.layout, args.dtype,
                                 args.device, passes, args.bias, args.rounds, args.warmup)
     except measure.BenchError as exc:

@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 from fractions import Fraction
+from typing import ClassVar
 
 from derivations.flops import COUNTS, PASSES
 from derivations.variants import VARIANTS
@@ -207,9 +208,10 @@ class Progress:
     """Progress on stderr for a run that takes longer than `after` seconds: one line
     rewritten in place on a terminal, a plain line every `every_plain` seconds elsewhere."""
 
-    PHASES = {"search": "searching", "probes": "fixed probes", "recovering": "recovering your "
-              "closed form", "evidence": "testing the explanations",
-              "confirming": "confirming the explanations"}
+    PHASES: ClassVar[dict[str, str]] = {
+        "search": "searching", "probes": "fixed probes",
+        "recovering": "recovering your closed form", "evidence": "testing the explanations",
+        "confirming": "confirming the explanations"}
 
     def __init__(self, stream, after=1.5, every=0.5, every_plain=10.0):
         self.stream, self.after = stream, after

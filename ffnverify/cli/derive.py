@@ -11,6 +11,7 @@ import sympy as sp
 from derivations import activations, memory, params, variants, widths
 from derivations import flops as fl
 from derivations.symbols import d as D
+from ffnverify.cli import did_you_mean
 
 VARIANT_QUANTITIES = ("params", "flops", "macs", "memory", "match")
 ACTIVATION_QUANTITIES = ("activation", "derivative")
@@ -67,7 +68,8 @@ def check_arguments(args) -> str | None:
     kind = "variant" if q in VARIANT_QUANTITIES else "activation"
     for name in [args.name] + ([args.to] if args.to is not None else []):
         if name not in known:
-            return f"unknown {kind} {name!r} for {q}; known: {', '.join(known)}"
+            return (f"unknown {kind} {name!r} for {q}{did_you_mean(name, known)}; "
+                    f"known: {', '.join(known)}")
     if q == "match" and args.to is None:
         return "match needs two variants: ffnverify derive match FROM TO (e.g. relu swiglu)"
     if q != "match" and args.to is not None:

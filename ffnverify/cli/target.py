@@ -44,10 +44,16 @@ def add_device(p):
 
 def read_layout(text):
     """--layout's value: "auto" or a built-in name as given, a JSON mapping as a dict
-    (ValueError says what is wrong with it)."""
+    (ValueError says what is wrong with it: a name that is no built-in layout with the
+    closest one, as a mistyped command or variant)."""
+    from ffnverify.cli import did_you_mean
     from ffnverify.testing import layouts
 
-    return layouts.parse(text)
+    layout = layouts.parse(text)
+    if isinstance(layout, str) and layout != "auto" and layout not in layouts.LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}{did_you_mean(layout, layouts.LAYOUTS)}; "
+                         f"built-in layouts: {', '.join(layouts.LAYOUTS)}")
+    return layout
 
 
 def add_module_options(p):

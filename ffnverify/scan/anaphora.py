@@ -213,8 +213,8 @@ def multipliers(toks, text, before) -> list[Part]:
             k += 0 if t.ratio else 1
             r = _result_after(toks, k, _GIVING)
             if r is None or not any(
-                    toks[j].kind == "WORD" and toks[j].lower in ("giving", "gives", "yielding",
-                                                                "yields", "i.e", "ie")
+                    (toks[j].kind == "WORD" and toks[j].lower in ("giving", "gives", "yielding",
+                                                                "yields", "i.e", "ie"))
                     or is_op(toks[j], "=", "→") for j in range(k, r)):
                 continue
             factor, start = t.value, i
@@ -266,7 +266,7 @@ def _formula(text):
         toks = toks[2:]
     body = []
     for t in toks:
-        if t.kind == "NUM" and not t.ratio and not t.scale or _symbol(t) or (
+        if (t.kind == "NUM" and not t.ratio and not t.scale) or _symbol(t) or (
                 t.kind == "OP" and t.text in ("+", "-", "×", "/", "^", "(", ")")):
             body.append(t)
         else:

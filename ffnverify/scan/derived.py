@@ -33,7 +33,7 @@ def _operands(cell: str):
             out.append(toks[i + 2])  # "model_dim(8192)": the number
             i += 4
             continue
-        if t.kind == "NUM" and not t.ratio or (t.kind == "OP" and t.text in (*_BINARY, "(",
+        if (t.kind == "NUM" and not t.ratio) or (t.kind == "OP" and t.text in (*_BINARY, "(",
                                                                            ")")):
             out.append(t)
             i += 1

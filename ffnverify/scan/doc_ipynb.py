@@ -157,7 +157,7 @@ def read_ipynb(text: str) -> Doc:
         with warnings.catch_warnings():  # cells without ids (nbformat < 4.5): not the
             warnings.simplefilter("ignore", _missing_id_warning())  # reader's to report
             nb = nbformat.reads(text, as_version=4)
-    except Exception as e:  # noqa: BLE001 — any malformed notebook is an input error
+    except Exception as e:  # any malformed notebook is an input error
         return Doc([], src.where, problems=[(1, 1, f"not a readable notebook: {e}"[:300])])
     strings = _cell_strings(text)
     blocks, covered, problems = [], set(), []

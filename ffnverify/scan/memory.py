@@ -44,8 +44,8 @@ def result_figures(toks, text):
         after = text[t.end:t.end + 40]
         if memory_words.PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
             continue
-        if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or t.tilde and \
-                memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1]):
+        if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or (t.tilde and
+                memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1])):
             continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
         if memory_words.DEVICE.match(text, t.end) and not bound(text, t):
             continue  # "on a 24 GB GPU", "an 80GB A100": a device named by its memory

@@ -122,8 +122,8 @@ def parameters(toks, text, names, about: str = "") -> list[Part]:
         if role and role == _subject_role(text, t):
             pass  # bound by its subject's noun
         elif not role or (not about_activity and not (
-                role == "total" and _total_said(toks, i) or role == "active"
-                and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"]))):
+                (role == "total" and _total_said(toks, i)) or (role == "active"
+                and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"])))):
             continue  # without activity words: only "total parameters", "12.9B per token"
         noun = i + 1 if i + 1 < len(toks) else i
         if EACH.match(text, toks[noun].end):
@@ -153,8 +153,8 @@ def _of_them(toks, names) -> list[Part]:
         if not (i + 1 < n and toks[i + 1].kind == "WORD" and toks[i + 1].lower == "experts"):
             continue
         j = i + 2
-        while j < n and (toks[j].kind == "OP" and toks[j].text in "(,—–-" or
-                         toks[j].kind == "WORD" and toks[j].lower in _ONLY) and j < i + 6:
+        while j < n and ((toks[j].kind == "OP" and toks[j].text in "(,—–-") or
+                         (toks[j].kind == "WORD" and toks[j].lower in _ONLY)) and j < i + 6:
             j += 1
         if not (j + 1 < n and toks[j].kind == "NUM" and not toks[j].scale
                 and toks[j].value.denominator == 1 and toks[j].value < t.value):

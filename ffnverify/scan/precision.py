@@ -25,7 +25,7 @@ def hedged(t: Tok) -> bool:
 def _zeros(t: Tok) -> tuple[int, int]:
     """(significant digits, trailing zeros) of the integer part a figure is written with
     (`67,100,000`: 3 and 5; `70B`: 1 and 1); (0, 0) for a decimal or a power."""
-    if t.power or t.value.denominator != 1 and not t.scale:
+    if t.power or (t.value.denominator != 1 and not t.scale):
         return 0, 0
     written = re.match(r"[\d,\u202f\u2009\u00a0 ]+(?:\.\d+)?", t.text)
     if not written or "." in written.group():

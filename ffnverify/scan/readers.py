@@ -23,7 +23,7 @@ from ffnverify.scan.doc_markdown import read_markdown
 from ffnverify.scan.doc_rst import read_rst
 from ffnverify.scan.doc_text import read_text
 
-__all__ = ["Doc", "FORMATS", "format_of", "read", "read_html", "read_ipynb", "read_markdown",
+__all__ = ["FORMATS", "Doc", "format_of", "read", "read_html", "read_ipynb", "read_markdown",
            "read_rst", "read_text"]
 
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".text": "text",

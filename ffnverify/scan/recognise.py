@@ -10,6 +10,8 @@ balanced parentheses, and at least one operator or power somewhere (`d = 4`, `32
 compute nothing).
 """
 
+import itertools
+
 from ffnverify.scan.words import RESULT_FILLER
 
 ARITH_OPS = frozenset({"+", "-", "×", "/", "^", "(", ")"})
@@ -108,6 +110,6 @@ def writes_arithmetic(toks) -> bool:
                 _op(t, "≠") for t in run):
             continue  # the reader leaves byte arithmetic to the memory readings (all but
             # `≠`, which `arithmetic.unequal` reads)
-        if any(well_formed(a) and well_formed(b) for a, b in zip(sides, sides[1:])):
+        if any(well_formed(a) and well_formed(b) for a, b in itertools.pairwise(sides)):
             return True
     return False

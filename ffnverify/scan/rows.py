@@ -95,10 +95,10 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             if len(scaled) != 1 or scaled[0].scale == "":
                 continue
             t = scaled[0]
-        if names_size(t, model) and (func in (None, "params_total")
-                                      and (words.SIZE_HEADER.match(head) or func is None)
-                                      or func in ("params_total", "params_active")
-                                      and not sure):
+        if names_size(t, model) and ((func in (None, "params_total")
+                                      and (words.SIZE_HEADER.match(head) or func is None))
+                                      or (func in ("params_total", "params_active")
+                                      and not sure)):
             name_figs.update(figs)  # the size column repeats the name: "70B"; so does
             continue  # "Total Parameters | 405B" under the heading "Llama 3.1 405B"
         if func is None:

@@ -22,6 +22,7 @@ Input problems (an unreadable file, not UTF-8, a malformed notebook) are listed 
 `errors` with file:line:col; the other files are still scanned.
 """
 
+import itertools
 import os
 import re
 from bisect import bisect_left
@@ -215,7 +216,7 @@ def _header_rows(blocks) -> set:
     """Indexes of the header rows of tables that have rows under them ("Model Size | 1k
     tokens | 16k tokens" over "7B | 0.5 GB | 8 GB"): a header names the columns, and the
     rows under it, read with it, are the statements. A table of one row stays a row."""
-    return {k for k, (b, nxt) in enumerate(zip(blocks, blocks[1:]))
+    return {k for k, (b, nxt) in enumerate(itertools.pairwise(blocks))
             if b.kind == "row" and not b.header and b.cells and nxt.kind == "row"
             and nxt.header == b.cells}
 
@@ -366,7 +367,7 @@ def scan(paths, engine, claims=None) -> dict:
             continue
         try:
             found, covered_groups, problems = statements_of(text, fmt, shown)
-        except Exception as e:  # noqa: BLE001 — a parser failing on odd input is an input error
+        except Exception as e:  # a parser failing on odd input is an input error
             errors.append(_error(shown, 1, 1, f"cannot parse the document: "
                                               f"{type(e).__name__}: {e}"[:300]))
             continue

@@ -16,6 +16,7 @@ and is kept only when it holds (a FALSE on a guessed reading would not be right 
 enough to report).
 """
 
+import itertools
 import re
 from fractions import Fraction
 
@@ -248,7 +249,7 @@ def identities(toks, text, names=(), about: str = "") -> list[Part]:
         if not cuts or len(cuts) >= MAX_SIDES:
             continue
         bounds = [-1] + cuts + [len(run)]
-        sides = [_side(toks, run[a + 1:b]) for a, b in zip(bounds, bounds[1:])]
+        sides = [_side(toks, run[a + 1:b]) for a, b in itertools.pairwise(bounds)]
         # "Pblock = 4d² + …", "n = 2·d": a name defined, not an identity (a side that is
         # one symbol, or no formula, at either end)
         while sides and (sides[0] is None or len(sides[0][0]) == 1):
@@ -259,9 +260,9 @@ def identities(toks, text, names=(), about: str = "") -> list[Part]:
                 not any(s[2] for s in sides) or not _letters_known(toks, run):
             continue
         guessed = any(s[3] for s in sides)
-        if guessed and not all(_holds(a[0], b[0]) for a, b in zip(sides, sides[1:])):
+        if guessed and not all(_holds(a[0], b[0]) for a, b in itertools.pairwise(sides)):
             continue
-        for left, right in zip(sides, sides[1:]):
+        for left, right in itertools.pairwise(sides):
             claim = f"{''.join(left[0])} == {''.join(right[0])}"
             parts.append(Part(claim, claim, not guessed, tuple(left[4] + right[4]),
                               "an identity in symbols, as written" + (

@@ -11,6 +11,7 @@ detected and read), except inline code that is only numbers and arithmetic
 (`` `4096 * 11008 * 3` ``): that is arithmetic written in prose, and is read.
 """
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -155,10 +156,10 @@ def _line_cuts(block: Block, where) -> list[int]:
     breaks = [i for i in range(1, len(text) - 1) if text[i] == " "
               and where(block.offset(i + 1))[0] > where(block.offset(i - 1))[0]]
     bounds = [-1, *breaks, len(text)]
-    lines = [text[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+    lines = [text[a + 1:b].strip() for a, b in itertools.pairwise(bounds)]
     return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
-            if k == 0 and _GREETING.fullmatch(before) or _STARTS_LINE.match(after) and (
-                _figure_line(before) and _figure_line(after) or _BARE_FIGURE.fullmatch(before))]
+            if (k == 0 and _GREETING.fullmatch(before)) or (_STARTS_LINE.match(after) and (
+                (_figure_line(before) and _figure_line(after)) or _BARE_FIGURE.fullmatch(before)))]
 
 
 # a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the
@@ -186,7 +187,7 @@ def split(block: Block, file: str, where) -> list[Unit]:
         if block.kind == "item" and cuts and _LABEL.match(text[:cuts[0]]):
             cuts = cuts[1:]  # "- **Data.** Roughly 500B tokens": a run-in label
         bounds = [0, *cuts, len(text)]
-        pieces = list(zip(bounds, bounds[1:]))
+        pieces = list(itertools.pairwise(bounds))
     kind = {"para": "sentence", "line": "sentence"}.get(block.kind, block.kind)
     units = []
     for start, end in pieces:

@@ -302,8 +302,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
-        elif names and (memory_words.WEIGHTS_WORDS.search(text) or fmt and _GLUED.match(text, res.end) and
-                        _GLUED.match(text, res.end).end() >= fmt[1]) and \
+        elif names and (memory_words.WEIGHTS_WORDS.search(text) or (fmt and _GLUED.match(text, res.end) and
+                        _GLUED.match(text, res.end).end() >= fmt[1])) and \
                 not memory_words.NOT_WEIGHTS.search(text) and not memory_words.RUNTIME_ONLY.search(text):
             name, sure = model(names, res.start)
             sure = sure and bool(memory_words.WEIGHTS_WORDS.search(text))  # "13.5 GB (fp16)": to confirm

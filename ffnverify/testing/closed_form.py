@@ -220,7 +220,7 @@ def recover(call, names, degree=DEFAULT_DEGREE, tolerance=None, max_value=None,
     try:
         raw = call(dict(syms))
         expr, floating_any = _as_expr(raw)
-    except Exception as e:  # noqa: BLE001 - the user's code may raise anything on symbols
+    except Exception as e:  # the user's code may raise anything on symbols
         symbolic_failure = f"{type(e).__name__}: {e}"
         expr = None
     if expr is not None:

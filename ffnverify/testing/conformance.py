@@ -46,7 +46,7 @@ import numpy as np
 import torch  # noqa: F401 (re-exported)
 
 from ffnverify.backends import numpy_ffn  # noqa: F401 (re-exported)
-from ffnverify.backends.variants import lookup  # noqa: F401 (re-exported)
+from ffnverify.backends.variants import lookup  # re-exported
 from ffnverify.testing import layouts, tolerances  # noqa: F401 (re-exported)
 from ffnverify.testing.auto_layout import (  # noqa: F401 (re-exported)
     _probe_error,

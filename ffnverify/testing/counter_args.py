@@ -157,7 +157,7 @@ def _text(obj) -> str:
     past Python's int-to-str limit, an object whose __str__ raises)."""
     try:
         return str(obj)
-    except Exception as e:  # noqa: BLE001 - the user's object, or a number too long
+    except Exception as e:  # the user's object, or a number too long
         if "digits" in str(e):
             return f"(a {type(obj).__name__} with numbers of more than 4,300 digits)"
         return f"(a {type(obj).__name__} that cannot be shown: {type(e).__name__})"

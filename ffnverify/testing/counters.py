@@ -319,7 +319,7 @@ class _Session:
                 if raw is None:
                     raise NotANumber("returned None, not a count")
                 yours = to_fraction(raw)
-            except BaseException as e:  # noqa: BLE001 - whatever the user's code raised,
+            except BaseException as e:  # whatever the user's code raised,
                 # sys.exit() and KeyboardInterrupt included: an error naming the call
                 err = _UserError(point, e, _call_repr(self.fn, self.kwargs_of(point)))
                 state["error"] = err
@@ -509,7 +509,7 @@ def _timed(fn, kwargs, timeout):
     def work():
         try:
             box["value"] = fn(**kwargs)
-        except BaseException as e:  # noqa: BLE001 - handed back to the caller
+        except BaseException as e:  # handed back to the caller
             box["error"] = e
 
     worker = threading.Thread(target=work, daemon=True)

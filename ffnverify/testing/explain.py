@@ -345,5 +345,5 @@ def _num(v):
     return str(v)
 
 
-__all__ = ["Target", "Fit", "explain", "discriminating", "close", "NAMED", "FITTED", "pretty",
-           "QUANTITIES", "FLOAT_OPS", "UNIT_ROUNDOFF", "EXACT_FLOAT_LIMIT"]
+__all__ = ["EXACT_FLOAT_LIMIT", "FITTED", "FLOAT_OPS", "NAMED", "QUANTITIES", "UNIT_ROUNDOFF",
+           "Fit", "Target", "close", "discriminating", "explain", "pretty"]

@@ -11,22 +11,18 @@
 """
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.append(str(Path(__file__).resolve().parents[2]))  # the repo root, for benchmarks/
-
-from benchmarks import conftest as bench_conf  # noqa: E402
-from benchmarks import memory, plot, recompute_ffn  # noqa: E402
-from derivations.flops import flops  # noqa: E402
-from derivations.variants import VARIANTS  # noqa: E402
-from ffnverify.backends import numpy_ffn  # noqa: E402
-from ffnverify.backends.activations import ACTIVATIONS  # noqa: E402
-from ffnverify.backends.variants import lookup  # noqa: E402
-from ffnverify.bench import gemm as gemm_limit  # noqa: E402
+from benchmarks import conftest as bench_conf
+from benchmarks import memory, plot, recompute_ffn
+from derivations.flops import flops
+from derivations.variants import VARIANTS
+from ffnverify.backends import numpy_ffn
+from ffnverify.backends.activations import ACTIVATIONS
+from ffnverify.backends.variants import lookup
+from ffnverify.bench import gemm as gemm_limit
 
 # ---------------------------------------------------------------- the GEMM limit
 

@@ -152,7 +152,7 @@ def test_a_factory_that_fails_is_a_bench_error():
 
     with pytest.raises(measure.BenchError, match="raised RuntimeError: no weights today"):
         measure.bench(broken, "swiglu", [(N, D, H)], **FAST)
-    with pytest.raises(measure.BenchError, match="returned dict, not a torch.nn.Module"):
+    with pytest.raises(measure.BenchError, match=r"returned dict, not a torch\.nn\.Module"):
         measure.bench(lambda d, h, bias: {}, "swiglu", [(N, D, H)], **FAST)
 
 

@@ -2,13 +2,10 @@
 verdict) and the plot's kernels row, on hand-made records (nothing is timed here)."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.append(str(Path(__file__).resolve().parents[2]))  # the repo root, for benchmarks/
-from benchmarks import kernels  # noqa: E402
+from benchmarks import kernels
 
 
 def _records():

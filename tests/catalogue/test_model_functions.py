@@ -4,6 +4,7 @@ that must come out false or as errors with a message that names the rule."""
 
 import pytest
 import sympy as sp
+from helpers import verdict
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,10 +15,6 @@ from ffnverify.claims.evaluate import evaluate_claim
 
 def result(text, *assume):
     return evaluate_claim(text, assume)
-
-
-def verdict(text, *assume):
-    return result(text, *assume)["verdict"]
 
 
 @pytest.mark.parametrize("claim", [

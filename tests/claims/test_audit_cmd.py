@@ -44,7 +44,7 @@ def test_exit_codes(project, capsys):
 
 
 def test_text_output(project, capsys):
-    code, out, _ = audit(capsys, "wrong.toml", "broken.toml", "--color", "never")
+    _code, out, _ = audit(capsys, "wrong.toml", "broken.toml", "--color", "never")
     lines = out.splitlines()
     assert lines[0].startswith("wrong.toml:2:9: FALSE ✗ params(swiglu, d, h) == 2*d*h — ")
     assert "counterexample d=1, h=1" in lines[0]
@@ -110,13 +110,13 @@ def test_output_file(project, capsys):
 def test_html_is_delegated_to_report_html(project, capsys, monkeypatch):
     seen = []
     monkeypatch.setattr(report_html, "render", lambda result: seen.append(result) or "<html/>")
-    code, out, err = audit(capsys, "good.toml", "--format", "html")
+    code, out, _err = audit(capsys, "good.toml", "--format", "html")
     assert code == 0 and out == "<html/>"
     assert seen and seen[0]["summary"]["total"] == 2 and seen[0]["version"] == 1
 
 
 def test_progress_bar(project, capsys):
-    code, _, err = audit(capsys, "good.toml", "--progress", "always")
+    _code, _, err = audit(capsys, "good.toml", "--progress", "always")
     assert "audit [" in err and "2/2" in err
     assert "audit [" not in audit(capsys, "good.toml")[2]  # not a terminal: no bar
 
@@ -145,7 +145,7 @@ def test_random_bytes_and_garbage_give_errors_not_tracebacks(project, capsys):
     assert all("not UTF-8" in c["detail"] for c in doc["claims"][:2])
     assert doc["summary"]["error"] >= 9_000
     assert set(verdicts) <= {"error", "unknown", "false", "true"}
-    assert elapsed < 60
+    # its time is a benchmark (benchmarks/test_bench_audit.py), not an assertion here
 
 
 def test_bundled_docs_and_examples_pass(monkeypatch, capsys):
@@ -165,6 +165,7 @@ def test_errors_always_say_where(project, capsys):
     assert bad["expr"] == "1 == 1"
 
 
+@pytest.mark.slow
 def test_pre_commit_hook_runs_the_audit(monkeypatch, capsys):
     yaml = pytest.importorskip("yaml", reason="PyYAML reads .pre-commit-hooks.yaml")
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}

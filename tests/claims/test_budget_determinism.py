@@ -95,8 +95,9 @@ def test_a_claim_past_its_budget_is_stopped_by_the_cpu_budget_under_load_too():
         result = engine.evaluate(SLOW_CLAIM)
         wall = time.monotonic() - t0
         after = engine.evaluate("params(swiglu, 4, 8) == 96")
-    assert result == budget_spent(0.4), result
-    assert wall < safety_net(0.4), f"the safety net, not the CPU budget, ended it ({wall:.1f} s)"
+    # the CPU budget's verdict, not the safety net's (no wall-clock assertion: a loaded machine
+    # stretches the wall clock without a bug)
+    assert result == budget_spent(0.4), f"{result} after {wall:.1f} s"
     assert after["verdict"] == "true"  # the worker is replaced, the engine goes on
 
 

@@ -3,13 +3,9 @@ the stated-digits rule of ≈, approx, assume, and the deliberately wrong claims
 that must come out false."""
 
 import pytest
+from helpers import verdict
 
 from ffnverify.claims.evaluate import evaluate_claim
-
-
-def verdict(text, *assume):
-    return evaluate_claim(text, assume)["verdict"]
-
 
 # ---- the seeds (/work/shared/seeds): facts checked exactly ------------------------------
 

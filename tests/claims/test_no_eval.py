@@ -26,6 +26,7 @@ HOSTILE = ["__import__('os').system('echo pwned') == 0", "exec('1') == 1",
 FORBIDDEN = {"eval", "exec", "sympify", "parse_expr", "compile", "__import__"}
 
 
+@pytest.mark.slow
 def test_auditing_never_evaluates_text(monkeypatch):
     calls = []
 

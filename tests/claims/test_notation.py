@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from helpers import verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,10 +32,6 @@ def value(text):
     v = Builder().value(right(text))
     assert v.is_Rational, v
     return Fraction(int(v.p), int(v.q))
-
-
-def verdict(claim, *assume):
-    return evaluate_claim(claim, assume)["verdict"]
 
 
 # ---- each form: exact value and the unit of its last stated digit ---------------------

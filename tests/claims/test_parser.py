@@ -4,6 +4,7 @@ Hypothesis: grammar-built expressions parse; any text parses or raises ClaimSynt
 from fractions import Fraction
 
 import pytest
+from claim_strategies import SYNTAX_CLAIMS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -100,51 +101,12 @@ def test_limits():
         parse("1 == 1\n2 == 2")
 
 
-# ---- Hypothesis -----------------------------------------------------------------------
-
-NAMES = st.sampled_from(["d", "h", "n", "z", "x", "beta", "d_ff", "k"])
-NUMBERS = st.one_of(
-    st.integers(0, 10**6).map(str),
-    st.decimals(0, 1000, places=3, allow_nan=False).map(str),
-    st.integers(0, 100).map(lambda i: f"{i}%"),
-    st.integers(1, 9).map(lambda i: f"{i}e{i}"),
-)
-WORDS = st.sampled_from(["relu", "swiglu", "geglu_tanh", "llama-2-7b", "'gemma-7b'"])
-
-
-def _calls(children):
-    unary = st.sampled_from(["floor", "ceil", "abs", "relu", "silu", "sigmoid", "gelu", "exp"])
-    return st.one_of(
-        st.tuples(unary, children).map(lambda t: f"{t[0]}({t[1]})"),
-        st.tuples(WORDS, children, children).map(lambda t: f"params({t[0]}, {t[1]}, {t[2]})"),
-        st.tuples(WORDS, children, children, st.sampled_from(["forward", "train"])).map(
-            lambda t: f"flops({t[0]}, {t[1]}, {t[2]}, pass={t[3]})"),
-        st.tuples(children, children).map(lambda t: f"min({t[0]}, {t[1]})"),
-        st.tuples(children, NAMES).map(lambda t: f"diff({t[0]}, {t[1]})"),
-    )
-
-
-EXPRS = st.recursive(
-    st.one_of(NUMBERS, NAMES),
-    lambda children: st.one_of(
-        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "**"]), children).map(
-            lambda t: f"{t[0]} {t[1]} {t[2]}"),
-        children.map(lambda c: f"({c})"),
-        children.map(lambda c: f"-{c}"),
-        _calls(children),
-    ),
-    max_leaves=12,
-)
-CLAIMS = st.one_of(
-    st.tuples(EXPRS, st.sampled_from(["==", "!=", "<", "<=", ">", ">=", "≈", "~="]), EXPRS)
-    .map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
-    st.tuples(EXPRS, EXPRS, EXPRS).map(lambda t: f"{t[0]} < {t[1]} and not {t[2]} == 1"),
-)
+# ---- Hypothesis: the grammar is claim_strategies.SYNTAX_CLAIMS ------------------------
 
 
 @given(st.data())
 def test_claims_built_from_the_grammar_parse(data):
-    text = data.draw(CLAIMS, label="claim")
+    text = data.draw(SYNTAX_CLAIMS, label="claim")
     tree = parse(text)
     assert isinstance(tree, P.Compare | P.BoolOp)
 
@@ -156,7 +118,7 @@ def test_any_text_parses_or_raises_its_own_error(data):
         st.text(alphabet="()+-*/=<>≈~%._,'\" 0123456789edhzn", max_size=200),
         st.text(alphabet="()+-*/=<>≈~%._,'\" 0123456789dhnKkMBGTiB²³⁻½⅔×·−^\u202f\u2009",
                 max_size=60),
-        CLAIMS.map(lambda c: c[: len(c) // 2]),  # truncated claims
+        SYNTAX_CLAIMS.map(lambda c: c[: len(c) // 2]),  # truncated claims
     ), label="text")
     try:
         parse(text)
@@ -177,7 +139,7 @@ def budget_engine():
 @settings(max_examples=10, deadline=None)
 @given(data=st.data())
 def test_grammar_claims_evaluate_to_a_verdict_under_the_budget(budget_engine, data):
-    claims = data.draw(st.lists(CLAIMS, min_size=1, max_size=5), label="claims")
+    claims = data.draw(st.lists(SYNTAX_CLAIMS, min_size=1, max_size=5), label="claims")
     results = budget_engine.evaluate_many([(c, ()) for c in claims])
     for result in results:
         assert result["verdict"] in ("true", "false", "unknown", "error")

@@ -66,7 +66,7 @@ def test_github_annotations_are_one_command_each(recs):
     assert len(lines) == len(failed) + 1
     for line in lines[:-1]:
         assert line.startswith("::")
-        head, sep, message = line[2:].partition("::")
+        head, sep, _message = line[2:].partition("::")
         assert sep and COMMAND.fullmatch(head), line
         assert not UNSAFE.search(line)
     assert not lines[-1].lstrip().startswith("::")

@@ -5,6 +5,8 @@ without claims are not collected."""
 
 import textwrap
 
+import pytest
+
 from ffnverify.claims.files import Claim
 from ffnverify.claims.pytest_items import item_name, slug
 
@@ -72,6 +74,7 @@ def test_a_failure_without_counterexample_shows_the_difference(pytester):
     ])
 
 
+@pytest.mark.slow
 def test_k_selection_junitxml_and_xdist(pytester):
     make(pytester)
     result = pytester.runpytest("-k", "width or line:5", "-p", "no:benchmark")

@@ -9,14 +9,11 @@ from fractions import Fraction
 from math import ceil, floor
 
 import pytest
+from helpers import verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ffnverify.claims.evaluate import evaluate_claim
-
-
-def verdict(text, *assume):
-    return evaluate_claim(text, assume)["verdict"]
 
 
 def llama_width(d, multiple_of=256):

@@ -48,6 +48,17 @@ def test_a_byte_comparison_shows_both_sides_with_units():
     assert value("2**30 == kv_cache_bytes(llama-2-7b, 2048)").endswith("(1 GiB)")
 
 
+def test_approx_of_a_byte_count_shows_the_sizes_too():
+    """The scan checks byte figures with approx: its verdicts name the sizes as well."""
+    assert value("approx(kv_cache_bytes(llama-2-70b, 4096, dtype=fp16), 2500000000, "
+                 "abs=50000000)") == ("1342177280 (1.25 GiB) vs 2500000000 (2.5 GB) "
+                                      "± 50000000 (50 MB)")
+    assert value("approx(b=2**30, a=kv_cache_bytes(llama-2-7b, 1024), rel=0.01)").startswith(
+        "536870912 (512 MiB) vs 1073741824 (1 GiB) ± ")
+    assert value("approx(params(relu, 4096, 16384), 134217728, rel=0.01)").startswith(
+        "134217728 vs 134217728 ± ")
+
+
 def test_other_comparisons_show_plain_values():
     assert value("params(relu, 4096, 16384) == 134217728") == "134217728 vs 134217728"
     assert value("kv_cache_bytes(llama-2-7b, 2048) / 2**30 == 1") == "1 vs 1"

@@ -6,16 +6,13 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from helpers import verdict
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ffnverify.claims import certify
 from ffnverify.claims import parser as P
 from ffnverify.claims.evaluate import evaluate_claim
-
-
-def verdict(text, *assume):
-    return evaluate_claim(text, assume)["verdict"]
 
 
 def _q(x: Fraction) -> str:

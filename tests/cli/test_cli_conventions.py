@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from ffnverify import cli
 
@@ -17,15 +18,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Options of other commands that had no help text when this test was written; each must get
 # one. When one does, this test fails until it is removed here (the list only shrinks).
 PENDING_HELP: set = set()
-
-
-def run_cli(capsys, *argv):
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def subparsers(parser):

@@ -4,6 +4,7 @@ with a message that says what is wrong, and no option ever ignored."""
 import shutil
 import subprocess
 
+import helpers
 import pytest
 import sympy as sp
 
@@ -13,17 +14,10 @@ from derivations.memory import activation_memory
 from derivations.params import params
 from derivations.variants import VARIANTS
 from derivations.widths import match_width
-from ffnverify.cli import main
 
 
-def run_cli(capsys, *argv):
-    """(exit code, stdout, stderr) of `ffnverify argv...`; argparse errors exit by SystemExit."""
-    try:
-        code = main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out.strip(), err
+def run_cli(capsys, *argv):  # stdout stripped: the closed forms are compared whole
+    return helpers.run_cli(capsys, *argv, strip=True)
 
 
 def test_derive_params_swiglu(capsys):
@@ -42,7 +36,7 @@ def test_derive_latex(capsys):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_derive_prints_the_derivation_for_every_variant(capsys, name):
-    d, h, n = sp.symbols("d h n", positive=True, integer=True)
+    _d, _h, _n = sp.symbols("d h n", positive=True, integer=True)
     cases = [
         (["params", name], params(name)),
         (["params", name, "--bias"], params(name, bias=True)),

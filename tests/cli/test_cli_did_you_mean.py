@@ -1,16 +1,13 @@
 """A mistyped command, option, choice or variant is answered with the closest name, and a
 bad option prints the subcommand's usage, not the top level's (exit 2 in every case)."""
 
+from pathlib import Path
+
 import pytest
+from helpers import run_cli
 
 from ffnverify import cli
 from ffnverify.backends.variants import lookup
-
-
-def run(argv, capsys) -> tuple[int, str]:
-    with pytest.raises(SystemExit) as stop:
-        cli.main(argv)
-    return stop.value.code, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, usage, hint", [
@@ -23,7 +20,7 @@ def run(argv, capsys) -> tuple[int, str]:
      "did you mean '--multiple-of'?"),
 ])
 def test_a_typo_gets_the_closest_name_and_its_own_usage(argv, usage, hint, capsys):
-    code, err = run(argv, capsys)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2
     assert usage in err, err
     assert hint in err, err
@@ -31,7 +28,7 @@ def test_a_typo_gets_the_closest_name_and_its_own_usage(argv, usage, hint, capsy
 
 @pytest.mark.parametrize("argv", [["frobnicate"], ["audit", "docs", "--zzzzzz"]])
 def test_an_unrelated_word_suggests_nothing(argv, capsys):
-    code, err = run(argv, capsys)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2 and "did you mean" not in err, err
 
 
@@ -51,3 +48,51 @@ def test_an_unrelated_variant_lists_the_known_ones_only():
     with pytest.raises(KeyError) as e:
         lookup("transformer")
     assert "did you mean" not in str(e.value) and "known: relu" in str(e.value)
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["derive", "params", "swiglue"], "unknown variant 'swiglue' for params (did you mean 'swiglu'?)"),
+    (["derive", "match", "relu", "swiglue"], "unknown variant 'swiglue' for match (did you mean 'swiglu'?)"),
+    (["derive", "activation", "sillu"], "unknown activation 'sillu' for activation (did you mean 'silu'?)"),
+    (["derive", "flops", "gelu-tanh"], "(did you mean 'gelu_tanh'?)"),
+    (["models", "lama-2-7b"], "did you mean llama-2-7b"),
+    (["check-counter", "nosuch:f", "--quantity", "params", "--variant", "swiglue"],
+     "did you mean 'swiglu'?"),
+])
+def test_a_mistyped_variant_activation_or_model_names_the_closest(argv, hint, capsys):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and hint in err, err
+    assert "known: " in err or argv[0] in ("models", "check-counter"), err
+
+
+def test_an_unrelated_variant_in_derive_lists_the_known_ones_only(capsys):
+    code, _, err = run_cli(capsys, *["derive", "params", "transformer"])
+    assert code == 2 and "did you mean" not in err and "known: relu" in err, err
+
+
+@pytest.mark.parametrize("command", ["check", "bench", "identify"])
+def test_a_mistyped_variant_or_layout_in_a_target_command_names_the_closest(command, capsys,
+                                                                           monkeypatch):
+    """check, bench and identify: the layout through the one `read_layout` (before the
+    factory is built), the variant through backends.variants.lookup."""
+    pytest.importorskip("torch", reason="check, bench and identify need PyTorch")
+    pytest.importorskip("hypothesis")
+    monkeypatch.chdir(Path(__file__).parents[2])  # `examples.ffn_modules` imports from here
+    target = "examples.ffn_modules:swiglu"
+    variant = [] if command == "identify" else ["--variant", "swiglu"]
+    code, _, err = run_cli(capsys, *[command, target, *variant, "--layout", "torchtun"])
+    assert code == 2 and "unknown layout 'torchtun' (did you mean 'torchtune'?)" in err, err
+    assert "built-in layouts: dbrx-experts" in err
+    code, _, err = run_cli(capsys, *[command, target, *variant, "--layout", "qqqqqq"])
+    assert code == 2 and "unknown layout 'qqqqqq'; built-in" in err, err
+    assert "did you mean" not in err
+    if command != "identify":
+        code, _, err = run_cli(capsys, *[command, target, "--variant", "swiglue"])
+        assert code == 2 and "unknown FFN variant 'swiglue' (did you mean 'swiglu'?)" in err, err
+
+
+def test_a_built_in_layout_and_a_json_mapping_pass_read_layout():
+    from ffnverify.cli.target import read_layout
+
+    assert read_layout("auto") == "auto" and read_layout("torchtune") == "torchtune"
+    assert read_layout('{"W_up": ["fc1.weight", "T"]}') == {"W_up": ("fc1.weight", "T")}

@@ -30,7 +30,7 @@ class ExpertRunTwice(TopKMoE):
     debug line): right values, more FLOPs, but not dense compute."""
 
     def forward(self, x):
-        B, T, C = x.size()
+        _B, _T, C = x.size()
         flat = x.reshape(-1, C)
         _, indices = torch.topk(self.gate(flat), self.top_k)
         token = torch.where(indices == 0)[0]

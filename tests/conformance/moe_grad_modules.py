@@ -89,7 +89,7 @@ class _GateProduct(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        g, f = ctx.saved_tensors
+        g, _f = ctx.saved_tensors
         return grad.sum(dim=-1, keepdim=True), grad * g
 
 

@@ -46,7 +46,7 @@ def _fails(check, fn, *args):
     try:
         fn(*args)
         failure = None
-    except Exception as exc:  # noqa: BLE001 - a crash is judged below, cheaply
+    except Exception as exc:  # a crash is judged below, cheaply
         failure = exc
     if not isinstance(failure, C.ConformanceFailure):
         pytest.fail(f"expected a ConformanceFailure of {check!r}, got {failure!r}")
@@ -59,7 +59,7 @@ def _raises(kind, pattern, fn, *args):
     try:
         fn(*args)
         got = None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         got = exc
     if not (isinstance(got, kind) and re.search(pattern, str(got))):
         pytest.fail(f"expected {kind.__name__} matching {pattern!r}, got {got!r}")
@@ -70,7 +70,7 @@ def _passes(fn, *args):
     try:
         fn(*args)
         failure = None
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         failure = exc
     if failure is not None:
         pytest.fail(f"expected to pass, got {failure!r}")

@@ -65,7 +65,7 @@ def test_factory_that_raises_or_returns_no_module_fails_as_factory():
     with pytest.raises(C.ConformanceFailure) as info:
         check_example(raising, "swiglu")
     assert info.value.check == "factory" and "boom" in str(info.value)
-    with pytest.raises(C.ConformanceFailure, match="not a torch.nn.Module"):
+    with pytest.raises(C.ConformanceFailure, match=r"not a torch\.nn\.Module"):
         check_example(lambda d, h, bias: 42, "swiglu")
 
 

@@ -19,7 +19,7 @@ IDS = [f"{c[0]}-{c[3]}" for c in CASES]
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_correct_implementation_is_accepted(case):
-    name, cls, layout, variant, bias = case
+    _name, cls, layout, variant, bias = case
     report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=3)
     assert set(report.examples) == set(bias)
     assert all(k >= 3 for k in report.examples.values()), report.summary()
@@ -31,7 +31,7 @@ def test_correct_implementation_is_accepted(case):
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_correct_implementation_many_draws(case):
     """10 examples per bias setting and case: about 1,000 examples in all."""
-    name, cls, layout, variant, bias = case
+    _name, cls, layout, variant, bias = case
     report = check_ffn(correct(cls, variant), variant, layout, bias=bias, max_examples=10,
                        seed=20261130)
     assert all(k >= 10 for k in report.examples.values()), report.summary()

@@ -4,7 +4,7 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from .zoo import GateUpSwapped, SwiGLU  # noqa: E402
+from .zoo import GateUpSwapped, SwiGLU
 
 pytestmark = pytest.mark.torch
 
@@ -25,6 +25,7 @@ def test_plugin_module_registers_the_fixture():
     assert hasattr(plugin, "ffn_conformance")
 
 
+@pytest.mark.slow
 def test_fixture_failure_shows_the_kits_report_not_its_internals(tmp_path):
     """No compare() traceback, no Hypothesis block: the report, as the CLI prints it."""
     import os

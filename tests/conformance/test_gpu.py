@@ -23,7 +23,7 @@ GPU_MUTANTS = [m for m in MUTANTS if m[6] != "float64" or m[0] in (
 @pytest.mark.parametrize("case", [(n, c, lay, v, b) for n, c, lay, vs, b in CORRECT
                                   for v in vs[:3]], ids=lambda c: f"{c[0]}-{c[3]}")
 def test_correct_on_cuda(case):
-    name, cls, layout, variant, bias = case
+    _name, cls, layout, variant, bias = case
     report = check_ffn(correct(cls, variant), variant, layout, bias=bias, device="cuda",
                        dtypes=GPU_DTYPES, max_examples=10)
     assert all(k == 10 for k in report.examples.values())
@@ -44,7 +44,7 @@ def test_tf32_is_off_during_the_check_and_restored():
 
 @pytest.mark.parametrize("mutant", GPU_MUTANTS, ids=[m[0] for m in GPU_MUTANTS])
 def test_mutants_rejected_on_cuda(mutant):
-    name, factory, variant, layout, bias, check, dtype = mutant
+    _name, factory, variant, layout, bias, check, _dtype = mutant
     with pytest.raises(ConformanceFailure) as info:
         check_ffn(factory, variant, layout, bias=bias, device="cuda", dtypes=GPU_DTYPES,
                   max_examples=20, shrink=False)

@@ -20,10 +20,10 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
-from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
+from ffnverify.testing.conformance import ConformanceFailure
 
-from .hf_modules import HF_CLASSES, MCALL, MEGATRON_CLASSES, megatron_mlp  # noqa: E402
+from .hf_modules import HF_CLASSES, MCALL, MEGATRON_CLASSES, megatron_mlp
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
 LOW = ("float32", "bfloat16", "float16")

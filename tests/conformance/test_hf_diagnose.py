@@ -12,11 +12,11 @@ if importlib.util.find_spec("transformers") is None:
     pytest.skip("transformers is not installed (tox -e hf installs it)",
                 allow_module_level=True)
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
-from ffnverify.testing import conformance as C  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
+from ffnverify.testing import conformance as C
 
-from .hf_broken import HF_BROKEN  # noqa: E402
-from .hf_modules import bloom, bloom_call  # noqa: E402
+from .hf_broken import HF_BROKEN
+from .hf_modules import bloom, bloom_call
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
 

@@ -73,7 +73,7 @@ def test_gradients_read_through_the_same_transform():
     x = torch.randn(4, 3, dtype=torch.float64)
     table = layouts.mapping(True, "xformers-packed")
     assert np.all(layouts.read(m, table, grads=True)["W_gate"] == 0)  # no .grad yet: zeros
-    gate, up = _semantic_hidden(m, x)
+    gate, _up = _semantic_hidden(m, x)
     gate.sum().backward()
     g = layouts.read(m, table, grads=True)
     np.testing.assert_allclose(g["W_gate"], np.repeat(x.sum(0).numpy()[:, None], 5, 1))

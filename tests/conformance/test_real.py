@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn  # noqa: E402
-from ffnverify.testing.conformance import ConformanceFailure  # noqa: E402
+from ffnverify.testing import check_ffn
+from ffnverify.testing.conformance import ConformanceFailure
 
-from .real_modules import REAL, gemma_mlp  # noqa: E402
+from .real_modules import REAL, gemma_mlp
 
 pytestmark = [pytest.mark.hf, pytest.mark.torch]
 
@@ -30,7 +30,7 @@ def _importable(pkg):
 
 @pytest.mark.parametrize("real", REAL, ids=[r[0] for r in REAL])
 def test_real_implementation_is_conformant(real):
-    name, factory, variant, layout, bias, pkg = real
+    _name, factory, variant, layout, bias, pkg = real
     if not _importable(pkg):
         pytest.skip(f"{pkg} is not installed or not importable (tox -e hf installs it)")
     report = check_ffn(factory, variant, layout, bias=bias, max_examples=25)

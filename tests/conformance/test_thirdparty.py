@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
-from ffnverify.testing.results import ConformanceFailure  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
+from ffnverify.testing.results import ConformanceFailure
 
-from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED  # noqa: E402
+from .thirdparty import BROKEN, ENTRIES, MOE, MOE_BROKEN, REJECTED
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 EXAMPLES = int(os.environ.get("FFNVERIFY_THIRDPARTY_EXAMPLES", "20"))
@@ -36,7 +36,7 @@ def _shape_kw(kw):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[e[0] for e in ENTRIES])
 def test_third_party_class_is_identified_and_conformant(entry):
-    name, factory, variant, bias, kw, pkg = entry
+    _name, factory, variant, bias, kw, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -50,7 +50,7 @@ def test_third_party_class_is_identified_and_conformant(entry):
 def test_falcon_h1_multipliers_are_rejected_with_a_diagnosis(entry):
     """FalconH1 with gate 0.5 and output 2.0 multipliers computes 2·down(silu(0.5·gate)·up),
     which is x·σ(0.5x) gating: rejected, and the diagnosis says what fits exactly."""
-    name, factory, variant, bias, kw, pkg = entry
+    _name, factory, variant, bias, kw, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -79,7 +79,7 @@ def test_moe_block_is_conformant_through_its_routing(entry):
     output = Σ gate·expert(x); the gating the class computes is identified."""
     from ffnverify.testing.moe import check_moe
 
-    name, factory, variant, top_k, gating, bias, pkg = entry
+    _name, factory, variant, top_k, gating, bias, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -92,7 +92,7 @@ def test_moe_block_is_conformant_through_its_routing(entry):
 def test_moe_block_against_a_wrong_statement_is_diagnosed(entry):
     from ffnverify.testing.moe import check_moe
 
-    name, factory, variant, top_k, gating, words, pkg = entry
+    _name, factory, variant, top_k, gating, words, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

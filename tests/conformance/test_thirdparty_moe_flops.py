@@ -13,19 +13,19 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from derivations.flops import flops  # noqa: E402
-from ffnverify.testing import moe  # noqa: E402
-from ffnverify.testing.results import ConformanceFailure  # noqa: E402
+from derivations.flops import flops
+from ffnverify.testing import moe
+from ffnverify.testing.results import ConformanceFailure
 
-from .test_thirdparty import _moe_marks, _need  # noqa: E402
-from .thirdparty import MOE, MOE_DENSE  # noqa: E402
+from .test_thirdparty import _moe_marks, _need
+from .thirdparty import MOE, MOE_DENSE
 
 pytestmark = [pytest.mark.thirdparty, pytest.mark.torch]
 
 
 @pytest.mark.parametrize("entry", _moe_marks(MOE))
 def test_a_real_block_counts_exactly_the_routed_flops(entry):
-    name, factory, variant, top_k, gating, bias, pkg = entry
+    _name, factory, variant, top_k, _gating, bias, pkg = entry
     _need(pkg)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -47,7 +47,7 @@ def test_a_real_block_counts_exactly_the_routed_flops(entry):
 def test_a_real_block_computed_dense_is_rejected_by_its_flops(entry, capsys, monkeypatch):
     from .test_reproducers import ROOT, report_lines, reproduce
 
-    name, factory, variant, top_k, words, pkg = entry
+    _name, factory, variant, top_k, words, pkg = entry
     _need(pkg)
     monkeypatch.chdir(ROOT)
     with warnings.catch_warnings():

@@ -15,9 +15,9 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance kit needs PyTorch")
 
-from ffnverify.testing import check_ffn, identify_ffn  # noqa: E402
+from ffnverify.testing import check_ffn, identify_ffn
 
-from .hf_modules import TIMM_CLASSES  # noqa: E402
+from .hf_modules import TIMM_CLASSES
 
 pytestmark = [pytest.mark.timm, pytest.mark.torch]
 # examples per bias setting, as in test_hf_classes (tox -e timm takes 25)
@@ -40,7 +40,7 @@ def _importable():
 
 @pytest.mark.parametrize("entry", TIMM_CLASSES, ids=[e[0] for e in TIMM_CLASSES])
 def test_timm_class_passes_with_an_auto_layout_and_is_identified(entry):
-    name, factory, variant, bias, kw, pkg = entry
+    name, factory, variant, bias, _kw, pkg = entry
     if importlib.util.find_spec(pkg) is None:
         pytest.skip(f"{pkg} is not installed (tox -e timm installs it)")
     _importable()

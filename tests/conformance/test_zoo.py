@@ -14,7 +14,7 @@ pytestmark = pytest.mark.torch
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_mutant_is_rejected_by_its_check(mutant):
-    name, factory, variant, layout, bias, check, dtype = mutant
+    _name, factory, variant, layout, bias, check, dtype = mutant
     with pytest.raises(ConformanceFailure) as info:
         check_ffn(factory, variant, layout, bias=bias, max_examples=10, shrink=False)
     failure = info.value

@@ -60,7 +60,7 @@ def _import_error(module):
     half-imported package is never retried."""
     try:
         __import__(module)
-    except Exception as e:  # noqa: BLE001 - a tool that fails to import is not installed
+    except Exception as e:  # a tool that fails to import is not installed
         return f"{type(e).__name__}: {e}"
     return None
 
@@ -297,10 +297,10 @@ def _ultralytics_thop():
         return None
     ours = {k: sys.modules.pop(k) for k in list(sys.modules) if k == "thop" or
             k.startswith("thop.")}
-    sys.path.insert(0, folder)
+    sys.path.insert(0, folder)  # the one way to import a second `thop` beside the installed one
     try:
         import thop as module
-    except Exception:  # noqa: BLE001 - not importable: not installed
+    except Exception:  # not importable: not installed
         module = None
     finally:
         sys.path.remove(folder)
@@ -444,6 +444,6 @@ def committed(doc=DOC) -> str:
     return text.partition(BEGIN)[2].partition(END)[0].lstrip("\n")
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
+if __name__ == "__main__":  # `python tests/counters/real_tools.py`: not under pytest, so the
+    sys.path.insert(0, str(ROOT))  # checkout's ffnverify must be put on the path by hand
     print(write())

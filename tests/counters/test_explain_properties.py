@@ -787,7 +787,7 @@ def test_target_describes_what_it_counts():
 
 
 def test_an_unknown_quantity_is_a_clear_error():
-    with pytest.raises(ValueError, match="'joules'.*params, flops, macs"):
+    with pytest.raises(ValueError, match=r"'joules'.*params, flops, macs"):
         Target("joules", "relu").value(_pt(2, 3, 4, False))
 
 

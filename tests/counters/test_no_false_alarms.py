@@ -31,6 +31,7 @@ def test_reference_flops_agree_for_every_pass(variant, quantity, fn):
         assert result.explanations == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["swiglu", "gelu"])
 def test_many_examples_zero_false_alarms(variant):
     params = check_counter(g.reference_params, "params", variant, max_examples=2000)

@@ -8,14 +8,11 @@ must be what the tools give.
 """
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("torch")
-sys.path.insert(0, str(Path(__file__).parent))
-import real_tools as R  # noqa: E402
+import real_tools as R  # a sibling module: pytest puts tests/counters/ on sys.path (tests/conftest.py)
 
 CELLS = [(t.name, v, b, r) for t in R.TOOLS for v in R.VARIANTS for b in (False, True)
          for r in (2, 3)]

@@ -155,6 +155,7 @@ def test_gradcheck_float64(variant, bias):
     assert torch.autograd.gradcheck(fn, (x, *params))  # gradcheck's own default tolerances
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "bias"), CASES)
 def test_closed_forms_are_proved(variant, bias):
     verdict = prove(variant, bias=bias)

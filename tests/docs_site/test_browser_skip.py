@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -19,6 +21,7 @@ def run_without_chromium(tmp_path, **extra):
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.slow
 def test_browser_tests_skip_with_a_reason_without_chromium(tmp_path):
     done = run_without_chromium(tmp_path)
     out = done.stdout + done.stderr
@@ -31,6 +34,7 @@ def test_browser_tests_skip_with_a_reason_without_chromium(tmp_path):
     assert "no Chromium installed" in out, out
 
 
+@pytest.mark.slow
 def test_under_ci_the_browser_env_fails_without_chromium(tmp_path):
     done = run_without_chromium(tmp_path, CI="true", FFNVERIFY_REQUIRE="browser")
     out = done.stdout + done.stderr

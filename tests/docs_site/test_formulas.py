@@ -116,5 +116,5 @@ def test_bare_words_print_verbatim():
 
 
 def test_activation_formulas_are_in_z():
-    lhs, rhs = formulas.equation("derivative silu")
+    _lhs, rhs = formulas.equation("derivative silu")
     assert rhs.free_symbols == {z} and sp.simplify(rhs - sp.diff(activations.silu(z), z)) == 0

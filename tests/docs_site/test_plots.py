@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="matplotlib is in the docs extra: pip install -e .[docs]")
 
-from docs_build import plots  # noqa: E402
+from docs_build import plots
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

@@ -16,7 +16,7 @@ pytest.importorskip("mkdocs", reason="MkDocs is in the docs extra: pip install -
 pytest.importorskip("material", reason="mkdocs-material is in the docs extra")
 pytest.importorskip("matplotlib", reason="matplotlib is in the docs extra")
 
-from docs_build import hooks, pages, plots  # noqa: E402
+from docs_build import hooks, pages, plots
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -33,6 +33,7 @@ def test_a_record_without_ok_counts_as_a_miss_and_expected_ones_do_not():
                                    "ok": True})) == []
 
 
+@pytest.mark.slow
 def test_a_real_audit_reports_an_unknown_claim_as_a_miss(tmp_path):
     (tmp_path / "page.md").write_text(
         f"# Page\n\n```claim\n1 + 1 == 2\n{SLOW}\n```\n", encoding="utf-8")

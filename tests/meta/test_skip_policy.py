@@ -11,9 +11,7 @@ import pytest
 
 TESTS = Path(__file__).resolve().parents[1]  # tests/, where skip_policy.py lives
 
-CONFTEST = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
+CONFTEST = """
 from skip_policy import (pytest_make_collect_report, pytest_runtest_makereport,
                          pytest_terminal_summary)
 """
@@ -60,7 +58,9 @@ UNUSED_PLUGINS = ("-p", "no:hypothesispytest", "-p", "no:ffnverify")
 def run(project, ci, require="browser,hf", *extra):
     log = project / "skips.jsonl"
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "FFNVERIFY_REQUIRE")}
-    env |= {"FFNVERIFY_SKIP_LOG": str(log), "FFNVERIFY_REQUIRE": require}
+    env |= {"FFNVERIFY_SKIP_LOG": str(log), "FFNVERIFY_REQUIRE": require,
+            # tests/, where the inner conftest imports skip_policy from (xdist workers too)
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))}
     if ci:
         env["CI"] = "true"
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
@@ -90,6 +90,7 @@ def test_under_ci_a_required_module_skip_is_a_collection_error(project):
     assert "skipped under CI, but the hf tests must run in this env" in out
 
 
+@pytest.mark.slow
 def test_under_ci_a_required_skip_fails_also_through_xdist_workers(project):
     pytest.importorskip("xdist", reason="pytest-xdist is in the test extra")
     code, out, log = run(project, True, "browser,hf", "-n", "2", "--ignore",

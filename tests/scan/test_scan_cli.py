@@ -3,10 +3,10 @@ and the budget every statement's check runs under."""
 
 import json
 
+import helpers
 import pytest
 
 from ffnverify.claims.files import markdown_claims
-from ffnverify.cli import main
 from ffnverify.cli import scan as scan_cmd
 from ffnverify.scan import report, suggest
 
@@ -18,9 +18,7 @@ SUGGESTED = ("SwiGLU with intermediate dimension 2.67D matches ReLU with 4D — 
 
 
 def run_cli(tmp_path, capsys, *args):
-    code = main(["scan", *[str(a) for a in args]])
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return helpers.run_cli(capsys, "scan", *args)
 
 
 def test_exit_codes(tmp_path, capsys):
@@ -136,9 +134,8 @@ def test_every_check_goes_through_the_budgeted_engine(tmp_path, capsys, monkeypa
 
 def test_bad_usage(tmp_path, capsys):
     (tmp_path / "a.md").write_text(GOOD, encoding="utf-8")
-    with pytest.raises(SystemExit) as stop:  # a usage error, as `audit` gives it: exit 2
-        run_cli(tmp_path, capsys, tmp_path / "a.md", "--timeout", "0")
-    assert stop.value.code == 2
+    code, _, err = run_cli(tmp_path, capsys, tmp_path / "a.md", "--timeout", "0")
+    assert code == 2 and "usage: ffnverify scan" in err  # a usage error, as `audit` gives it
     (tmp_path / "a.toml").write_text("", encoding="utf-8")
     code, out, _ = run_cli(tmp_path, capsys, tmp_path / "a.toml")
     assert code == 2 and "not a document the scan reads" in out

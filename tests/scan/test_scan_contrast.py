@@ -79,10 +79,10 @@ def test_more_readings_than_a_claim_holds_give_no_lenient_claim():
     """Dropping readings past a cap could leave a FALSE that a dropped one rescues: past
     the cap the lenient side is no claim (the statement gets no verdict), and the count
     is bounded before the readings are built."""
-    from fractions import Fraction  # noqa: PLC0415
+    from fractions import Fraction
 
-    from ffnverify.scan import figure  # noqa: PLC0415
-    from ffnverify.scan.numbers import tokens  # noqa: PLC0415
+    from ffnverify.scan import figure
+    from ffnverify.scan.numbers import tokens
 
     result = next(t for t in tokens("32 GB") if t.kind == "NUM")
     two = [figure.const(Fraction(2)), figure.const(Fraction(3))]

@@ -65,8 +65,8 @@ def test_a_form_without_a_cache_word_is_read_as_the_cache_only_suggested(scan_te
 ])
 def test_what_cannot_be_read_is_not_given_a_verdict(scan_text, text):
     r = _one(scan_text, text)
-    assert r["verdict"] is None or "kv_cache" not in (r["claim"] or "") and \
-        "layers(" not in (r["claim"] or ""), r
+    assert r["verdict"] is None or ("kv_cache" not in (r["claim"] or "") and \
+        "layers(" not in (r["claim"] or "")), r
 
 
 def test_a_per_token_list_under_a_model_heading_reads_each_form(scan_text):

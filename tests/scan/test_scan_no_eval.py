@@ -7,6 +7,7 @@ import builtins
 import importlib
 from pathlib import Path
 
+import pytest
 import sympy.parsing.sympy_parser as sympy_parser
 
 import ffnverify.scan
@@ -21,6 +22,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.slow
 def test_scanning_never_evaluates_text(tmp_path, monkeypatch, engine):
     calls = []
     for i, text in enumerate(HOSTILE):

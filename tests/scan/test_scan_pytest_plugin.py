@@ -6,6 +6,8 @@ plugins as a new interpreter does); the plugin loaded through its entry point in
 interpreter, under xdist, is tests/claims/test_pytest_plugin.py's
 test_k_selection_junitxml_and_xdist (the same `ffnverify` entry point registers this one)."""
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 GOOD = "Llama 2 7B has 32 layers and 3×32 = 96.\n"
@@ -13,6 +15,7 @@ BAD = "Llama 2 7B has 40 layers.\n"
 UNREAD = "SwiGLU models need 10-15% fewer training tokens.\n"
 
 
+@pytest.mark.slow
 def test_scan_items(pytester):
     pytester.makefile(".md", good=GOOD, bad=BAD)
     pytester.makefile(".txt", notes=UNREAD)

@@ -78,7 +78,7 @@ def test_equal_width_ratio_holds(engine):
 
 def test_two_thirds_of_the_parameters(engine):
     text = "The FFN holds about 2/3 of the parameters of a transformer layer."
-    status, verdict, parts = decide(engine, text)
+    status, verdict, _parts = decide(engine, text)
     assert (status, verdict) == ("suggested", "true")
 
 

@@ -52,7 +52,7 @@ def test_rst_roles_and_table_cells_are_code_too():
     rst = ("Run :code:`h = 11008` and :samp:`d={x}` for 32 layers.\n\n"
            "=====  ===============\nname   value\n=====  ===============\n"
            "a      ``h = 11008`` x\n=====  ===============\n")
-    para, head, row = readers.read_rst(rst).blocks
+    para, _head, row = readers.read_rst(rst).blocks
     assert _code_texts(para) == [":code:`h = 11008`", ":samp:`d={x}`"]
     assert _code_texts(row) == ["h = 11008"]
 

@@ -191,12 +191,12 @@ MODELS_TABLE = (".. list-table::\n   :header-rows: 1\n\n"
 
 def test_a_table_whose_rows_name_models_binds_each_column_by_its_header(scan_text):
     got = scan_text("Llama 2 7B\n==========\n\n" + MODELS_TABLE.format(layers=12), "doc.rst")
-    row = [r for r in got["statements"] if r["text"].startswith("GPT-2 Small")][0]
+    row = next(r for r in got["statements"] if r["text"].startswith("GPT-2 Small"))
     assert (row["status"], row["verdict"]) == ("checked", "true")  # the row names it
     assert "llama-2-7b" not in row["claim"]  # not the heading's model
     assert "head_dim(gpt2-small) == 64" in row["claim"]  # d_{head}: LaTeX read as plain
     wrong = scan_text(MODELS_TABLE.format(layers=13), "doc.rst")
-    row = [r for r in wrong["statements"] if r["text"].startswith("GPT-2 Small")][0]
+    row = next(r for r in wrong["statements"] if r["text"].startswith("GPT-2 Small"))
     assert (row["status"], row["verdict"]) == ("checked", "false")
 
 

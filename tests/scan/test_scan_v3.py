@@ -101,7 +101,7 @@ def test_ranges_as_intervals(engine, text, status, verdict):
 
 def test_a_size_repeating_the_name_is_a_name(engine):
     # "70B" for Llama 2 70B (68.98B) is its name, not a measurement: never false
-    status, verdict, _, record = decide(engine, "The 70B model, Llama 2 70B, has 70B parameters")
+    _status, verdict, _, record = decide(engine, "The 70B model, Llama 2 70B, has 70B parameters")
     assert verdict != "false", record
     assert "70B" not in record["unread"]
 
@@ -165,7 +165,7 @@ def test_negation_and_refutation_are_read_as_such_and_only_suggested(engine, tex
     "Suppose a model with 40 layers and 6.7B parameters.",
 ])
 def test_questions_and_conditionals_are_never_checked(engine, text):
-    status, verdict, _, record = decide(engine, text)
+    status, _verdict, _, record = decide(engine, text)
     assert status != "checked", record
 
 
@@ -205,7 +205,7 @@ def test_scope_is_compared_with_the_matching_quantity(engine, text, status, verd
     ("Qwen2.5-7B-Instruct has 40 layers", "qwen2.5-7b"),
 ])
 def test_a_near_miss_is_unchecked_and_names_the_row(engine, text, row):
-    status, verdict, _, record = decide(engine, text)
+    status, _verdict, _, record = decide(engine, text)
     assert status == "unchecked" and row in record["detail"], record
 
 
@@ -231,7 +231,7 @@ def test_names_from_the_catalogue(engine, text, status, verdict):
 
 def test_a_partly_read_statement_lists_its_unread_figures(engine):
     text = "Llama 2 70B has 8 KV heads, so at 4096 tokens in bf16 it needs 1 GiB of KV cache"
-    status, verdict, claim, record = decide(engine, text)
+    status, _verdict, claim, record = decide(engine, text)
     # never CHECKED from kv_heads == 8 alone: either the cache is read too, or it is listed
     assert status != "checked" or "kv_cache" in claim, record
     if status != "checked":
@@ -339,7 +339,7 @@ def test_a_counterfactual_says_nothing_of_the_real_model(engine, text):
 
 def test_a_byte_figure_never_binds_to_a_parameter_count(engine):
     text = "If you quantize Llama 2 7B to 4 bits, its weights take about 3.4 GB."
-    status, verdict, claim, record = decide(engine, text)
+    _status, _verdict, claim, record = decide(engine, text)
     assert claim is None or "params_total" not in claim, record
 
 
@@ -354,7 +354,7 @@ def test_sizes_may_be_counted_without_the_position_table_but_never_truncated(
 
 
 def test_a_number_glued_to_a_word_is_not_a_count(engine):
-    status, verdict, _, record = decide(engine, "N(llama2-7b) = 6738149376, almost 7b parameters.")
+    _status, verdict, _, record = decide(engine, "N(llama2-7b) = 6738149376, almost 7b parameters.")
     assert verdict != "false", record
 
 
@@ -421,7 +421,7 @@ def test_a_result_said_of_a_named_models_quantity_is_only_suggested(engine):
     # CHECKED TRUE
     text = ("In Llama 3 8B, the K and V projections hold `2 * 4096 * 4096 = 33554432` "
             "parameters per layer.")
-    status, verdict, _, record = decide(engine, text.replace("`", ""))
+    status, _verdict, _, record = decide(engine, text.replace("`", ""))
     assert status == "suggested", record
     case(engine, "The up and gate projections each hold 4096 × 11008 = 45,088,768 weights.",
          "checked", "true")  # no model named: the arithmetic is the whole claim
@@ -437,5 +437,5 @@ def test_comparisons_read_their_own_widths_and_direction(engine):
 
 
 def test_a_scale_written_apart_is_not_dropped(engine):
-    status, verdict, _, record = decide(engine, "Llama 3 8B's vocabulary: 128 K tokens.")
+    _status, verdict, _, record = decide(engine, "Llama 3 8B's vocabulary: 128 K tokens.")
     assert verdict != "false", record  # 128 K is not the count 128

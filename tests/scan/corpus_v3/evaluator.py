@@ -558,9 +558,9 @@ def _holds(exact: F, op: str, stated: str, q: str) -> bool:
             lo, hi = mid - w, mid + w
         if op in ("==", "≈") and lo <= exact <= hi:
             return True
-        if op == ">=" and exact >= lo or op == ">" and exact > lo:
+        if (op == ">=" and exact >= lo) or (op == ">" and exact > lo):
             return True
-        if op == "<=" and exact <= hi or op == "<" and exact < hi:
+        if (op == "<=" and exact <= hi) or (op == "<" and exact < hi):
             return True
     return False
 
