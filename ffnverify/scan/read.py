@@ -89,7 +89,7 @@ from ffnverify.scan.variants import (
     thirds,
 )
 
-__all__ = ["Context", "Reading", "arithmetic", "learn", "reading", "rounding"]
+__all__ = ["Context", "Reading", "arithmetic", "learn", "reading", "rounding", "why_unread"]
 
 
 @dataclass
@@ -329,6 +329,19 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+def why_unread(text: str, subject: str | None = None) -> str:
+    """Why a statement the readers give nothing for stays unchecked, where its names say
+    it: a model the catalogue does not hold, or no model at all ("" otherwise)."""
+    clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))
+    if subject or models(clean) or near_misses(clean):
+        return ""
+    unknown = list(dict.fromkeys(clean[s:e] for s, e in other_names(clean)))
+    if unknown:
+        return (", ".join(f"{u!r}" for u in unknown) + " is not in the catalogue "
+                "(`ffnverify models` lists what is): nothing here names a model it holds")
+    return "names no model of the catalogue, and nothing around it gives one"
 
 
 def _family_claims(toks, clean) -> tuple[list, set]:

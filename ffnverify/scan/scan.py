@@ -33,7 +33,7 @@ from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounde
 from ffnverify.scan import carried, numbers, readers, structure, units
 from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
-from ffnverify.scan.read import Context, learn, reading
+from ffnverify.scan.read import Context, learn, reading, why_unread
 
 # a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
 # ("With a 131,072-token window, it …": a figure's separators are no clause's end)
@@ -411,6 +411,8 @@ def scan(paths, engine, claims=None) -> dict:
                     record["detail"] = " — ".join(r.notes)
                 elif unit.kind == "row":
                     record["detail"] = "a table row the scan cannot read"
+                else:  # "'Falcon 180B' is not in the catalogue …"
+                    record["detail"] = why_unread(unit.probe or unit.text, subject)
             records.append(record)
     _decide(pending, engine)
     return {"version": 1, "statements": records, "summary": summary(records),
