@@ -117,8 +117,11 @@ def render(corpus: Path, with_scan: bool = True) -> str:
             continue
         title = source.get("title", name)
         url = source.get("url", "")
-        out += [f"### {title}", "", f"Source: <{url}> — `{folder}/{name}`, "
-                f"{len(false)} false of {len(mine)} labelled.", "", "```text"]
+        # the title goes in the text block with the statements: someone else's words
+        # (a title may state a figure), which the docs' own scan must not read as claims
+        out += [f"### `{folder}/{name}`", "", f"Source: <{url}>, "
+                f"{len(false)} false of {len(mine)} labelled.", "", "```text",
+                f"title: {title}"]
         for lab in false:
             out.append(f"line {lab['line']}: {lab['starts']} …")
             out.append(f"    exact: {lab['exact']}")
