@@ -380,6 +380,8 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
 
 _TOKEN_FIELDS = ("context", "vocab", "sliding_window")
 _TOKENS_AFTER = re.compile(r"[ \u00a0]?(?:-)?tokens?\b", re.I)
+_WIDTH_FIELDS = ("d_model", "d_ff", "head_dim")
+_WIDTH_AFTER = re.compile(r"[ \u00a0-]?(?:dimensional|dim\b|d\b|wide\b)", re.I)
 
 
 def _own_noun(text, fields, t, func: str | None = None) -> bool:
@@ -391,6 +393,8 @@ def _own_noun(text, fields, t, func: str | None = None) -> bool:
         return True
     if func not in _TOKEN_FIELDS and _TOKENS_AFTER.match(text, t.end):
         return True
+    if func not in _WIDTH_FIELDS and _WIDTH_AFTER.match(text, t.end):
+        return True  # "hidden layers are 768-dimensional": a width, not a count of layers
     return any(
         fs >= t.end and words.NOUN_AFTER.match(text[t.end:fs]) for fs, _, _ in fields)
 

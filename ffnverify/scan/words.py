@@ -351,8 +351,10 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
-     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|\bdim\b|"
-     r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b", "d_model"),
+     r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|(?<!\d-)(?<!\d )\bdim\b|"
+     r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b|(?:(?<=\d-)|(?<=\d ))dimensional (?:token )?"
+     r"(?:embeddings?|hidden states?|residual stream)\b(?! (?:per|for each|of each|in each) "
+     r"(?:head|expert|layer))", "d_model"),
     (r"active experts|experts per token|experts active|experts? (?:are |is )?(?:routed|"
      r"activated|active|used|selected|chosen)(?: \w+){0,2}? (?:per|for each|for every|"
      r"to each|at a|each) (?:token|time)", "active_experts"),  # "two experts routed per token"

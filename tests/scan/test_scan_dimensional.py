@@ -1,0 +1,37 @@
+"""A figure written as a width ("768-dimensional", "4096-dim", "4,096 wide") is a width:
+never a count of layers, heads or experts, and "N-dimensional embeddings" (or hidden
+states, residual stream) of a named model is its model width. Sentences written for
+these tests."""
+
+import pytest
+from verdicts import only
+
+
+@pytest.mark.parametrize("text", [
+    "GPT-2 small's hidden layers are 768-dimensional.",
+    "Llama 2 7B's attention heads are 128-dim.",
+    "Mixtral 8x7B's experts are 14336 wide.",
+])
+def test_a_width_is_no_count(scan_text, text):
+    got = only(scan_text, text)
+    assert got["verdict"] != "false", got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 7B uses 4096-dimensional embeddings.", "true"),
+    ("Llama 2 7B uses 5120-dimensional embeddings.", "false"),
+    ("GPT-2 small has 768 dimensional hidden states.", "true"),
+])
+def test_dimensional_embeddings_are_the_model_width(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("checked", verdict), got
+
+
+@pytest.mark.parametrize("text", [
+    "In Llama 2 7B each query is a 128-dimensional vector.",
+    "Llama 2 7B uses 128-dimensional embeddings per head.",
+    "Llama 2 7B applies 128-dimensional rotary embeddings.",
+])
+def test_other_widths_are_not_the_model_width(scan_text, text):
+    for got in scan_text(text + "\n")["statements"]:
+        assert got["verdict"] != "false", got
