@@ -295,6 +295,12 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
+            earlier = words.scope(text[:_clause_start(text, min(cand.start, fs))]) \
+                if scope == "" else ""
+            if earlier in ("ffn", "attention", "norms"):  # "Llama 2 70B's FFN is three
+                alt = params_lhs(model, earlier, per_layer)  # matrices, 705M parameters per
+                if alt is not None:  # layer": the part the sentence spoke of, leniently
+                    lhs_list, scope_clear = lhs_list + alt[0], False
             if not per_layer and scope in ("ffn", "attention", "norms") and (
                     words.PART_UNIT.search(text, 0, cand.start)
                     or not words.ALL_LAYERS.search(text)):

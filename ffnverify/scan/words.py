@@ -349,7 +349,9 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      r"(?:key|query)(?:/(?:key|query))? (?:dimension|dim|size)|"
      r"(?<=-)dim(?:ension(?:al)?)?s?\s+(?:attention\s+)?heads?\b", "head_dim"),  # "128-dim heads"
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
-     r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden", "d_ff"),
+     r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden|"
+     r"(?:ffn|mlp|feed[- ]?forward)(?: (?:layer|block|network|sublayer)s?)?(?:'s)? (?:of|with)"
+     r"(?: an?)? (?:hidden )?(?:width|size|dimension|dim)\b", "d_ff"),  # "an FFN of width N"
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|(?<!\d-)(?<!\d )\bdim\b|"
      r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b|(?:(?<=\d-)|(?<=\d ))dimensional (?:token )?"

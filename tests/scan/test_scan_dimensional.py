@@ -35,3 +35,23 @@ def test_dimensional_embeddings_are_the_model_width(scan_text, text, verdict):
 def test_other_widths_are_not_the_model_width(scan_text, text):
     for got in scan_text(text + "\n")["statements"]:
         assert got["verdict"] != "false", got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("In Llama 2 70B, each of the 80 layers has an FFN of width 28,672.", "true"),
+    ("Llama 2 7B has an MLP with a hidden size of 11008.", "true"),
+    ("In Llama 2 70B, each of the 80 layers has an FFN of width 8,192.", "false"),
+])
+def test_an_ffn_of_width_is_the_ffn_width(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict, got
+    assert "d_ff" in got["claim"], got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 70B's FFN is three 8192 × 28672 matrices, 705M parameters per layer.", "true"),
+    ("Llama 2 70B's FFN is three 8192 × 28672 matrices, 905M parameters per layer.", "false"),
+])
+def test_a_per_layer_count_may_be_the_part_the_sentence_spoke_of(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
