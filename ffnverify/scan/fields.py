@@ -280,6 +280,10 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "heads" and _KV_SAID.search(text) and not _QUERY_HEADS.search(text[fs:fe]) \
+                and _in_product(text, cand):
+            # "2 × 80 layers × 8 heads × 128 × 2 bytes" of the KV cache: the heads it keeps
+            lhs_list, scope_clear = lhs_list + [f"kv_heads({model})"], False
         if func == "params_total" and (words.EACH.match(text, max(fe, cand.end)) or
                                        words.EACH_BEFORE.search(text, 0, cand.start)):
             missing.append("parameters of each part (\"22B parameters each\")")
@@ -382,6 +386,16 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
                                        words.CHANGE.search(text)):
         return True  # the value it had, or had before a change
     return False
+
+
+_KV_SAID = re.compile(r"\bkv\b|key[- /]value|\bcache\b", re.I)
+_QUERY_HEADS = re.compile(r"\b(?:query|attention|q)\b", re.I)
+
+
+def _in_product(text, t) -> bool:
+    """Whether figure t is a factor written out ("× 8 heads ×")."""
+    return bool(re.search(r"[×*]\s*$", text[max(0, t.start - 3):t.start])
+                or re.match(r"\s*heads?\s*[×*]", text[t.end:]))
 
 
 _TOKEN_FIELDS = ("context", "vocab", "sliding_window")
