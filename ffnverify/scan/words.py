@@ -351,7 +351,9 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden|"
      r"(?:ffn|mlp|feed[- ]?forward)(?: (?:layer|block|network|sublayer)s?)?(?:'s)? (?:of|with)"
-     r"(?: an?)? (?:hidden )?(?:width|size|dimension|dim)\b", "d_ff"),  # "an FFN of width N"
+     r"(?: an?)? (?:hidden )?(?:width|size|dimension|dim)\b|"
+     r"(?:intermediate|ffn|mlp|feed[- ]?forward) (?:hidden )?(?:units|neurons)\b",
+     "d_ff"),  # "an FFN of width N", "11,008 intermediate units"
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|(?<!\d-)(?<!\d )\bdim\b|"
      r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b|(?:(?<=\d-)|(?<=\d ))dimensional (?:token )?"

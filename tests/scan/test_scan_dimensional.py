@@ -55,3 +55,13 @@ def test_an_ffn_of_width_is_the_ffn_width(scan_text, text, verdict):
 def test_a_per_layer_count_may_be_the_part_the_sentence_spoke_of(scan_text, text, verdict):
     got = only(scan_text, text)
     assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 7B uses 11,008 intermediate units per layer.", "true"),
+    ("Llama 2 7B uses 12,288 intermediate units per layer.", "false"),
+    ("Llama 2 7B has 11008 FFN hidden units.", "true"),
+])
+def test_intermediate_units_are_the_ffn_width(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("checked", verdict), got
