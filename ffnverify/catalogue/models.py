@@ -70,7 +70,9 @@ class Model:
     note: str = ""
     # values of a field that a primary source publishes and the config does not hold
     # (Gemma's report: a 256128-row vocabulary, the fused 2h as "feedforward hidden dims"):
-    # a document stating one is not wrong, and the scan leaves that figure unread
+    # a document stating one is not wrong, and the scan leaves that figure unread; a
+    # parameter count of one scope is keyed "params_total:SCOPE" (Qwen2.5 32B's card:
+    # "params_total:non_embedding" 31.0B)
     published_as: dict = field(default_factory=dict)
 
 
@@ -175,6 +177,7 @@ ROWS = [
           norm_weight=True, norm_bias=False, qkv_bias=True,
           source="Qwen/Qwen2.5-7B config.json (tie_word_embeddings false; q/k/v biases)",
           published_total=7_615_616_512, published_source=HUB.format("Qwen/Qwen2.5-7B"),
+          published_as={"params_total": 7_610_000_000},  # the model card's figure
           note="The model card's 7.61B is this total truncated (it rounds to 7.62B); its "
           "6.53B non-embedding figure is rounded. d_ff 18944 is given."),
     Model(name="gemma-2b", context=8192, hf_ids=('google/gemma-2b',),
@@ -580,14 +583,17 @@ ROWS = [
             source=f"Qwen/Qwen2.5-{size.upper()} config.json (hidden_size {d}, "
             f"intermediate_size {ff}, {n} layers, {h} heads, {kv} KV heads, vocab_size "
             "152064, max_position_embeddings 131072; q/k/v biases)",
+            # the model card's own total, where it is not this count at its precision
+            published_as={"params_total": card[0], "params_total:non_embedding": card[1]}
+            if card else {},
             note=extra + " d_ff is given.")
-      for size, d, ff, n, h, kv, extra in [
-          ("14b", 5120, 13824, 48, 40, 8,
+      for size, d, ff, n, h, kv, card, extra in [
+          ("14b", 5120, 13824, 48, 40, 8, (14_700_000_000, 13_100_000_000),
            "The model card's 14.7B is this total truncated (it rounds to 14.8B)."),
-          ("32b", 5120, 27648, 64, 40, 8,
+          ("32b", 5120, 27648, 64, 40, 8, (32_500_000_000, 31_000_000_000),
            "The model card's 32.5B (31.0B non-embedding) does not reproduce: this count "
            "is 32.76B (31.21B without the embedding and head)."),
-          ("72b", 8192, 29568, 80, 64, 8,
+          ("72b", 8192, 29568, 80, 64, 8, None,
            "The model card's 72.7B reproduces; the shape of Qwen2 72B."),
       ]],
     *[Model(name=f"gemma-2-{size}", context=8192, hf_ids=(f"google/gemma-2-{size}",),

@@ -315,7 +315,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if not available(func):
             missing.append(func)
             continue
-        if published_as(model, func, cand.value):
+        if published_as(model, func if func != "params_total" or scope in ("", "total")
+                        else f"params_total:{scope}", cand.value):
             missing.append(f"{func} of {model}, {cand.text}, as a primary source publishes it "
                            "(the config holds another: see the catalogue's note); not read")
             continue
