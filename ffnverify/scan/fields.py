@@ -108,7 +108,9 @@ def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     lo = min(cand.start, fs)
     hi = max(cand.end, fe)
     start = _clause_start(text, lo)
-    tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b", text[hi:hi + 40])[0]
+    # the clause after the figure, up to the next figure: "141B parameters with 39B
+    # active" gives the 141B no scope ("active" is the 39B's)
+    tail = re.split(r"[,;.(]|\band\b|\bwhile\b|\bbut\b|\d", text[hi:hi + 40])[0]
     window = words.MIXTURE_NAMED.sub(" ", text[start:hi] + tail)  # "a 46.7B-parameter
     # Mixture-of-Experts model": the kind of model, not its experts' part
     per_layer = bool(words.PER_LAYER.search(text[:hi] + tail)) or bool(

@@ -65,3 +65,14 @@ def test_the_cache_figure_is_still_read_beside_another_component(scan_text):
     # a token count is a field of tokens' only, never a parameter count by nearness
     got = only(scan_text, "Llama 2 7B at 4096 tokens: weights 13.5 GB, KV cache 4 GB.")
     assert "params_total" not in (got["claim"] or ""), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Mixtral 8x22B has 141B parameters with 39B active.", "true"),
+    ("Mixtral 8x22B has 141B parameters with 12.9B active.", "false"),
+    ("Mixtral 8x22B has 176B parameters with 39B active.", "false"),
+])
+def test_a_scope_word_after_another_figure_is_that_figures(scan_text, text, verdict):
+    # "with 39B active": the 141B before it is the total, not an active count
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("checked", verdict), got
