@@ -86,10 +86,13 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
         if rng and rng[0] == r:
             continue
         col_said = bool(memory_words.KV_SAID.search(column) or memory_words.KV_HEADER.search(column))
+        per_token = False
         if row_ctx:
             ctx, ctx_from = toks[row_ctx[0]], "row"
         elif _header_context(column) is not None:
             ctx, ctx_from = _header_context(column), "header"
+        elif memory_words.PER_TOKEN_FIGURE.search(column) and col_said:
+            ctx, ctx_from, per_token = None, "header", True  # "| KV cache per token (fp16) |"
         elif memory.carried_count(context) is not None:
             ctx, ctx_from = memory.carried_count(context), "before"
         else:
@@ -105,7 +108,7 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
         readings = []
         for d in (fmt,) if fmt else _UNSTATED:
             calls = []
-            for c in memory.alts(ctx):
+            for c in [1] if per_token else memory.alts(ctx):
                 held = (c, window) if window and c > window else (c,)
                 for c_at in held:
                     for b in memory.alts(batch, False) if batch is not None else [1]:
@@ -118,7 +121,7 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
         lenient = readings[0][1] if len(readings) == 1 else \
             "(" + " or ".join(le for _, le in readings) + ")"
         figures = [r] + ([row_ctx[0]] if ctx_from == "row" else []) + ([rng[0]] if rng else [])
-        reading = (f"KV cache of {name} at {ctx.text} tokens"
+        reading = (f"KV cache of {name} " + ("per token" if per_token else f"at {ctx.text} tokens")
                    + (f", batch {batch.text}" if batch is not None else "")
                    + (f", in {fmt}" if fmt else ", at 16 bits (no dtype stated: assumed; "
                       "fp32 and fp8 also tried)")

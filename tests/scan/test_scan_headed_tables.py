@@ -28,3 +28,10 @@ def test_a_heading_naming_two_models_gives_the_rows_none(scan_text):
     got = _rows(scan_text, "### Mistral 7B and Llama 2 7B VRAM\n\n| Quantization | VRAM |\n"
                 "|---|---|\n| FP16 | 4 GB |\n")
     assert got["FP16"] == ("unchecked", None), got
+
+
+def test_a_kv_cache_per_token_column(scan_text):
+    got = _rows(scan_text, "| Model | KV cache per token (fp16) |\n|---|---|\n"
+                "| Llama 2 7B | 512 KiB |\n| Llama 2 70B | 320 KiB |\n| Mistral 7B | 512 KiB |\n")
+    assert got == {"Llama 2 7B": ("checked", "true"), "Llama 2 70B": ("checked", "true"),
+                   "Mistral 7B": ("checked", "false")}, got
