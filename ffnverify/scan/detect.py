@@ -109,6 +109,10 @@ def _model_patterns():
             pieces.append(p)
         if parts[0] == "llama" and len(parts) > 1 and parts[1] == "1":
             body = "llama[\\s_-]*(?:1[\\s_-]*|v1[\\s_-]*)?" + "[\\s_-]*".join(pieces[2:])
+        elif len(pieces) > 1 and re.fullmatch(r"[\d.]+[bm]", parts[-1]):
+            # the size may stand in parentheses: "Llama 2 (70B)"
+            body = "[\\s_-]*".join(pieces[:-1]) + r"[\s_-]*(?:" + pieces[-1] + r"|\(" \
+                + pieces[-1] + r"\))"
         else:
             body = "[\\s_-]*".join(pieces)
         # no "org/" prefix in the pattern: `(?:[\w.-]+/)?` at every position made the

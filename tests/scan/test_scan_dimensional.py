@@ -65,3 +65,13 @@ def test_a_per_layer_count_may_be_the_part_the_sentence_spoke_of(scan_text, text
 def test_intermediate_units_are_the_ffn_width(scan_text, text, verdict):
     got = only(scan_text, text)
     assert (got["status"], got["verdict"]) == ("checked", verdict), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 (70B) has 80 layers.", "true"),
+    ("Llama 2 (70B) has 64 layers.", "false"),
+    ("Qwen2.5 (7B) has 28 layers.", "true"),
+])
+def test_a_size_in_parentheses_names_the_row(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("checked", verdict), got
