@@ -32,6 +32,7 @@ import numpy as np
 from scipy import special
 
 from ffnverify.backends import activations as A
+from ffnverify.backends import fused as F
 from ffnverify.backends.activations import ACTIVATIONS
 from ffnverify.backends.variants import lookup, projections
 
@@ -356,9 +357,11 @@ def _linear(x, weights, p, ws=None, name=""):
     return y
 
 
-def forward(variant, weights, x, workspace=None):
+def forward(variant, weights, x, workspace=None, fused=None):
     """(y, cache) for input x of shape (..., d); with a `Workspace`, every array of that
-    size comes from it (y and the cache are then its views, valid until its next use)."""
+    size comes from it (y and the cache are then its views, valid until its next use).
+    `fused`: the elementwise pass in numexpr (True), in NumPy bit for bit np_activations
+    (False), or numexpr where installed and the arrays are large (None; ffnverify.backends.fused)."""
     ws = workspace
     act_name, gated = lookup(variant)
     act_into, _ = _activation_into(act_name)
@@ -371,16 +374,19 @@ def forward(variant, weights, x, workspace=None):
     a = z if act_into is None else _new(ws, "a", z.shape, z.dtype)
     hidden = _new(ws, "p", z.shape, z.dtype) if gated else a
     n_rows = z.shape[0]
-    if act_into is not None:
-        scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ")
-
-    def job(r):
+    if act_into is not None and F.wanted(fused, z.size, act_name):
+        F.forward_into(act_name, z, a, z_up if gated else None, hidden if gated else None)
+    else:
         if act_into is not None:
-            act_into(z[r], a[r], *scratch.get(r, n_rows))
-        if gated:
-            np.multiply(a[r], z_up[r], out=hidden[r])
+            scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ")
 
-    _for_blocks(job, z.shape)
+        def job(r):
+            if act_into is not None:
+                act_into(z[r], a[r], *scratch.get(r, n_rows))
+            if gated:
+                np.multiply(a[r], z_up[r], out=hidden[r])
+
+        _for_blocks(job, z.shape)
     if gated:
         cache.update(z_gate=z, a=a, p=hidden)
     else:
@@ -424,14 +430,15 @@ def _matmul(a, b, ws, name):
     return np.matmul(a, b, out=ws.take(name, (a.shape[0], b.shape[1]), np.result_type(a, b)))
 
 
-def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, workspace=None):
+def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, workspace=None,
+             fused=None):
     """Gradients {W_*, b_*, x} of sum(dy * y) from the cache of `forward`.
 
     With free_cache=True the backward consumes the cache as autograd consumes its saved
     tensors: it writes its intermediates into the cached arrays (same results) and
     empties the dict, so the peak stays at the activation memory; the cache is then
     unusable. With a `Workspace`, the gradients and intermediates come from it (views,
-    valid until its next use).
+    valid until its next use). `fused` as in `forward`.
     """
     ws = workspace
     act_name, gated = lookup(variant)
@@ -447,23 +454,33 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, wor
     dh = (np.matmul(dy2, w_down_t, out=hidden) if reuse
           else _matmul(dy2, w_down_t, ws, "dh"))
     del hidden
-    narrow = 1 + max(1 if gated else 0, dact_into.narrow if dact_into else 0)
-    scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ")
+    fast = dact_into is not None and F.wanted(fused, dh.size, act_name)
+    if fast:
+        tmp = _new(ws, "backward fused", (F.block_rows(dh.shape), dh.shape[1]), dh.dtype)
+    else:
+        narrow = 1 + max(1 if gated else 0, dact_into.narrow if dact_into else 0)
+        scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ")
     if gated:
         a, z_up = c.pop("a"), c["z_up"]
         # dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate), block by block; dz_gate in place
         # in dh, dz_up into z_up's rows once they are read (free_cache) or a new buffer
         dz_up = z_up if free_cache else _new(ws, "dz_up", z_up.shape, z_up.dtype)
-        _for_blocks(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
-                    dh.shape)
+        if fast:
+            F.gated_grad_into(act_name, dh, a, z_up, z, dz_up, tmp)
+        else:
+            _for_blocks(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
+                        dh.shape)
         del a, z_up
         dz = {"gate": dh, "up": dz_up}
     else:
         c.pop("a", None)
-        if dact_into is not None:
+        if fast:
+            F.grad_into(act_name, dh, z)
+        elif dact_into is not None:
             _for_blocks(partial(_grad_block, dact_into, scratch, dh, z), dh.shape)
         dz = {"up": dh}
-    del z, scratch
+    del z
+    scratch = tmp = None
     if free_cache:
         c.clear()
     for p, g in dz.items():
