@@ -13,7 +13,15 @@ weights per call and change the rounding). The elementwise work runs over row bl
 that stay in cache; every activation and its derivative is an `*_into` kernel writing with
 `out=` into the cached arrays or into a few block-sized scratch arrays per call (float64
 ones for the GELU forms, which np_activations computes in float64 for a float32 input), so
-nothing is allocated per block. A caller that calls again and again (the bench) passes a
+nothing is allocated per block. On arrays of at least PARALLEL_ELEMENTS elements the blocks
+are dealt out to THREADS threads (FFNVERIFY_THREADS, else the usable CPUs, at most 4),
+each with its own scratch: NumPy's ufuncs release the GIL, and a single-threaded
+elementwise pass beside two-thread GEMMs was the gap to the GEMM limit (the pass's work,
+one thread against one BLAS thread, is 0.95 of the GEMMs' at the LLM shape; the wall clock
+was 0.86). numexpr was measured as the alternative and not taken: one fused expression per
+pass did more work than these passes (SwiGLU fwd+bwd work ratio 0.87 vs 0.95 at the LLM
+shape, 0.64 vs 0.85 at the small one, both on one thread: its exp and tanh are the C
+library's scalar ones, NumPy's are SIMD) and it has no erf for the GELU. A caller that calls again and again (the bench) passes a
 `Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
 call, so no large buffer is allocated and page-faulted in per call (glibc returns such
 buffers to the system between calls); its bytes are counted in the bench's memory figure.
@@ -26,13 +34,14 @@ tests/test_bench_helpers.py); the stable sigmoid's np.where (a mispredicted bran
 element, about 3 ns each on random signs) is replaced by an exact arithmetic select.
 """
 
+import os
+from concurrent.futures import ThreadPoolExecutor, wait
 from functools import partial
 
 import numpy as np
 from scipy import special
 
 from ffnverify.backends import activations as A
-from ffnverify.backends import fused as F
 from ffnverify.backends.activations import ACTIVATIONS
 from ffnverify.backends.variants import lookup, projections
 
@@ -278,13 +287,64 @@ def _blocks(rows, cols):
 
 
 def _for_blocks(job, shape):
-    """job(rows) for every row block of an array of `shape`.
-
-    (Sharing the blocks out to a second thread measured no faster on 2 cores: OpenBLAS's
-    worker keeps the other core busy for a while after each GEMM.)
-    """
+    """job(rows) for every row block of an array of `shape`, in this thread."""
     for r in _blocks(*shape):
         job(r)
+
+
+def _threads_for(elements) -> int:
+    """How many threads share out the row blocks of an array of `elements` elements:
+    THREADS (FFNVERIFY_THREADS, else the CPUs this process may run on, at most 4) for
+    arrays of at least PARALLEL_ELEMENTS, else 1 (a hand-off costs some 20-50 µs)."""
+    return THREADS if elements >= PARALLEL_ELEMENTS else 1
+
+
+def _default_threads() -> int:
+    env = os.environ.get("FFNVERIFY_THREADS")
+    if env:
+        return max(1, int(env))
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
+
+
+THREADS = _default_threads()
+PARALLEL_ELEMENTS = 1 << 17
+_POOL = None
+
+
+def _pool():
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=3, thread_name_prefix="numpy_ffn")
+    return _POOL
+
+
+def _for_blocks_shared(job, shape, threads):
+    """job(rows, t) for every row block of an array of `shape`, the blocks dealt out in
+    `threads` contiguous runs, run t in thread t (t = 0 is this one, the others from a pool
+    of worker threads); each thread has its own scratch (t indexes it). NumPy's ufuncs
+    release the GIL, so the runs proceed in parallel; each element gets the same
+    operations in the same order as in one thread, so the results are bit for bit the
+    same. An exception in any run is raised here, after every run has finished."""
+    blocks = _blocks(*shape)
+    threads = max(1, min(threads, len(blocks)))
+
+    def run(t):
+        for r in blocks[t * len(blocks) // threads:(t + 1) * len(blocks) // threads]:
+            job(r, t)
+
+    if threads == 1:
+        return run(0)
+    futures = [_pool().submit(run, t) for t in range(1, threads)]
+    try:
+        run(0)
+    finally:
+        wait(futures)
+    for f in futures:
+        f.result()
 
 
 class Workspace:
@@ -319,18 +379,23 @@ def _new(ws, name, shape, dtype):
 class _Scratch:
     """Block-sized scratch for the rows of an array shaped like `like`: `narrow` arrays of
     its dtype and `wide` float64 ones, allocated once per call (or kept in a workspace) and
-    sliced to each block's rows (the last may be shorter)."""
+    sliced to each block's rows (the last may be shorter); one such set per thread."""
 
-    def __init__(self, like, narrow, wide=0, ws=None, tag=""):
+    def __init__(self, like, narrow, wide=0, ws=None, tag="", threads=1):
         rows = min(like.shape[0], _blocks(*like.shape)[0].stop) if like.shape[0] else 0
         shape = (rows, like.shape[1])
-        self.narrow = [_new(ws, f"{tag}narrow{i}", shape, like.dtype) for i in range(narrow)]
-        self.wide = [_new(ws, f"{tag}wide{i}", shape, np.float64) for i in range(wide)]
+        # one set per thread of `_for_blocks_shared`; thread 0's has the one-thread names
+        tags = [tag + (f"thread{t} " if t else "") for t in range(threads)]
+        self.narrows = [[_new(ws, f"{p}narrow{i}", shape, like.dtype) for i in range(narrow)]
+                        for p in tags]
+        self.wides = [[_new(ws, f"{p}wide{i}", shape, np.float64) for i in range(wide)]
+                      for p in tags]
+        self.narrow, self.wide = self.narrows[0], self.wides[0]
 
-    def get(self, r, n_rows):
-        """(narrow, wide) views for the rows r."""
+    def get(self, r, n_rows, t=0):
+        """(narrow, wide) views of thread t's set for the rows r."""
         k = len(range(*r.indices(n_rows)))
-        return [b[:k] for b in self.narrow], [b[:k] for b in self.wide]
+        return [b[:k] for b in self.narrows[t]], [b[:k] for b in self.wides[t]]
 
 
 def init_weights(variant, d, h, bias=False, dtype=np.float64, rng=None):
@@ -357,11 +422,9 @@ def _linear(x, weights, p, ws=None, name=""):
     return y
 
 
-def forward(variant, weights, x, workspace=None, fused=None):
+def forward(variant, weights, x, workspace=None):
     """(y, cache) for input x of shape (..., d); with a `Workspace`, every array of that
-    size comes from it (y and the cache are then its views, valid until its next use).
-    `fused`: the elementwise pass in numexpr (True), in NumPy bit for bit np_activations
-    (False), or numexpr where installed and the arrays are large (None; ffnverify.backends.fused)."""
+    size comes from it (y and the cache are then its views, valid until its next use)."""
     ws = workspace
     act_name, gated = lookup(variant)
     act_into, _ = _activation_into(act_name)
@@ -374,19 +437,17 @@ def forward(variant, weights, x, workspace=None, fused=None):
     a = z if act_into is None else _new(ws, "a", z.shape, z.dtype)
     hidden = _new(ws, "p", z.shape, z.dtype) if gated else a
     n_rows = z.shape[0]
-    if act_into is not None and F.wanted(fused, z.size, act_name):
-        F.forward_into(act_name, z, a, z_up if gated else None, hidden if gated else None)
-    else:
+    threads = _threads_for(z.size)
+    if act_into is not None:
+        scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ", threads)
+
+    def job(r, t):
         if act_into is not None:
-            scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ")
+            act_into(z[r], a[r], *scratch.get(r, n_rows, t))
+        if gated:
+            np.multiply(a[r], z_up[r], out=hidden[r])
 
-        def job(r):
-            if act_into is not None:
-                act_into(z[r], a[r], *scratch.get(r, n_rows))
-            if gated:
-                np.multiply(a[r], z_up[r], out=hidden[r])
-
-        _for_blocks(job, z.shape)
+    _for_blocks_shared(job, z.shape, threads)
     if gated:
         cache.update(z_gate=z, a=a, p=hidden)
     else:
@@ -395,9 +456,9 @@ def forward(variant, weights, x, workspace=None, fused=None):
     return y.reshape(*lead, y.shape[-1]), cache
 
 
-def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r):
+def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r, t=0):
     """dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate) on rows r; dz_gate in place in dh."""
-    narrow, wide = scratch.get(r, dh.shape[0])
+    narrow, wide = scratch.get(r, dh.shape[0], t)
     g, tmp = narrow[0], narrow[1]
     if dact_into is None:  # identity: act' = 1, and g·1 = g exactly
         np.multiply(dh[r], z_up[r], out=tmp)
@@ -410,8 +471,8 @@ def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r):
     np.multiply(tmp, g, out=dh[r])
 
 
-def _grad_block(dact_into, scratch, dh, z, r):
-    narrow, wide = scratch.get(r, dh.shape[0])
+def _grad_block(dact_into, scratch, dh, z, r, t=0):
+    narrow, wide = scratch.get(r, dh.shape[0], t)
     dact_into(z[r], narrow[0], narrow[1:], wide)
     dh[r] *= narrow[0]
 
@@ -430,15 +491,14 @@ def _matmul(a, b, ws, name):
     return np.matmul(a, b, out=ws.take(name, (a.shape[0], b.shape[1]), np.result_type(a, b)))
 
 
-def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, workspace=None,
-             fused=None):
+def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, workspace=None):
     """Gradients {W_*, b_*, x} of sum(dy * y) from the cache of `forward`.
 
     With free_cache=True the backward consumes the cache as autograd consumes its saved
     tensors: it writes its intermediates into the cached arrays (same results) and
     empties the dict, so the peak stays at the activation memory; the cache is then
     unusable. With a `Workspace`, the gradients and intermediates come from it (views,
-    valid until its next use). `fused` as in `forward`.
+    valid until its next use).
     """
     ws = workspace
     act_name, gated = lookup(variant)
@@ -454,33 +514,24 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, wor
     dh = (np.matmul(dy2, w_down_t, out=hidden) if reuse
           else _matmul(dy2, w_down_t, ws, "dh"))
     del hidden
-    fast = dact_into is not None and F.wanted(fused, dh.size, act_name)
-    if fast:
-        tmp = _new(ws, "backward fused", (F.block_rows(dh.shape), dh.shape[1]), dh.dtype)
-    else:
-        narrow = 1 + max(1 if gated else 0, dact_into.narrow if dact_into else 0)
-        scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ")
+    narrow = 1 + max(1 if gated else 0, dact_into.narrow if dact_into else 0)
+    threads = _threads_for(dh.size)
+    scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ", threads)
     if gated:
         a, z_up = c.pop("a"), c["z_up"]
         # dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate), block by block; dz_gate in place
         # in dh, dz_up into z_up's rows once they are read (free_cache) or a new buffer
         dz_up = z_up if free_cache else _new(ws, "dz_up", z_up.shape, z_up.dtype)
-        if fast:
-            F.gated_grad_into(act_name, dh, a, z_up, z, dz_up, tmp)
-        else:
-            _for_blocks(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
-                        dh.shape)
+        _for_blocks_shared(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
+                           dh.shape, threads)
         del a, z_up
         dz = {"gate": dh, "up": dz_up}
     else:
         c.pop("a", None)
-        if fast:
-            F.grad_into(act_name, dh, z)
-        elif dact_into is not None:
-            _for_blocks(partial(_grad_block, dact_into, scratch, dh, z), dh.shape)
+        if dact_into is not None:
+            _for_blocks_shared(partial(_grad_block, dact_into, scratch, dh, z), dh.shape, threads)
         dz = {"up": dh}
-    del z
-    scratch = tmp = None
+    del z, scratch
     if free_cache:
         c.clear()
     for p, g in dz.items():
