@@ -13,15 +13,17 @@ weights per call and change the rounding). The elementwise work runs over row bl
 that stay in cache; every activation and its derivative is an `*_into` kernel writing with
 `out=` into the cached arrays or into a few block-sized scratch arrays per call (float64
 ones for the GELU forms, which np_activations computes in float64 for a float32 input), so
-nothing is allocated per block. On arrays of at least PARALLEL_ELEMENTS elements the blocks
-are dealt out to THREADS threads (FFNVERIFY_THREADS, else the usable CPUs, at most 4),
-each with its own scratch: NumPy's ufuncs release the GIL, and a single-threaded
-elementwise pass beside two-thread GEMMs was the gap to the GEMM limit (the pass's work,
-one thread against one BLAS thread, is 0.95 of the GEMMs' at the LLM shape; the wall clock
-was 0.86). numexpr was measured as the alternative and not taken: one fused expression per
-pass did more work than these passes (SwiGLU fwd+bwd work ratio 0.87 vs 0.95 at the LLM
-shape, 0.64 vs 0.85 at the small one, both on one thread: its exp and tanh are the C
-library's scalar ones, NumPy's are SIMD) and it has no erf for the GELU. A caller that calls again and again (the bench) passes a
+nothing is allocated per block. On arrays of at least PARALLEL_ELEMENTS elements the
+blocks are shared out to THREADS threads (FFNVERIFY_THREADS, else the usable CPUs, at most
+4), each with its own scratch, each taking the next block not yet taken (a worker that
+wakes after the caller has run out of blocks does nothing and is not waited for). NumPy's
+ufuncs release the GIL; a single-threaded elementwise pass beside two-thread GEMMs was the
+gap to the GEMM limit (one thread against one BLAS thread, the pass's work is 0.95 of its
+GEMMs' at the LLM shape; the two-thread wall clock was 0.84-0.90). numexpr was measured as
+the alternative and not taken: its fused expressions did more work than these passes
+(SwiGLU forward+backward, one thread each: 0.87 against 0.95 of the GEMMs' work at the LLM
+shape, 0.64 against 0.85 at the small one; its exp and tanh are the C library's scalar
+ones where NumPy's are SIMD), and it has no erf for the GELU. A caller that calls again and again (the bench) passes a
 `Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
 call, so no large buffer is allocated and page-faulted in per call (glibc returns such
 buffers to the system between calls); its bytes are counted in the bench's memory figure.
@@ -35,7 +37,8 @@ element, about 3 ns each on random signs) is replaced by an exact arithmetic sel
 """
 
 import os
-from concurrent.futures import ThreadPoolExecutor, wait
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import numpy as np
@@ -323,28 +326,59 @@ def _pool():
 
 
 def _for_blocks_shared(job, shape, threads):
-    """job(rows, t) for every row block of an array of `shape`, the blocks dealt out in
-    `threads` contiguous runs, run t in thread t (t = 0 is this one, the others from a pool
-    of worker threads); each thread has its own scratch (t indexes it). NumPy's ufuncs
-    release the GIL, so the runs proceed in parallel; each element gets the same
-    operations in the same order as in one thread, so the results are bit for bit the
-    same. An exception in any run is raised here, after every run has finished."""
+    """job(rows, t) for every row block of an array of `shape`, shared out to up to
+    `threads` threads: this one (t = 0) and workers from a pool (t = 1, 2, ...), each taking
+    the next block not yet taken, each with its own scratch (t indexes it). NumPy's ufuncs
+    release the GIL, so the blocks proceed in parallel; each element gets the same
+    operations in the same order whichever thread takes its block, so the results are bit
+    for bit those of one thread. A worker that starts only after this thread has run out of
+    blocks does nothing and is not waited for (on a loaded machine a woken worker may wait
+    milliseconds for a CPU: this thread then does every block itself). An exception in any
+    block is raised here, once every block taken is finished."""
     blocks = _blocks(*shape)
     threads = max(1, min(threads, len(blocks)))
-
-    def run(t):
-        for r in blocks[t * len(blocks) // threads:(t + 1) * len(blocks) // threads]:
-            job(r, t)
-
     if threads == 1:
-        return run(0)
-    futures = [_pool().submit(run, t) for t in range(1, threads)]
+        for r in blocks:
+            job(r, 0)
+        return
+    lock = threading.Lock()
+    taken = [0]
+    closed = [False]
+    joined, errors = [], []
+
+    def work(t):
+        while True:
+            with lock:
+                i = taken[0]
+                taken[0] += 1
+            if i >= len(blocks):
+                return
+            job(blocks[i], t)
+
+    def worker(t):
+        with lock:
+            if closed[0]:
+                return
+            done = threading.Event()
+            joined.append(done)
+        try:
+            work(t)
+        except BaseException as exc:  # raised in the caller's thread below
+            errors.append(exc)
+        finally:
+            done.set()
+
+    for t in range(1, threads):
+        _pool().submit(worker, t)
     try:
-        run(0)
+        work(0)
     finally:
-        wait(futures)
-    for f in futures:
-        f.result()
+        with lock:
+            closed[0] = True
+        for done in joined:
+            done.wait()
+    if errors:
+        raise errors[0]
 
 
 class Workspace:

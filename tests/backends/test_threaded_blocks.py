@@ -1,7 +1,7 @@
 """numpy_ffn shares the row blocks of its elementwise passes out to threads, bit for bit.
 
-Arrays of at least PARALLEL_ELEMENTS elements have their row blocks dealt out in THREADS
-contiguous runs, each thread with its own scratch. Every element gets the same operations
+Arrays of at least PARALLEL_ELEMENTS elements have their row blocks shared out to THREADS
+threads (each takes the next block not yet taken), each thread with its own scratch. Every element gets the same operations
 in the same order as in one thread, so forward and backward must be bit for bit the
 one-thread results (which tests/test_backend_speed_paths.py ties to np_activations). Here
 the threshold is lowered so small arrays take the threaded path, with blocks that cut rows
@@ -58,24 +58,54 @@ def test_threaded_blocks_are_bitwise_one_thread(variant, dtype, threads, small_b
                 assert np.array_equal(g0[k], g1[k], equal_nan=True), (variant, threads, k)
 
 
-def test_every_block_runs_once_and_in_its_threads_own_run(small_blocks):
+def test_workers_take_blocks_beside_the_caller_each_block_once(small_blocks):
     shape = (53, 24)  # 14 blocks, the last one short
-    seen, lock = [], threading.Lock()
+    seen, lock, helped = [], threading.Lock(), threading.Event()
 
     def job(r, t):
         with lock:
             seen.append((r.start, t, threading.get_ident()))
+        if t:
+            helped.set()
+        else:  # the caller waits (at most 10 s) until a worker has taken a block
+            helped.wait(10)
 
     numpy_ffn._for_blocks_shared(job, shape, 3)
-    starts = sorted(s for s, _, _ in seen)
-    assert starts == [r.start for r in numpy_ffn._blocks(*shape)]
-    # contiguous runs: thread t's blocks come after thread t-1's
-    by_t = {t: sorted(s for s, tt, _ in seen if tt == t) for t in range(3)}
-    assert all(by_t[t] and max(by_t[t]) < min(by_t[t + 1]) for t in range(2))
-    # run 0 in the caller's thread, the others elsewhere, one thread per run
-    idents = {t: {i for _, tt, i in seen if tt == t} for t in range(3)}
-    assert idents[0] == {threading.get_ident()}
-    assert all(len(idents[t]) == 1 and idents[t] != idents[0] for t in (1, 2))
+    assert sorted(s for s, _, _ in seen) == [r.start for r in numpy_ffn._blocks(*shape)]
+    idents = {}
+    for _, t, ident in seen:
+        idents.setdefault(t, set()).add(ident)
+    assert idents[0] == {threading.get_ident()}  # t = 0 is the caller
+    assert set(idents) - {0}, "no worker took a block"
+    for t in set(idents) - {0}:  # each worker index is one other thread
+        assert len(idents[t]) == 1 and idents[t] != idents[0]
+
+
+def test_a_worker_that_never_starts_is_not_waited_for(small_blocks, monkeypatch):
+    class Idle:  # a pool whose workers never get a CPU
+        def submit(self, fn, *args):
+            return None
+
+    monkeypatch.setattr(numpy_ffn, "_pool", lambda: Idle())
+    seen = []
+    numpy_ffn._for_blocks_shared(lambda r, t: seen.append((r.start, t)), (53, 24), 2)
+    assert seen == [(r.start, 0) for r in numpy_ffn._blocks(53, 24)]
+
+
+def test_a_worker_that_starts_late_does_nothing(small_blocks, monkeypatch):
+    late = []
+
+    class Late:  # runs the worker only after the caller is done
+        def submit(self, fn, *args):
+            late.append((fn, args))
+
+    monkeypatch.setattr(numpy_ffn, "_pool", lambda: Late())
+    seen = []
+    numpy_ffn._for_blocks_shared(lambda r, t: seen.append(t), (53, 24), 2)
+    assert late
+    for fn, args in late:
+        fn(*args)
+    assert seen == [0] * len(numpy_ffn._blocks(53, 24))
 
 
 def test_more_threads_than_blocks_run_every_block_once(small_blocks):
@@ -84,17 +114,19 @@ def test_more_threads_than_blocks_run_every_block_once(small_blocks):
     assert sorted(seen) == [0, 4]
 
 
-def test_an_error_in_a_worker_thread_is_raised_after_every_run(small_blocks):
-    done = []
+def test_an_error_in_a_worker_thread_is_raised_in_the_caller(small_blocks):
+    done, started = [], threading.Event()
 
     def job(r, t):
-        if t == 1 and r.start == numpy_ffn._blocks(53, 24)[-1].start:
-            raise FloatingPointError("in the last block")
+        if t:
+            started.set()
+            raise FloatingPointError(f"in block {r.start}")
+        started.wait(10)  # the caller's first block waits for the worker's
         done.append(r.start)
 
-    with pytest.raises(FloatingPointError, match="last block"):
+    with pytest.raises(FloatingPointError, match="in block"):
         numpy_ffn._for_blocks_shared(job, (53, 24), 2)
-    assert len(done) == len(numpy_ffn._blocks(53, 24)) - 1  # run 0 finished too
+    assert len(done) == len(numpy_ffn._blocks(53, 24)) - 1  # the caller did the rest
 
 
 def test_each_thread_has_its_own_scratch_counted_in_the_workspace(small_blocks, monkeypatch):
