@@ -23,8 +23,8 @@ GEMMs' at the LLM shape; the two-thread wall clock was 0.84-0.90). numexpr was m
 the alternative and not taken: its fused expressions did more work than these passes
 (SwiGLU forward+backward, one thread each: 0.87 against 0.95 of the GEMMs' work at the LLM
 shape, 0.64 against 0.85 at the small one; its exp and tanh are the C library's scalar
-ones where NumPy's are SIMD), and it has no erf for the GELU. A caller that calls again and again (the bench) passes a
-`Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
+ones where NumPy's are SIMD), and it has no erf for the GELU. A caller that calls again
+and again (the bench) passes a `Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
 call, so no large buffer is allocated and page-faulted in per call (glibc returns such
 buffers to the system between calls); its bytes are counted in the bench's memory figure.
 Without one, the backward allocates one (n, h) buffer per pre-activation gradient and
