@@ -298,7 +298,7 @@ def _for_blocks(job, shape):
 def _threads_for(elements) -> int:
     """How many threads share out the row blocks of an array of `elements` elements:
     THREADS (FFNVERIFY_THREADS, else the CPUs this process may run on, at most 4) for
-    arrays of at least PARALLEL_ELEMENTS, else 1 (a hand-off costs some 20-50 µs)."""
+    arrays of at least PARALLEL_ELEMENTS, else 1."""
     return THREADS if elements >= PARALLEL_ELEMENTS else 1
 
 
@@ -314,7 +314,10 @@ def _default_threads() -> int:
 
 
 THREADS = _default_threads()
-PARALLEL_ELEMENTS = 1 << 17
+# below 2**20 elements one thread: at the small shape (256×704, 6 blocks a pass) the shared
+# passes measured slower on a loaded machine (a worker's wake-up, or its preemption in the
+# middle of a block the caller then waits for, costs more than the blocks it takes)
+PARALLEL_ELEMENTS = 1 << 20
 _POOL = None
 
 
