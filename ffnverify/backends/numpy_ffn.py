@@ -13,12 +13,12 @@ weights per call and change the rounding). The elementwise work runs over row bl
 that stay in cache; every activation and its derivative is an `*_into` kernel writing with
 `out=` into the cached arrays or into a few block-sized scratch arrays per call (float64
 ones for the GELU forms, which np_activations computes in float64 for a float32 input), so
-nothing is allocated per block. On arrays of at least PARALLEL_ELEMENTS elements the
-blocks are shared out to THREADS threads (FFNVERIFY_THREADS, else the usable CPUs, at most
-4), each with its own scratch, each taking the next block not yet taken (a worker that
-wakes after the caller has run out of blocks does nothing and is not waited for). NumPy's
-ufuncs release the GIL; a single-threaded elementwise pass beside two-thread GEMMs was the
-gap to the GEMM limit (one thread against one BLAS thread, the pass's work is 0.95 of its
+nothing is allocated per block. With FFNVERIFY_THREADS=N (opt-in: on the loaded 2-core
+machine it was not measured faster, benchmarks/RESULTS.md 2026-12-07), on arrays of at least
+PARALLEL_ELEMENTS elements the blocks are shared out to N threads, each with its own
+scratch, each taking the next block not yet taken (a worker that wakes after the caller
+has run out of blocks does nothing and is not waited for). NumPy's ufuncs release the GIL;
+a single-threaded elementwise pass beside two-thread GEMMs is the gap to the GEMM limit (one thread against one BLAS thread, the pass's work is 0.95 of its
 GEMMs' at the LLM shape; the two-thread wall clock was 0.84-0.90). numexpr was measured as
 the alternative and not taken: its fused expressions did more work than these passes
 (SwiGLU forward+backward, one thread each: 0.87 against 0.95 of the GEMMs' work at the LLM
@@ -297,20 +297,15 @@ def _for_blocks(job, shape):
 
 def _threads_for(elements) -> int:
     """How many threads share out the row blocks of an array of `elements` elements:
-    THREADS (FFNVERIFY_THREADS, else the CPUs this process may run on, at most 4) for
-    arrays of at least PARALLEL_ELEMENTS, else 1."""
+    THREADS (FFNVERIFY_THREADS, else 1) for arrays of at least PARALLEL_ELEMENTS, else 1."""
     return THREADS if elements >= PARALLEL_ELEMENTS else 1
 
 
 def _default_threads() -> int:
+    """FFNVERIFY_THREADS, else 1: on the 2-core machine, loaded, the shared passes were not
+    measured faster (benchmarks/RESULTS.md, 2026-12-07), so they are opt-in."""
     env = os.environ.get("FFNVERIFY_THREADS")
-    if env:
-        return max(1, int(env))
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(4, cpus))
+    return max(1, int(env)) if env else 1
 
 
 THREADS = _default_threads()

@@ -159,9 +159,9 @@ def test_ffnverify_threads_sets_the_count(env, want, monkeypatch):
     assert numpy_ffn._default_threads() == want
 
 
-def test_the_default_count_is_the_usable_cpus_at_most_4(monkeypatch):
+def test_sharing_is_opt_in(monkeypatch):
     monkeypatch.delenv("FFNVERIFY_THREADS", raising=False)
-    assert numpy_ffn._default_threads() == max(1, min(4, len(numpy_ffn.os.sched_getaffinity(0))))
+    assert numpy_ffn._default_threads() == 1
 
 
 @pytest.mark.parametrize("ws", [None, "workspace"])
