@@ -310,8 +310,9 @@ def _default_threads() -> int:
 
 THREADS = _default_threads()
 # below 2**20 elements one thread: at the small shape (256×704, 6 blocks a pass) the shared
-# passes measured slower on a loaded machine (a worker's wake-up, or its preemption in the
-# middle of a block the caller then waits for, costs more than the blocks it takes)
+# passes were not measured faster on the loaded machine (its first two repeats were slower:
+# a worker's wake-up, or its preemption inside a block the caller then waits for, can cost
+# more than the blocks it takes)
 PARALLEL_ELEMENTS = 1 << 20
 _POOL = None
 
