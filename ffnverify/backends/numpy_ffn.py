@@ -13,18 +13,8 @@ weights per call and change the rounding). The elementwise work runs over row bl
 that stay in cache; every activation and its derivative is an `*_into` kernel writing with
 `out=` into the cached arrays or into a few block-sized scratch arrays per call (float64
 ones for the GELU forms, which np_activations computes in float64 for a float32 input), so
-nothing is allocated per block. With FFNVERIFY_THREADS=N (opt-in: on the loaded 2-core
-machine it was not measured faster, benchmarks/RESULTS.md 2026-12-07), on arrays of at least
-PARALLEL_ELEMENTS elements the blocks are shared out to N threads, each with its own
-scratch, each taking the next block not yet taken (a worker that wakes after the caller
-has run out of blocks does nothing and is not waited for). NumPy's ufuncs release the GIL;
-a single-threaded elementwise pass beside two-thread GEMMs is the gap to the GEMM limit (one thread against one BLAS thread, the pass's work is 0.95 of its
-GEMMs' at the LLM shape; the two-thread wall clock was 0.84-0.90). numexpr was measured as
-the alternative and not taken: its fused expressions did more work than these passes
-(SwiGLU forward+backward, one thread each: 0.87 against 0.95 of the GEMMs' work at the LLM
-shape, 0.64 against 0.85 at the small one; its exp and tanh are the C library's scalar
-ones where NumPy's are SIMD), and it has no erf for the GELU. A caller that calls again
-and again (the bench) passes a `Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
+nothing is allocated per block. A caller that calls again and again (the bench) passes a
+`Workspace`: every (n, h), (n, d) and (d, h) array then comes from it, reused from call to
 call, so no large buffer is allocated and page-faulted in per call (glibc returns such
 buffers to the system between calls); its bytes are counted in the bench's memory figure.
 Without one, the backward allocates one (n, h) buffer per pre-activation gradient and
@@ -36,9 +26,6 @@ tests/bench/test_bench_helpers.py); the stable sigmoid's np.where (a mispredicte
 element, about 3 ns each on random signs) is replaced by an exact arithmetic select.
 """
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import numpy as np
@@ -290,94 +277,13 @@ def _blocks(rows, cols):
 
 
 def _for_blocks(job, shape):
-    """job(rows) for every row block of an array of `shape`, in this thread."""
+    """job(rows) for every row block of an array of `shape`.
+
+    (Sharing the blocks out to a second thread measured no faster on 2 cores: OpenBLAS's
+    worker keeps the other core busy for a while after each GEMM.)
+    """
     for r in _blocks(*shape):
         job(r)
-
-
-def _threads_for(elements) -> int:
-    """How many threads share out the row blocks of an array of `elements` elements:
-    THREADS (FFNVERIFY_THREADS, else 1) for arrays of at least PARALLEL_ELEMENTS, else 1."""
-    return THREADS if elements >= PARALLEL_ELEMENTS else 1
-
-
-def _default_threads() -> int:
-    """FFNVERIFY_THREADS, else 1: on the 2-core machine, loaded, the shared passes were not
-    measured faster (benchmarks/RESULTS.md, 2026-12-07), so they are opt-in."""
-    env = os.environ.get("FFNVERIFY_THREADS")
-    return max(1, int(env)) if env else 1
-
-
-THREADS = _default_threads()
-# below 2**20 elements one thread: at the small shape (256×704, 6 blocks a pass) the shared
-# passes were not measured faster on the loaded machine (its first two repeats were slower:
-# a worker's wake-up, or its preemption inside a block the caller then waits for, can cost
-# more than the blocks it takes)
-PARALLEL_ELEMENTS = 1 << 20
-_POOL = None
-
-
-def _pool():
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=3, thread_name_prefix="numpy_ffn")
-    return _POOL
-
-
-def _for_blocks_shared(job, shape, threads):
-    """job(rows, t) for every row block of an array of `shape`, shared out to up to
-    `threads` threads: this one (t = 0) and workers from a pool (t = 1, 2, ...), each taking
-    the next block not yet taken, each with its own scratch (t indexes it). NumPy's ufuncs
-    release the GIL, so the blocks proceed in parallel; each element gets the same
-    operations in the same order whichever thread takes its block, so the results are bit
-    for bit those of one thread. A worker that starts only after this thread has run out of
-    blocks does nothing and is not waited for (on a loaded machine a woken worker may wait
-    milliseconds for a CPU: this thread then does every block itself). An exception in any
-    block is raised here, once every block taken is finished."""
-    blocks = _blocks(*shape)
-    threads = max(1, min(threads, len(blocks)))
-    if threads == 1:
-        for r in blocks:
-            job(r, 0)
-        return
-    lock = threading.Lock()
-    taken = [0]
-    closed = [False]
-    joined, errors = [], []
-
-    def work(t):
-        while True:
-            with lock:
-                i = taken[0]
-                taken[0] += 1
-            if i >= len(blocks):
-                return
-            job(blocks[i], t)
-
-    def worker(t):
-        with lock:
-            if closed[0]:
-                return
-            done = threading.Event()
-            joined.append(done)
-        try:
-            work(t)
-        except BaseException as exc:  # raised in the caller's thread below
-            errors.append(exc)
-        finally:
-            done.set()
-
-    for t in range(1, threads):
-        _pool().submit(worker, t)
-    try:
-        work(0)
-    finally:
-        with lock:
-            closed[0] = True
-        for done in joined:
-            done.wait()
-    if errors:
-        raise errors[0]
 
 
 class Workspace:
@@ -412,23 +318,18 @@ def _new(ws, name, shape, dtype):
 class _Scratch:
     """Block-sized scratch for the rows of an array shaped like `like`: `narrow` arrays of
     its dtype and `wide` float64 ones, allocated once per call (or kept in a workspace) and
-    sliced to each block's rows (the last may be shorter); one such set per thread."""
+    sliced to each block's rows (the last may be shorter)."""
 
-    def __init__(self, like, narrow, wide=0, ws=None, tag="", threads=1):
+    def __init__(self, like, narrow, wide=0, ws=None, tag=""):
         rows = min(like.shape[0], _blocks(*like.shape)[0].stop) if like.shape[0] else 0
         shape = (rows, like.shape[1])
-        # one set per thread of `_for_blocks_shared`; thread 0's has the one-thread names
-        tags = [tag + (f"thread{t} " if t else "") for t in range(threads)]
-        self.narrows = [[_new(ws, f"{p}narrow{i}", shape, like.dtype) for i in range(narrow)]
-                        for p in tags]
-        self.wides = [[_new(ws, f"{p}wide{i}", shape, np.float64) for i in range(wide)]
-                      for p in tags]
-        self.narrow, self.wide = self.narrows[0], self.wides[0]
+        self.narrow = [_new(ws, f"{tag}narrow{i}", shape, like.dtype) for i in range(narrow)]
+        self.wide = [_new(ws, f"{tag}wide{i}", shape, np.float64) for i in range(wide)]
 
-    def get(self, r, n_rows, t=0):
-        """(narrow, wide) views of thread t's set for the rows r."""
+    def get(self, r, n_rows):
+        """(narrow, wide) views for the rows r."""
         k = len(range(*r.indices(n_rows)))
-        return [b[:k] for b in self.narrows[t]], [b[:k] for b in self.wides[t]]
+        return [b[:k] for b in self.narrow], [b[:k] for b in self.wide]
 
 
 def init_weights(variant, d, h, bias=False, dtype=np.float64, rng=None):
@@ -470,17 +371,16 @@ def forward(variant, weights, x, workspace=None):
     a = z if act_into is None else _new(ws, "a", z.shape, z.dtype)
     hidden = _new(ws, "p", z.shape, z.dtype) if gated else a
     n_rows = z.shape[0]
-    threads = _threads_for(z.size)
     if act_into is not None:
-        scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ", threads)
+        scratch = _Scratch(z, act_into.narrow, act_into.wide, ws, "forward ")
 
-    def job(r, t):
+    def job(r):
         if act_into is not None:
-            act_into(z[r], a[r], *scratch.get(r, n_rows, t))
+            act_into(z[r], a[r], *scratch.get(r, n_rows))
         if gated:
             np.multiply(a[r], z_up[r], out=hidden[r])
 
-    _for_blocks_shared(job, z.shape, threads)
+    _for_blocks(job, z.shape)
     if gated:
         cache.update(z_gate=z, a=a, p=hidden)
     else:
@@ -489,9 +389,9 @@ def forward(variant, weights, x, workspace=None):
     return y.reshape(*lead, y.shape[-1]), cache
 
 
-def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r, t=0):
+def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r):
     """dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate) on rows r; dz_gate in place in dh."""
-    narrow, wide = scratch.get(r, dh.shape[0], t)
+    narrow, wide = scratch.get(r, dh.shape[0])
     g, tmp = narrow[0], narrow[1]
     if dact_into is None:  # identity: act' = 1, and g·1 = g exactly
         np.multiply(dh[r], z_up[r], out=tmp)
@@ -504,8 +404,8 @@ def _gated_grad_block(dact_into, scratch, dh, a, z_up, z_gate, dz_up, r, t=0):
     np.multiply(tmp, g, out=dh[r])
 
 
-def _grad_block(dact_into, scratch, dh, z, r, t=0):
-    narrow, wide = scratch.get(r, dh.shape[0], t)
+def _grad_block(dact_into, scratch, dh, z, r):
+    narrow, wide = scratch.get(r, dh.shape[0])
     dact_into(z[r], narrow[0], narrow[1:], wide)
     dh[r] *= narrow[0]
 
@@ -548,21 +448,20 @@ def backward(variant, weights, cache, dy, input_grad=True, free_cache=False, wor
           else _matmul(dy2, w_down_t, ws, "dh"))
     del hidden
     narrow = 1 + max(1 if gated else 0, dact_into.narrow if dact_into else 0)
-    threads = _threads_for(dh.size)
-    scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ", threads)
+    scratch = _Scratch(dh, narrow, dact_into.wide if dact_into else 0, ws, "backward ")
     if gated:
         a, z_up = c.pop("a"), c["z_up"]
         # dz_up = dh·a and dz_gate = dh·z_up·act'(z_gate), block by block; dz_gate in place
         # in dh, dz_up into z_up's rows once they are read (free_cache) or a new buffer
         dz_up = z_up if free_cache else _new(ws, "dz_up", z_up.shape, z_up.dtype)
-        _for_blocks_shared(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
-                           dh.shape, threads)
+        _for_blocks(partial(_gated_grad_block, dact_into, scratch, dh, a, z_up, z, dz_up),
+                    dh.shape)
         del a, z_up
         dz = {"gate": dh, "up": dz_up}
     else:
         c.pop("a", None)
         if dact_into is not None:
-            _for_blocks_shared(partial(_grad_block, dact_into, scratch, dh, z), dh.shape, threads)
+            _for_blocks(partial(_grad_block, dact_into, scratch, dh, z), dh.shape)
         dz = {"up": dh}
     del z, scratch
     if free_cache:
