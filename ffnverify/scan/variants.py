@@ -91,6 +91,25 @@ def variant_mentions(toks) -> list[tuple[int, str]]:
     return found
 
 
+_FFN_WORDS = ("ffn", "ffns", "mlp", "mlps", "feed-forward", "block", "blocks")
+
+
+def _ffn_after(toks, k) -> bool:
+    """Whether an FFN word follows at k, after at most a width written before it ("the
+    standard 4d FFN", "a plain 4×-wide MLP")."""
+    for _ in range(4):
+        if k >= len(toks):
+            return False
+        t = toks[k]
+        if t.kind == "WORD" and t.lower in _FFN_WORDS:
+            return True
+        if not (t.kind == "NUM" or (t.kind == "WORD" and t.lower in ("d", "wide", "width"))
+                or (t.kind == "OP" and t.text in ("-", "×"))):
+            return False
+        k += 1
+    return False
+
+
 def _find_mentions(toks) -> list[tuple[int, str]]:
     out = []
     for i, t in enumerate(toks):
@@ -98,8 +117,7 @@ def _find_mentions(toks) -> list[tuple[int, str]]:
         if v:
             out.append((t.start, v))
         elif t.kind == "WORD" and t.lower in words.PLAIN_WORDS | {"gated", "non-gated", "ungated"} \
-                and i + 1 < len(toks) and toks[i + 1].kind == "WORD" and toks[i + 1].lower in (
-                    "ffn", "ffns", "mlp", "mlps", "feed-forward", "block", "blocks"):
+                and _ffn_after(toks, i + 1):
             # any gated variant counts as SwiGLU does, any plain one as ReLU does
             out.append((t.start, "swiglu" if t.lower == "gated" else "relu"))
     dedup = []
