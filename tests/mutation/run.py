@@ -121,7 +121,7 @@ AREAS = {
             "weights", "words")],
         {},
         [f"tests/scan/{t}.py" for t in (
-            "test_mutation_kills", "test_scan_alternatives_hedges",
+            "test_mutation_kills", "test_mutation_survivors", "test_scan_alternatives_hedges",
             "test_scan_anaphora_figures_s3", "test_scan_arith_v3", "test_scan_around",
             "test_scan_attributed_derived", "test_scan_carried",
             "test_scan_carried_compute_s3", "test_scan_citations_nominal",
