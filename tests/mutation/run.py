@@ -108,7 +108,8 @@ AREAS = {
     ),
     # the scan of prose (ffnverify/scan/): its own tests but those that run subprocesses or
     # time themselves (no_eval, speed, hostile_files, cli, pytest_plugin: seconds each, and
-    # what they check is the process, not a reading)
+    # what they check is the process, not a reading) and s2_identity (it measures the
+    # modules' size, which mutmut's trampolines multiply: it fails on every mutant)
     "scan": (
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
@@ -136,7 +137,7 @@ AREAS = {
             "test_scan_read", "test_scan_readers", "test_scan_readers_hostile",
             "test_scan_recognise", "test_scan_refuted_imagined",
             "test_scan_requirement_memory", "test_scan_rounded_inputs",
-            "test_scan_rounded_results", "test_scan_s2_identity", "test_scan_sentences",
+            "test_scan_rounded_results", "test_scan_sentences",
             "test_scan_shared_scale_bits_moe", "test_scan_sized_columns_s3",
             "test_scan_softbreaks", "test_scan_spelled_counts_s3", "test_scan_structure",
             "test_scan_symbol_sides", "test_scan_symbolic_s3", "test_scan_text_tables",
@@ -144,29 +145,31 @@ AREAS = {
             "test_scan_v3", "test_scan_words", "test_corpus_v3", "test_scan_corpus")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
-    # printing what a file holds
+    # printing what a file holds (test_hostile_files is left out: it runs the audit from
+    # another directory, whose worker processes cannot find mutmut's configuration)
     "language": (
         ["ffnverify.claims.lexer", "ffnverify.claims.parser", "ffnverify.claims.model_functions",
          "ffnverify.claims.files", "ffnverify.claims.printable"],
         {},
         ["tests/claims/test_parser.py", "tests/claims/test_notation.py",
          "tests/claims/test_notation_shared.py", "tests/claims/test_files.py",
-         "tests/claims/test_hostile_files.py", "tests/claims/test_printable.py",
+         "tests/claims/test_printable.py",
          "tests/claims/test_printable_bytes.py", "tests/claims/test_show_bytes.py",
          "tests/claims/test_dtype_spellings.py", "tests/claims/test_registry.py",
          "tests/catalogue/test_model_functions.py"],
     ),
     # the kit around the checks: identifying a module's layout, the layout tables, the
     # counter checker, the bench's measurements (test_tool_mechanisms is left out: a
-    # minute of real third-party counters, checking the tools more than counters.py)
+    # minute of real third-party counters, checking the tools more than counters.py; and
+    # test_counter_exits: its counters run in spawned processes, which fail to import
+    # mutmut's trampolines)
     "kit": (
         ["ffnverify.testing.identify", "ffnverify.testing.layouts", "ffnverify.testing.counters",
          "ffnverify.bench.measure"],
         {},
         ["tests/conformance/test_identify.py", "tests/conformance/test_layouts.py",
          "tests/conformance/test_megatron_layout.py", "tests/conformance/test_auto_layout.py",
-         "tests/counters/test_check_counter_api.py", "tests/counters/test_counter_exits.py",
-         "tests/counters/test_mutants.py", "tests/bench/test_bench_measure.py",
+         "tests/counters/test_check_counter_api.py", "tests/counters/test_mutants.py", "tests/bench/test_bench_measure.py",
          "tests/bench/test_bench_timer_units.py", "tests/bench/test_bench_profiler_quiet.py"],
     ),
     # whole models: the derivations' transformer, attention and model-cost parts, and the
