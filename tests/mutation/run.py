@@ -181,7 +181,7 @@ AREAS = {
          "ffnverify.catalogue"],
         {},
         ["tests/catalogue/test_catalogue.py", "tests/catalogue/test_published_fields.py",
-         "tests/catalogue/test_model_survivors.py", "tests/test_derivation_properties.py",
+         "tests/catalogue/test_model_survivors.py", "tests/derivations/test_derivation_properties.py",
          "tests/catalogue/test_transformer_properties.py",
          "tests/catalogue/test_model_functions.py", "tests/catalogue/test_catalogue_torch.py",
          "tests/claims/test_dtype_spellings.py",
