@@ -120,6 +120,49 @@ CONFIGS = {
         model_type="phi3", hidden_size=3072, intermediate_size=8192, num_hidden_layers=32,
         num_attention_heads=32, num_key_value_heads=32, vocab_size=32064, pad_token_id=32000,
         tie_word_embeddings=False),
+    # the rows added in the sixth v3 session, typed here from their config.json files apart
+    # from the rows themselves (the catalogue's typing and this one must agree)
+    "meta-llama/Llama-3.3-70B-Instruct": _llama(8192, 28672, 80, 64, 8, 128256),
+    "codellama/CodeLlama-7b-hf": _llama(4096, 11008, 32, 32, 32, 32016),
+    "codellama/CodeLlama-13b-hf": _llama(5120, 13824, 40, 40, 40, 32016),
+    "codellama/CodeLlama-34b-hf": _llama(8192, 22016, 48, 64, 8, 32000),
+    "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T": _llama(2048, 5632, 22, 32, 4),
+    "01-ai/Yi-34B": _llama(7168, 20480, 60, 56, 8, 64000),
+    "deepseek-ai/deepseek-llm-7b-base": _llama(4096, 11008, 30, 32, 32, 102400),
+    "deepseek-ai/deepseek-llm-67b-base": _llama(8192, 22016, 95, 64, 8, 102400),
+    "mistralai/Mistral-7B-v0.3": dict(
+        model_type="mistral", hidden_size=4096, intermediate_size=14336, num_hidden_layers=32,
+        num_attention_heads=32, num_key_value_heads=8, vocab_size=32768,
+        tie_word_embeddings=False),
+    "mistralai/Mistral-Nemo-Base-2407": dict(
+        model_type="mistral", hidden_size=5120, intermediate_size=14336, num_hidden_layers=40,
+        num_attention_heads=32, num_key_value_heads=8, head_dim=128, vocab_size=131072,
+        tie_word_embeddings=False),
+    **{f"Qwen/Qwen{v}": dict(
+        model_type="qwen2", hidden_size=h, intermediate_size=ff, num_hidden_layers=n,
+        num_attention_heads=heads, num_key_value_heads=kv, vocab_size=152064,
+        tie_word_embeddings=False) for v, h, ff, n, heads, kv in [
+            ("2-7B", 3584, 18944, 28, 28, 4), ("2-72B", 8192, 29568, 80, 64, 8),
+            ("2.5-14B", 5120, 13824, 48, 40, 8), ("2.5-32B", 5120, 27648, 64, 40, 8),
+            ("2.5-72B", 8192, 29568, 80, 64, 8)]},
+    "google/gemma-2-2b": dict(
+        model_type="gemma2", hidden_size=2304, intermediate_size=9216, num_hidden_layers=26,
+        num_attention_heads=8, num_key_value_heads=4, head_dim=256, vocab_size=256000),
+    "google/gemma-2-27b": dict(
+        model_type="gemma2", hidden_size=4608, intermediate_size=36864, num_hidden_layers=46,
+        num_attention_heads=32, num_key_value_heads=16, head_dim=128, vocab_size=256000),
+    "microsoft/Phi-3-medium-4k-instruct": dict(
+        model_type="phi3", hidden_size=5120, intermediate_size=17920, num_hidden_layers=40,
+        num_attention_heads=40, num_key_value_heads=10, vocab_size=32064,
+        tie_word_embeddings=False),
+    "tiiuae/falcon-7b": dict(
+        model_type="falcon", hidden_size=4544, num_hidden_layers=32, num_attention_heads=71,
+        multi_query=True, new_decoder_architecture=False, parallel_attn=True, bias=False,
+        vocab_size=65024),
+    "tiiuae/falcon-40b": dict(
+        model_type="falcon", hidden_size=8192, num_hidden_layers=60, num_attention_heads=128,
+        num_kv_heads=8, new_decoder_architecture=True, parallel_attn=True, bias=False,
+        vocab_size=65024),
     "openai-community/gpt2": _gpt2(768, 12, 12),
     "openai-community/gpt2-medium": _gpt2(1024, 24, 16),
     "openai-community/gpt2-large": _gpt2(1280, 36, 20),
