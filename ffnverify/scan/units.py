@@ -91,7 +91,8 @@ def _sentence_starts(text: str) -> list[int]:
         if word:
             w = word.group(1).lower().rstrip(".")
             initial = (len(w) == 1 and w.isalpha() and word.group(1).isupper()
-                       and (word.start() == 0 or text[word.start() - 1].isspace()))
+                       and (word.start() == 0 or text[word.start() - 1].isspace()
+                            or text[word.start() - 1] in "\"'“‘(["))  # '"N. Shazeer"'
             nxt = re.match(r"\W*(\w+)", text[m.end():])
             starter = nxt is not None and nxt.group(1).lower() in _STARTERS
             abbreviation = w in _ABBREVIATIONS and not initial  # "p." is a page, "P." not

@@ -75,3 +75,10 @@ def test_intermediate_units_are_the_ffn_width(scan_text, text, verdict):
 def test_a_size_in_parentheses_names_the_row(scan_text, text, verdict):
     got = only(scan_text, text)
     assert (got["status"], got["verdict"]) == ("checked", verdict), got
+
+
+def test_an_initial_after_a_quote_mark_is_no_sentence_end(scan_text):
+    # 'the initial in "N. Shazeer", …': the quote mark before the initial keeps it one
+    got = scan_text('The bug split "N. Shazeer" at its initial and read Llama 2 7B as 40 '
+                    'layers.\n')["statements"]
+    assert len(got) == 1 and got[0]["text"].startswith("The bug split"), got
