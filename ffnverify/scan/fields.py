@@ -149,6 +149,10 @@ def params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool]
                     base + f" - params_total({model}, part=positions)"
                     f" - params_total({model}, part=lm_head)"]
         return out, True
+    if part == "embedding":  # "BERT-base's embedding layer": with its position table too
+        return [f"params_total({model}, part=embedding)",
+                f"params_total({model}, part=embedding) + params_total({model}, part=positions)"
+                ], True
     if part in _PARTS:
         return [f"params_total({model}, part={part})"], True
     return [f"params_total({model})"], False  # "trainable": most likely the total
@@ -282,6 +286,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
+        if func == "heads" and _PER_KV_HEAD.match(text, fe):
+            # "4 query heads per KV head": the group size, heads over KV heads
+            lhs_list = [f"heads({model}) / kv_heads({model})"]
         if func == "heads" and _KV_SAID.search(text) and not _QUERY_HEADS.search(text[fs:fe]) \
                 and _in_product(text, cand):
             # "2 × 80 layers × 8 heads × 128 × 2 bytes" of the KV cache: the heads it keeps
@@ -301,6 +308,12 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
+            if scope == "" and not per_layer and _ALL_BLOCKS.search(
+                    text[_clause_start(text, min(cand.start, fs)):cand.start]):
+                # "GPT-2 small's 12 blocks hold 85M parameters": the layers without the
+                # embedding, leniently
+                lhs_list, scope_clear = lhs_list + [
+                    f"layers({model}) * params_layer({model})"], False
             earlier = words.scope(text[:_clause_start(text, min(cand.start, fs))]) \
                 if scope == "" else ""
             if earlier in ("ffn", "attention", "norms"):  # "Llama 2 70B's FFN is three
@@ -391,6 +404,11 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
     return False
 
 
+_PER_KV_HEAD = re.compile(r"\s*(?:per|for each|for every|to each|sharing each|share each|"
+                          r"share an?|sharing an?)\s+(?:kv|key[-/ ]?value|k/v)\s*(?:head|group)s?\b|"
+                          r"\s*per\s+(?:group|kv group)\b", re.I)
+_ALL_BLOCKS = re.compile(r"\b(?:blocks|layers|decoder layers|transformer layers)\s+"
+                         r"(?:together\s+)?(?:hold|have|contain|account for|carry)\s*~?$", re.I)
 _KV_SAID = re.compile(r"\bkv\b|key[- /]value|\bcache\b", re.I)
 _QUERY_HEADS = re.compile(r"\b(?:query|attention|q)\b", re.I)
 

@@ -528,7 +528,7 @@ COUNT_HEADER = re.compile(r"^\s*(?:(?:number|no\.?|#|count) of )?(?:param(?:eter
 EACH = re.compile(r"\s*(?:each|apiece|per (?:expert|head|block|shard|matrix))\b", re.I)
 # ... or said before it ("its experts each have 5.6B parameters", "each expert holds")
 _PARTS_EACH = r"(?:experts?|heads?|shards?|matri(?:x|ces)|copies|replicas|GPUs?|devices?)"
-EACH_BEFORE = re.compile(rf"(?:\b{_PARTS_EACH}\b[,;]?\s+(?:(?:which|that)\s+)?each\b|"
+EACH_BEFORE = re.compile(rf"(?:\b{_PARTS_EACH}\b(?:\s+[\w'’.-]+){{0,4}}?[,;]?\s+(?:(?:which|that)\s+)?each\b|"
                          rf"\beach (?:one )?(?:of (?:[\w'’.-]+\s+){{0,4}}?)?"
                          rf"{_PARTS_EACH}\b|\bper[- ](?:expert|head|shard|GPU|device)\b)"
                          r"(?:(?!\band\b|\btotal\b)[^,;.]){0,40}$", re.I)

@@ -76,3 +76,28 @@ def test_a_scope_word_after_another_figure_is_that_figures(scan_text, text, verd
     # "with 39B active": the 141B before it is the total, not an active count
     got = only(scan_text, text)
     assert (got["status"], got["verdict"]) == ("checked", verdict), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Mistral 7B uses grouped-query attention with 4 query heads per KV head.", "true"),
+    ("Llama 3 8B uses 4 query heads per key-value head.", "true"),
+    ("Llama 2 70B uses 4 query heads per KV head.", "false"),
+])
+def test_heads_per_kv_head_is_the_group_size(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict and "kv_heads" in got["claim"], got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("GPT-2 small's 12 blocks hold 85M parameters.", "true"),
+    ("GPT-2 small's 12 blocks hold 95M parameters.", "false"),
+    ("BERT-base's embedding layer has 23.8M parameters.", "true"),
+    ("BERT-base's embedding layer has 25.8M parameters.", "false"),
+])
+def test_the_blocks_and_the_embedding_layer(scan_text, text, verdict):
+    assert only(scan_text, text)["verdict"] == verdict
+
+
+def test_each_of_several_parts_is_no_total(scan_text):
+    got = only(scan_text, "The 8 experts of Mixtral 8x7B each have 176M parameters per layer.")
+    assert got["verdict"] != "false", got
