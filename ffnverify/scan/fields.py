@@ -286,9 +286,15 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             name_figs.add(i)  # "the 70B model" beside Llama 2 70B: a name, not a count
             continue
         lhs_list, scope_clear = [f"{func}({model})"], True
-        if func == "heads" and _PER_KV_HEAD.match(text, fe):
-            # "4 query heads per KV head": the group size, heads over KV heads
+        if func == "heads" and (_PER_KV_HEAD.match(text, fe) or _GROUPS_OF.search(
+                text, 0, cand.start)):
+            # "4 query heads per KV head", "8 groups of 8 query heads": the group size
             lhs_list = [f"heads({model}) / kv_heads({model})"]
+        if func == "d_model" and _WIDTH_WORD.fullmatch(text[fs:fe]) and _FFN_SAID.search(
+                text[_clause_start(text, min(cand.start, fs)):max(cand.end, fe)]):
+            # "8 experts of 14336 width", "the FFN is 11008 wide": a width beside an FFN
+            # word may be the FFN's (leniently)
+            lhs_list, scope_clear = lhs_list + [f"d_ff({model})"], False
         if func == "heads" and _KV_SAID.search(text) and not _QUERY_HEADS.search(text[fs:fe]) \
                 and _in_product(text, cand):
             # "2 × 80 layers × 8 heads × 128 × 2 bytes" of the KV cache: the heads it keeps
@@ -407,6 +413,9 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
 _PER_KV_HEAD = re.compile(r"\s*(?:per|for each|for every|to each|sharing each|share each|"
                           r"share an?|sharing an?)\s+(?:kv|key[-/ ]?value|k/v)\s*(?:head|group)s?\b|"
                           r"\s*per\s+(?:group|kv group)\b", re.I)
+_GROUPS_OF = re.compile(r"\bgroups?\s+of\s+$", re.I)
+_WIDTH_WORD = re.compile(r"width|wide|dim", re.I)
+_FFN_SAID = re.compile(r"\b(?:ffns?|mlps?|feed[- ]?forward|experts?|intermediate)\b", re.I)
 _ALL_BLOCKS = re.compile(r"\b(?:blocks|layers|decoder layers|transformer layers)\s+"
                          r"(?:together\s+)?(?:hold|have|contain|account for|carry)\s*~?$", re.I)
 _KV_SAID = re.compile(r"\bkv\b|key[- /]value|\bcache\b", re.I)

@@ -101,3 +101,13 @@ def test_the_blocks_and_the_embedding_layer(scan_text, text, verdict):
 def test_each_of_several_parts_is_no_total(scan_text):
     got = only(scan_text, "The 8 experts of Mixtral 8x7B each have 176M parameters per layer.")
     assert got["verdict"] != "false", got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 70B's GQA uses 8 groups of 8 query heads.", "true"),
+    ("Llama 2 70B's GQA uses 8 groups of 4 query heads.", "false"),
+    ("Mixtral 8x7B has 32 layers, each with 8 experts of 14336 width.", "true"),
+    ("Mixtral 8x7B has 32 layers, each with 8 experts of 12288 width.", "false"),
+])
+def test_groups_of_heads_and_a_width_beside_experts(scan_text, text, verdict):
+    assert only(scan_text, text)["verdict"] == verdict
