@@ -341,7 +341,8 @@ def _merge(toks: list[Tok]):
                   and 0 <= toks[i + 4].value <= MAX_POWER):
                 power = 10 ** int(toks[i + 4].value)
                 exponent = toks[i + 4]
-                ten = replace(ten, end=exponent.end, text=f"10^{exponent.text}")
+                ten = replace(ten, end=exponent.end, text=f"10^{exponent.text}",
+                              scale=exponent.scale)
                 del toks[i + 3:i + 5]  # the figure ends after its exponent ("2×10^6 GPU-hours")
             if power is not None:
                 t.value *= power
@@ -349,6 +350,8 @@ def _merge(toks: list[Tok]):
                 t.plain = False
                 t.end = ten.end
                 t.text = t.text + "×" + ten.text
+                if ten.scale == "flops" and not t.scale:  # "8.4 × 10^22 FLOPs": the unit
+                    t.scale = "flops"  # written after the exponent is the figure's
                 del toks[i + 1:i + 3]
         # 1-2%, 10–15%: a range, not a subtraction
         if (t.kind == "OP" and t.text in "-–" and 0 < i < len(toks) - 1

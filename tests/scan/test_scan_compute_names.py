@@ -25,3 +25,12 @@ def test_a_caret_power_of_ten_ends_after_its_exponent():
 ])
 def test_cost_with_an_accelerator_named(scan_text, text, verdict):
     assert only(scan_text, text)["verdict"] == verdict
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Training Llama 2 7B on 2 trillion tokens takes about 8.4 × 10^22 FLOPs.", "true"),
+    ("Training Llama 2 7B on 2 trillion tokens takes about 2.4 × 10^22 FLOPs.", "false"),
+])
+def test_flops_written_after_a_power_of_ten(scan_text, text, verdict):
+    # the unit after "× 10^22" is the figure's: it was lost, and the statement unread
+    assert only(scan_text, text)["verdict"] == verdict
