@@ -32,3 +32,12 @@ def members(squashed: str) -> tuple:
     """The rows of the family whose squashed name is `squashed` ("gpt2" for "GPT-2",
     "llama1" for "LLaMA 1"), or ()."""
     return FAMILIES[squashed][0] if squashed in FAMILIES else ()
+
+
+# releases that share a model's unversioned name ("Mistral 7B" is v0.1, v0.2 or v0.3):
+# a figure said of the bare name may be any of them, so a reading of the row alone is
+# leniently also one of each sibling's (the row -> its siblings in the catalogue; v0.2,
+# which the catalogue lacks, is v0.1's shape with v0.3's 32K context)
+SIBLINGS = {
+    "mistral-7b": ("mistral-7b-v0.3",),
+}

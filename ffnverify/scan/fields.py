@@ -11,6 +11,7 @@ The field nouns are `words.FIELDS`.
 import re
 from fractions import Fraction
 
+from ffnverify.catalogue.families import SIBLINGS
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, words
 from ffnverify.scan.arithmetic import is_op, is_word
@@ -341,6 +342,12 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             missing.append(f"{func} of {model}, {cand.text}, as a primary source publishes it "
                            "(the config holds another: see the catalogue's note); not read")
             continue
+        siblings = [sib for sib in SIBLINGS.get(model, ()) if not _same_field(model, sib, func)] \
+            if not _VERSIONED.search(text) else []
+        if siblings:  # "Mistral 7B ... 32768 vocab": v0.1's, or v0.3's (leniently)
+            lhs_list = lhs_list + [lhs.replace(f"({model}", f"({sib}") for sib in siblings
+                                   for lhs in lhs_list]
+            scope_clear = False
         sure = bound and clear and scope_clear and given_sure and not re.search(
             r"\brespectively\b", text, re.I)
         how = "its noun" if bound else "nearness only (to confirm)"
@@ -413,6 +420,18 @@ def _no_value(text: str, t: Tok, fs: int, fe: int) -> bool:
 _PER_KV_HEAD = re.compile(r"\s*(?:per|for each|for every|to each|sharing each|share each|"
                           r"share an?|sharing an?)\s+(?:kv|key[-/ ]?value|k/v)\s*(?:head|group)s?\b|"
                           r"\s*per\s+(?:group|kv group)\b", re.I)
+def _same_field(model: str, sibling: str, func: str) -> bool:
+    """Whether two releases hold the same value of a stored field. A count the catalogue
+    computes is left to the row alone: Mistral 7B v0.1 and v0.3 differ by 6.3M parameters
+    (v0.3's 768 extra vocabulary rows), below what a stated count usually resolves, and
+    taking v0.3 too would make every count of "Mistral 7B" one to confirm."""
+    from ffnverify.catalogue import get
+
+    a, b = get(model), get(sibling)
+    return not hasattr(a, func) or getattr(a, func) == getattr(b, func)
+
+
+_VERSIONED = re.compile(r"[\s_-]v\d", re.I)
 _GROUPS_OF = re.compile(r"\bgroups?\s+of\s+$", re.I)
 _WIDTH_WORD = re.compile(r"width|wide|dim", re.I)
 _FFN_SAID = re.compile(r"\b(?:ffns?|mlps?|feed[- ]?forward|experts?|intermediate)\b", re.I)

@@ -73,3 +73,24 @@ def test_the_quantity_readers_read_a_family_too(scan_text, text, verdict):
 def test_memory_true_of_one_member_is_no_verdict(scan_text):
     got = only(scan_text, "GPT-2 needs 500 MB of memory in fp32.")  # gpt2-small's
     assert (got["status"], got["verdict"]) == ("unchecked", None), got
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    # "Mistral 7B" unversioned may be v0.1 (32,000) or v0.3 (32,768): either holds leniently
+    ("Mistral 7B has a vocabulary of 32,768 tokens.", "suggested", "true"),
+    ("Mistral 7B has a vocabulary of 32,000 tokens.", "suggested", "true"),
+    ("Mistral 7B has a vocabulary of 50,000 tokens.", "suggested", "false"),
+    # a field both releases share stays checked; a version written picks its row
+    ("Mistral 7B has 32 layers.", "checked", "true"),
+    ("Mistral-7B-v0.1 has a vocabulary of 32,768 tokens.", "checked", "false"),
+    ("Mistral-7B-v0.3 has a vocabulary of 32,768 tokens.", "checked", "true"),
+])
+def test_an_unversioned_name_may_be_any_release(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+def test_every_sibling_is_a_row():
+    rows = {m.name for m in ROWS}
+    for row, siblings in families.SIBLINGS.items():
+        assert row in rows and set(siblings) <= rows, row
