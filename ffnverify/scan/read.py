@@ -151,6 +151,10 @@ def _results_said_of(parts, toks, clean, names) -> list:
     return out
 
 
+_OUT_OF_MEMORY = re.compile(r"\bOOMs?\b|\bout of (?:GPU |GPU-)?memory\b|\bout-of-memory\b", re.I)
+_MEMORY_CALL = re.compile(r"\bbytes\(|weight_bytes\(|kv_cache_bytes\(")
+
+
 def _negate(p: Part, why: str) -> Part:
     """The claim a negated or refuted statement makes: not P. Its strict reading negates
     P's lenient one (and the reverse), so a charitable verdict stays charitable."""
@@ -309,6 +313,12 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                                       and whole & set(p.figures))]
     parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
                              names)
+    if _OUT_OF_MEMORY.search(clean) and any(_MEMORY_CALL.search(p.strict) for p in parts):
+        # "70B model OOM on 24GB VRAM even with 4-bit weights": the figure is the memory
+        # that ran out, not the weights' size; which side of it they fall is not said
+        parts = [p for p in parts if not _MEMORY_CALL.search(p.strict)]
+        notes.append("the memory runs out (OOM): its figure is a capacity the model does "
+                     "not fit, not read as the model's size")
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
