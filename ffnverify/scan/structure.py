@@ -66,16 +66,14 @@ def squash(s: str) -> str:
     return re.sub(r"[^a-z0-9.]", "", s.lower())
 
 
-_squash = squash
-
 
 @lru_cache(maxsize=1)
 def _rows() -> tuple:
     """(squashed written name, row) for every catalogue row and alias."""
     from ffnverify.catalogue.models import ALIASES, ROWS
 
-    out = [(_squash(m.name), m.name) for m in ROWS]
-    out += [(_squash(a), row) for a, row in ALIASES.items()]
+    out = [(squash(m.name), m.name) for m in ROWS]
+    out += [(squash(a), row) for a, row in ALIASES.items()]
     return tuple(out)
 
 
@@ -88,7 +86,7 @@ def _count(row: str) -> int:
 
 def family_rows(family: str) -> list[str]:
     """The catalogue rows of a family as written ("GPT-2": gpt2-small ... gpt2-xl)."""
-    key = _squash(family)
+    key = squash(family)
     if len(key) < 2:
         return []
     return sorted({row for name, row in _rows() if name.startswith(key)})
@@ -113,7 +111,7 @@ def parse_size(text: str) -> tuple[str, Fraction] | None:
 
 def consistent(written: str, row: str) -> bool:
     """Whether a name that is no row ("Llama 2", "GPT-2") may be the row's family."""
-    key = _squash(written)
+    key = squash(written)
     return bool(key) and any(name.startswith(key) for name, r in _rows() if r == row)
 
 
@@ -193,8 +191,8 @@ def _clashes(given: Given, rows: set, others: list) -> bool:
             (not consistent(o, given.model) and not _same_member(o, given)) for o in others)
     if rows:
         return True
-    return any(o.startswith("#") or (_squash(o) != _squash(given.family)
-                                     and not _squash(o).startswith(_squash(given.family)))
+    return any(o.startswith("#") or (squash(o) != squash(given.family)
+                                     and not squash(o).startswith(squash(given.family)))
                for o in others)
 
 
