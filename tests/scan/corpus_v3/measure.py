@@ -38,6 +38,7 @@ statements the helpers tuning the scan must not see).
 
 import hashlib
 import json
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -107,6 +108,24 @@ def _by_quantity(keys) -> dict:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]")
+
+
+def _miss_kind(found: list, lab: dict) -> str:
+    """Why a label went undetected, as a coarse kind (counts only, safe for held-out
+    halves): `cjk` (Chinese or Japanese text), `table` (a table row), `boundary` (the scan
+    has a statement on that line that starts elsewhere), `no_digit` (no figure in digits),
+    else `other`."""
+    text = lab["starts"]
+    if _CJK.search(text):
+        return "cjk"
+    if text.lstrip().startswith("|"):
+        return "table"
+    if any(Path(st["file"]).name == lab["file"] and st["line"] == lab["line"] for st in found):
+        return "boundary"
+    return "other" if re.search(r"\d", text) else "no_digit"
+
+
 def figures(result: dict, marks: list) -> dict:
     found = result["statements"]
     hit = match(found, marks)
@@ -146,6 +165,8 @@ def figures(result: dict, marks: list) -> dict:
         "unread_by_quantity": _by_quantity(
             _quantities(m) for k, m in enumerate(marks) if m["truth"] != "none"
             and k not in checked and k not in suggested),
+        "missed_by_kind": _by_quantity(
+            _miss_kind(found, m) for k, m in enumerate(marks) if k not in hit),
         "false_not_flagged_by_quantity": _by_quantity(
             _quantities(marks[k]) for k in false_labels if k not in flagged),
         "lists": {
