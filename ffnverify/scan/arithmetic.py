@@ -93,8 +93,8 @@ def expression(side, stated: bool = False) -> str | None:
     out, expect_operand = [], True
     for t in side:
         if t.kind == "NUM":
-            if not expect_operand:
-                return None
+            if not expect_operand or (out and out[-1] == "/" and t.value == 0):
+                return None  # (a division by a written zero states nothing)
             shown = _stated(t) if stated else num(t)
             out.append(shown if not t.power else f"({shown})")
             expect_operand = False

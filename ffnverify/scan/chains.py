@@ -102,6 +102,8 @@ def _expression(toks, i, in_bytes: bool = False):
         if t.kind == "NUM" and want_operand and not t.ratio:
             if _glued(toks, j) and _symbol(toks[j + 1]):
                 return None  # "4·(8d/3)": an expression in symbols
+            if t.value == 0 and out and out[-1] == "/":
+                return None  # a division by a written zero states nothing
             out.append(f"({literal(t.value)})" if t.power else (j, literal(t.value)))
             figs.append(j)
             want_operand = False

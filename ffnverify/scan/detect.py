@@ -441,7 +441,9 @@ _OTHER_MODELS = {"chinchilla", "gopher", "grok", "jamba", "megatron", "bloomz", 
 def _other_pattern():
     fams = (families() - {"transformer"}) | _OTHER_FAMILIES | _OTHER_MODELS
     words = "|".join(sorted(map(re.escape, fams), key=len, reverse=True))
-    return re.compile(r"(?<![\w/])(?:code\s?)?(?:" + words + r")(?:[\s_-]?(?:\d+(?:\.\d+)?"
+    # the family ends where its word ends: "optimizer" is no OPT, "GPTQ" no GPT, "yield"
+    # no Yi (a digit may follow: "gpt2", "qwen2.5")
+    return re.compile(r"(?<![\w/])(?:code\s?)?(?:" + words + r")(?![A-Za-z])(?:[\s_-]?(?:\d+(?:\.\d+)?"
                       r"(?:x\d+)?[bmk]?|xl|xxl|large|medium|small|base|mini|tiny|pro|ultra|"
                       r"chat|instruct|v\d[\w.]*)(?![\w]))*", re.I)
 

@@ -253,9 +253,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts += shares.table_shares(header, cells, before.table, toks)
     parts += derived.derived_cells(header, cells, toks)
     parts += formula_rows.formula_cells(toks, clean, cells, before) if cells else []
+    formula = anaphora.formula_values(toks, clean, before)
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
-        toks, clean, before) + anaphora.formula_values(toks, clean, before)
+        toks, clean, before) + formula
               + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before))
+    # "the formula yields ~162M": the figure is the formula's value (its last figure), not
+    # also the model's own count
+    formula_out = {max(p.figures) for p in formula}
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
         parts += got
@@ -297,6 +301,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts += quantities.read_quantities(toks, clean, (), about=about, around=around
                                             if not near and not others else None)  # "opt" in
         # "optimizer" is no model name (detect.other_names matches word prefixes)
+    if formula_out:
+        parts = [p for p in parts if any(p is f for f in formula)
+                 or not formula_out & set(p.figures)]
     if field is not None and not cells:
         parts += _by_heading(toks, clean, parts, names, near, subject, origin, field)
     parts = list({p.strict: p for p in parts}.values())
