@@ -445,7 +445,8 @@ def _other_pattern():
     # no Yi (a digit may follow: "gpt2", "qwen2.5")
     return re.compile(r"(?<![\w/])(?:code\s?)?(?:" + words + r")(?![A-Za-z])(?:[\s_-]?(?:\d+(?:\.\d+)?"
                       r"(?:x\d+)?[bmk]?|xl|xxl|large|medium|small|base|mini|tiny|pro|ultra|"
-                      r"chat|instruct|v\d[\w.]*)(?![\w]))*", re.I)
+                      r"chat|instruct|v\d[\w.]*)(?![\w]))*"
+                      r"(?!\s+AI\b)", re.I)  # "Mistral AI" is a company
 
 
 @lru_cache(maxsize=16384)

@@ -146,22 +146,25 @@ _SIZED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([MB])\b(?=[\s-]*(?:param(?:et
                     r"(?:models?\b|class\b|scale\b|llms?\b|dense\b))", re.I)
 
 
-def _names(text: str) -> tuple[set, list]:
+def _names(text: str, document: bool = False) -> tuple[set, list]:
     """The rows and the other names (as written) a block's text names; a size that names
-    a model ("a 7B model") is kept as `#size`."""
+    a model ("a 7B model") is kept as `#size`. With `document`, a model compared with is
+    always passed over (a whole document's subject is not another model because one of its
+    lines says "Tokenizer: same as Mistral 7B")."""
     clean = normalise(text)
     found = subjects(clean, models(clean))
     # a model compared with is passed over only beside the text's own model ("Mixtral 8x7B
     # outperforms Llama 2 70B"); "Compared with Falcon 40B, it is larger." over "Layers: 60"
     # may be giving Falcon's figures
-    own = any(not _compared(clean, s) for s, _, _ in found)
+    own = document or any(not _compared(clean, s) for s, _, _ in found)
     rows = {n for s, _, n in found if not (own and _compared(clean, s))}
     rows |= {"?" + n for s, _, n, _ in near_misses(clean)  # another release: never the row
              if not (own and _compared(clean, s))}
     taken = [(a, b) for a, b, _ in models(clean)] + [(a, b) for a, b, _, _ in
                                                      near_misses(clean)]
     sized = [f"#{m.group(1)}{m.group(2).upper()}" for m in _SIZED.finditer(clean)
-             if not any(a <= m.start() < b for a, b in taken)]
+             if not any(a <= m.start() < b for a, b in taken)
+             and not (own and _compared(clean, _range_start(clean, m.start())))]
     return rows, [clean[s:e] for s, e in other_names(clean)
                   if not (own and _compared(clean, s))] + sized
 
@@ -171,8 +174,15 @@ def _names(text: str) -> tuple[set, list]:
 _COMPARED_WITH = re.compile(
     r"\b(?:than|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
     r"rival(?:s|led|ing)?|match(?:es|ed|ing)?|exceed(?:s|ed|ing)?|versus|vs\.?|"
-    r"(?:compared|relative|similar|comparable|close) (?:to|with)|on par with|unlike)"
+    r"(?:compared|relative|similar|comparable|close) (?:to|with)|on par with|unlike|"
+    r"(?:the\s+)?same\s+as)"
     r"\s+(?:the\s+|a\s+|an\s+|both\s+|even\s+)?$", re.I)
+
+
+def _range_start(text: str, start: int) -> int:
+    """The start of a range a size ends ("~30B–40B dense models": the "~30B")."""
+    m = re.search(r"[~≈]?\d+(?:\.\d+)?\s?[MB]?\s?[–-]\s?$", text[max(0, start - 16):start], re.I)
+    return start - len(m.group()) if m else start
 
 
 def _compared(text: str, start: int) -> bool:
@@ -335,7 +345,7 @@ def _document(blocks, where) -> Given | None:
     none, after a sibling that names it, still speaks of it). None otherwise."""
     headed, rows, others = [], set(), []
     for block in blocks:
-        r, o = _names(block.text)
+        r, o = _names(block.text, document=True)
         if block.kind == "heading" or block.level:
             headed += [(block, x) for x in r]
         rows |= r

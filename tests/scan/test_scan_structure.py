@@ -307,3 +307,31 @@ def test_a_document_whose_headings_name_one_model_speaks_of_it_throughout(scan_t
 ])
 def test_a_document_naming_another_model_or_naming_it_only_in_text_gives_none(scan_text, doc):
     assert _status(scan_text(doc), "KV heads: 64") == ("unchecked", None)
+
+
+# ---- what a whole document is about --------------------------------------------------
+
+def test_a_company_named_for_its_models_is_no_model():
+    """"Mistral AI" is the company: no other model beside the heading's Mixtral."""
+    from ffnverify.scan.detect import other_names
+
+    assert other_names("Provider: Mistral AI") == ()
+    assert other_names("Mistral is a 7B model") != ()
+
+
+def test_a_model_the_document_compares_with_leaves_it_its_subject(scan_text):
+    """A line that names another model only as what the document's model is measured
+    against ("Tokenizer: same as Mistral 7B", "comparable to ~30B–40B dense models"), or
+    the company that made it ("Mistral AI"), leaves the whole document its one model: a
+    section whose heading names none reads under it (suggested)."""
+    doc = ("## Mixtral 8x7B\n\nA sparse model by Mistral AI.\n\n## Details\n\n"
+           "- Tokenizer: same as Mistral 7B\n- Comparable to ~30B–40B dense models\n\n"
+           "## Figures\n\n- Total Parameters: 45 billion\n")
+    got = [r for r in scan_text(doc)["statements"] if r["text"].startswith("Total")]
+    assert [(r["status"], r["verdict"]) for r in got] == [("suggested", "false")], got
+    assert "mixtral-8x7b" in got[0]["claim"]
+    # without the comparison words the other model clashes: nothing is read
+    for clash in (doc.replace("same as Mistral 7B", "Mistral 7B"),
+                  doc.replace("Comparable to ~30B–40B", "Also ~30B–40B")):
+        got = [r for r in scan_text(clash)["statements"] if r["text"].startswith("Total")]
+        assert got[0]["status"] == "unchecked", (clash, got)
