@@ -231,6 +231,16 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
     return Part(strict, loose, sure, figs, reading)
 
 
+_FAMILY_NOUN = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd)\b", re.I)
+
+
+def _own_family(text: str, a: int, b: int, rows: set, consistent) -> bool:
+    """Whether the name at a:b is the family of a row the text names, spoken of as a
+    group ("Llama 3 8B belongs to the Llama 3 family, with 8.1 billion parameters"): no
+    other owner for a figure. "Llama 3 has 126 layers in its largest size" stays one."""
+    return bool(_FAMILY_NOUN.match(text, b)) and any(consistent(text[a:b], r) for r in rows)
+
+
 def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:
     """Parts for `model field number` statements; the fields no claim function reads;
     and the figures that are names (a size repeating the model's name)."""
@@ -243,9 +253,13 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
             and not _in_arithmetic(toks, i) and not _glued(toks, i) and not _proportion(toks, i)]
     used = set()
+    from ffnverify.scan.structure import consistent
+
+    rows = {n[2] for n in names}
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)
-                                        if (a, b) not in {n[:2] for n in names}]
+                                        if (a, b) not in {n[:2] for n in names}
+                                        and not _own_family(text, a, b, rows, consistent)]
                     + [(a, b, None) for a, b, _, _ in near_misses(text)]
                     + [(a, b, None) for a, b in elided_names(text)])
     for fs, fe, func in fields:

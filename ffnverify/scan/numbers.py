@@ -89,6 +89,8 @@ def normalise(text: str) -> str:
         text = re.sub(r"_\{([^{}]{1,20})\}", r"_\1", text)
         text = text.replace("{DECIMAL}", ".")
     text = text.replace("**", "").replace("`", "")
+    if "\u2010" in text or "\u2011" in text:  # a (non-breaking) hyphen as typeset pages
+        text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:
         text = _dollars(text)
     text = _ITALIC.sub(r"\1", text)

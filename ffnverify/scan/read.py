@@ -304,6 +304,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     if formula_out:
         parts = [p for p in parts if any(p is f for f in formula)
                  or not formula_out & set(p.figures)]
+    theirs = others_sizes(toks, clean)  # "on par with 7 billion-parameter models"
+    if theirs:
+        parts = [p for p in parts if not theirs & set(p.figures)]
+        names_read |= theirs
     if field is not None and not cells:
         parts += _by_heading(toks, clean, parts, names, near, subject, origin, field)
     parts = list({p.strict: p for p in parts}.values())
@@ -346,6 +350,29 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
     return Reading(parts, notes, other, unread, kind)
+
+
+# after a figure: the nominal size of other models, in the plural ("7 billion-parameter
+# LLMs", "70B-class models", "13B models"); before it: what a model is measured against
+_SIZE_OF_OTHERS = re.compile(r"[\s-]*(?:param(?:eter)?s?[\s-]+)?(?:class[\s-]+)?"
+                             r"(?:[a-z]+[\s-]+){0,2}?(?:models|llms|networks)\b", re.I)
+_MEASURED_AGAINST = re.compile(r"(?:\b(?:comparable|similar|close|equal) to|\bon par with|"
+                               r"\brivals?|\bmatch(?:es|ing)?|\boutperform(?:s|ing)?|"
+                               r"\bbeats?|\bthan)\s+(?:[\w-]+\s+){0,3}?(?:[~≈]\s?)?$", re.I)
+
+
+def others_sizes(toks, clean: str) -> set:
+    """Indices of figures that size other models ("comparable to leading 7 billion-
+    parameter LLMs", "outperforms 13B models"): a model measured against, no count of
+    the statement's own model."""
+    out = set()
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.scale not in ("B", "M", "billion", "million", "bn"):
+            continue
+        if _SIZE_OF_OTHERS.match(clean, t.end) and _MEASURED_AGAINST.search(
+                clean, max(0, t.start - 48), t.start):
+            out.add(i)
+    return out
 
 
 def why_unread(text: str, subject: str | None = None) -> str:

@@ -128,7 +128,13 @@ VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sf
                             # a size or size word after the name ("GPT-3 Small", "GPT-3
                             # 6.7B"): a sibling the bare name does not identify
                             r"[\s_-]+(?:small|medium|large|xl|xxl|ada|babbage|curie|davinci|"
-                            r"\d+(?:\.\d+)?\s?[bm])(?![\w])", re.I)
+                            r"\d+(?:\.\d+)?\s?[bm])(?![\w])|"
+                            # a release dated after the name ("OLMo 7B April 2024",
+                            # "OLMo-7B-0424"): another checkpoint, maybe another shape
+                            r"[\s_-]+(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|"
+                            r"june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+                            r"nov(?:ember)?|dec(?:ember)?)\.?\s+(?:19|20)\d\d\b|"
+                            r"-(?:0[1-9]|1[0-2])\d\d(?![\w.])", re.I)
 VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", re.I)
 
 

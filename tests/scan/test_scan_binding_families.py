@@ -111,3 +111,43 @@ def test_each_of_several_parts_is_no_total(scan_text):
 ])
 def test_groups_of_heads_and_a_width_beside_experts(scan_text, text, verdict):
     assert only(scan_text, text)["verdict"] == verdict
+
+
+def test_the_family_spoken_of_as_a_group_is_no_other_owner(scan_text):
+    """"… belongs to the Llama 3 family, with 8.1 billion parameters": the family named
+    as the group the row belongs to gives a figure no other owner (8.03B: false)."""
+    got = only(scan_text, "The Llama 3 8B model belongs to the Llama 3 family, with 8.1 "
+                          "billion parameters.")
+    assert (got["status"], got["verdict"]) == ("checked", "false"), got
+    assert "params_total(llama-3-8b)" in got["claim"]
+    # the family stating a figure of its own is another owner: that figure is not read
+    got = only(scan_text, "Llama 3 8B has 32 layers; Llama 3 has 126 layers in its largest "
+                          "size.")
+    assert got["status"] != "checked" and "126" in got["unread"], got
+
+
+def test_a_non_breaking_hyphen_is_a_hyphen(scan_text):
+    """Typeset pages write "Llama‑2‑7B" with U+2011: the name is the row's."""
+    got = only(scan_text, "Llama\u20112\u20117B has 40 layers.")
+    assert (got["status"], got["verdict"]) == ("checked", "false"), got
+
+
+@pytest.mark.parametrize("text,claim", [
+    ("Qwen1.5-MoE-A2.7B, which has 2.7 billion activated parameters, achieves performance "
+     "on par with state-of-the-art 7 billion-parameter models.", "params_active"),
+    ("Mixtral 8x7B has 46.7B parameters, comparable to 47B dense models.", "params_total"),
+    ("Llama 2 7B outperforms 13B models on this benchmark and has 32 layers.", "layers"),
+])
+def test_a_size_of_the_models_measured_against_is_not_the_models_own(scan_text, text, claim):
+    """"on par with 7 billion-parameter models", "outperforms 13B models": the figure sizes
+    the models compared with (the first sentence was CHECKED FALSE, its 7B read as the
+    Qwen model's total); the model's own figures are still read."""
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("checked", "true"), got
+    assert claim in got["claim"] and "7000000000" not in got["claim"]
+
+
+def test_a_release_dated_after_the_name_is_another_release(scan_text):
+    """"OLMo 7B April 2024" (context 4096) is not the catalogue's OLMo 7B (2048)."""
+    got = only(scan_text, "OLMo 7B April 2024 has a context of 4096 tokens.")
+    assert got["status"] == "unchecked" and "April 2024" in got["detail"], got
