@@ -242,6 +242,15 @@ CONFIGS = {
     # fields only.
     "deepseek-v3": dict(d=7168, L=61, H=128, kv=128, hd=128, ff=2048, V=129280,
                         ctx=163840, E=256, k=8, shared_n=1, fields_only=True),
+    # --- added for fresh5/ (the seventh v3 session); fields typed from config.json -------
+    # HuggingFaceTB/SmolLM2-135M config.json (hidden 576, 30 layers, 9 heads, 3 KV heads,
+    # head_dim 64, intermediate 1536, vocab 49152, 8192 positions, tied, no biases).
+    "smollm2-135m": dict(d=576, L=30, H=9, kv=3, ff=1536, V=49152, ctx=8192, tied=True),
+    # Qwen/Qwen-7B and Qwen/Qwen-14B config.json (the first Qwen: hidden 4096 / 5120, 32 / 40
+    # layers, 32 / 40 heads, intermediate_size 22016 / 27392 for the two gated halves, so
+    # a width of 11008 / 13696, vocab 151936 / 152064, 8192 positions); fields only.
+    "qwen-7b": dict(d=4096, L=32, H=32, ff=11008, V=151936, ctx=8192, fields_only=True),
+    "qwen-14b": dict(d=5120, L=40, H=40, ff=13696, V=152064, ctx=8192, fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
