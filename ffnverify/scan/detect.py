@@ -15,7 +15,7 @@ that are no row ("GPT-3", "Falcon 40B"), so that no figure of theirs binds to a 
 import re
 from functools import lru_cache
 
-from ffnverify.scan.numbers import tokens
+from ffnverify.scan.numbers import CJK, tokens
 from ffnverify.scan.recognise import writes_arithmetic
 from ffnverify.scan.words import HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX, VARIANT_SUFFIX
 
@@ -35,7 +35,17 @@ VOCABULARY = re.compile(
     r"(?<![A-Za-z])(?:n_)?(?:layers?|heads?|emb(?:d|_dim)?|n_embd|ctx|vocab_size|ffn_dim|"
     r"d_\w+)(?![A-Za-z])|\bmodels?\b|\bfeatures\b|\blookup table\b|"
     r"optimi[sz]er|\bgradients?\b|\binference\b|\btraining\b|throughput|bandwidth|"
-    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b",
+    r"\blatency\b|\bgbps\b|gpu[- ]?hours?|\bhardware\b|"
+    # the same words in Chinese, Japanese and Korean (parameters, layers, heads, dimension,
+    # hidden, vocabulary, context, memory, bytes, cache, precision, weights, model,
+    # activations, gradients, optimizer, training, inference, compute, experts, attention,
+    # feed-forward, quantization, tokens)
+    r"参数|參數|层|層|头|頭|维|維|隐藏|中间|词表|词汇|詞彙|上下文|显存|顯存|内存|記憶體|字节|"
+    r"字節|缓存|快取|精度|权重|權重|模型|激活|梯度|优化器|優化器|训练|訓練|推理|计算|計算|算力|"
+    r"专家|專家|注意力|前馈|量化|浮点|token|"
+    r"パラメータ|レイヤー|ヘッド|次元|語彙|コンテキスト|メモリ|バイト|キャッシュ|重み|"
+    r"モデル|学習|推論|エキスパート|量子化|"
+    r"파라미터|매개변수|레이어|메모리|바이트|모델|캐시|학습|추론",
     re.I)
 _REFERENCE_WORDS = {"figure", "fig", "table", "tab", "section", "sec", "chapter", "ch", "eq",
                     "equation", "step", "page", "pages", "p", "pp", "lecture", "appendix",
@@ -118,7 +128,9 @@ def _model_patterns():
         # no "org/" prefix in the pattern: `(?:[\w.-]+/)?` at every position made the
         # search quadratic in a run of word characters (a hostile file); `_with_org`
         # widens a match over its "meta-llama/" instead, in linear time
-        out.append((name, re.compile(r"(?<![\w.])" + body + r"(?![\w]|\.\d|-\d)", re.I)))
+        # (a Chinese or Japanese letter beside a name is no part of it: "Llama 2 7B的")
+        out.append((name, re.compile(rf"(?<![^\W{CJK}]|\.)" + body
+                                     + rf"(?![^\W{CJK}]|\.\d|-\d)", re.I)))
     out.sort(key=lambda x: -len(x[1].pattern))
     return out
 

@@ -108,10 +108,17 @@ def _is_weights(text: str, about: str) -> bool:
                 or memory_words.STATE_WORDS.search(about) or memory_words.MIXED.search(about))
 
 
+# a row that sums the rows above it ("| Total | ~152 GB |", "| Sum |", "合计"): its figures
+# are the column's total, not the weights alone
+_SUM_LABEL = re.compile(r"\W*(?:total|sum|overall|combined|all|grand total|合计|总计|合計|"
+                        r"총계|합계)\b", re.I)
+
+
 def rows(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     """A table row's weights figures (see the module docstring)."""
     if not about or "|" not in text or not _is_weights(text, about) or \
-            memory_words.STATE_WORDS.search(text.split("|")[0]):
+            memory_words.STATE_WORDS.search(text.split("|")[0]) or \
+            _SUM_LABEL.match(text.split("|")[0]):
         return []
     header = about.split(" | ")
     cells = cells_of(text)

@@ -89,6 +89,9 @@ def normalise(text: str) -> str:
         text = re.sub(r"_\{([^{}]{1,20})\}", r"_\1", text)
         text = text.replace("{DECIMAL}", ".")
     text = text.replace("**", "").replace("`", "")
+    if _CJK_CHAR.search(text):  # Chinese and Japanese write no space between a word and a
+        text = _CJK_EDGE.sub(" ", text)  # figure or a Latin name: "7B的FP16权重" reads as
+        # "7B 的 FP16 权重", so every pattern's word boundary holds
     if "\u2010" in text or "\u2011" in text:  # a (non-breaking) hyphen as typeset pages
         text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:
@@ -136,18 +139,32 @@ _SUPER = re.compile(f"[{''.join(SUPERSCRIPTS)}]+")
 # "70 billion", "7-billion-parameter" (a hyphen or dash before the scale word)
 _SCALE_WORD = re.compile(rf"(?:\s|[-‐–](?=[a-z]))?({notation.alternation(SCALE_WORDS)})\b",
                          re.I)
-_BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})\b")
+_BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})(?![A-Za-z0-9_])")
 _SCALE = re.compile(rf"(?:{notation.alternation(SCALES)})(?![A-Za-z0-9_])")
 _FLOPS = re.compile(rf"\s?({notation.alternation(FLOP_SCALES)})(FLOPS|FLOPs|FLOP/s|"
                     r"FLOP|flops|flop/s|FLOPs/s)(?![A-Za-z0-9_])")
 _RATIO = re.compile(r"\s?[×x](?![A-Za-z0-9_])")
-_WORD = re.compile(r"[^\W\d_][\w]*(?:['’-][\w]+)*|_[\w]+")
+# Chinese, Japanese and Korean letters: a run of them is one word, never glued to the
+# digits or Latin letters beside it ("模型需要14GB显存": 模型需要, 14GB, 显存)
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+_WORD = re.compile(rf"[{CJK}]+|[^\W\d_{CJK}][^\W{CJK}]*(?:['’-][^\W{CJK}]+)*|_[^\W{CJK}]+")
+# the Chinese and Japanese scales (亿 10⁸, 万 10⁴, 万亿 10¹²) and byte words
+_CJK_SCALE = re.compile(r"\s?(?:万亿|萬億|兆|亿|億|万|萬)")
+_CJK_SCALES = {"万亿": (10**12, "T"), "萬億": (10**12, "T"), "兆": (10**12, "T"),
+               "亿": (10**8, "B"), "億": (10**8, "B"), "万": (10**4, "万"), "萬": (10**4, "万")}
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_CJK_EDGE = re.compile(rf"(?<=[{CJK}])(?=[^\s{CJK}\u3000-\u303f\uff00-\uffef])|"
+                       rf"(?<=[^\s{CJK}\u3000-\u303f\uff00-\uffef])(?=[{CJK}])")
+_CJK_BYTES = re.compile(r"\s?(?:字节|字節|バイト|바이트)")
 _OPS = [("**", "^"), ("==", "="), ("~=", "≈"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"),
         ("->", "→"), ("⟶", "→"), ("⇒", "→"), ("≃", "≈"), ("≅", "≈"), ("+", "+"),
         ("−", "-"), ("-", "-"), ("–", "–"), ("×", "×"), ("·", "×"), ("⋅", "×"), ("*", "×"),
         ("/", "/"), ("÷", "/"), ("^", "^"), ("(", "("), (")", ")"), ("[", "("), ("]", ")"),
         ("=", "="), ("≈", "≈"), ("~", "~"), ("≠", "≠"), ("<", "<"), (">", ">"), ("≤", "≤"),
-        ("≥", "≥"), ("→", "→"), (",", ","), (":", ":"), (";", ";"), ("%", "%")]
+        ("≥", "≥"), ("→", "→"), (",", ","), (":", ":"), (";", ";"), ("%", "%"),
+        # the full-width forms of Chinese and Japanese text
+        ("：", ":"), ("，", ","), ("；", ";"), ("（", "("), ("）", ")"), ("＝", "="),
+        ("＋", "+"), ("％", "%"), ("～", "~"), ("、", ",")]
 
 
 def _digits_ok(s: str) -> bool:
@@ -205,7 +222,18 @@ def _read_number(text: str, i: int):
         tok.plain, tok.scale = False, "flops"
         tok.end, tok.text = f.end(), text[i:f.end()]
         return tok, f.end()
+    c = _CJK_SCALE.match(text, end)
+    if c:  # 1700亿 (170 billion), 40亿字节 (4 GB)
+        factor, scale = _CJK_SCALES[c.group().strip()]
+        tok.value *= factor
+        tok.unit *= factor
+        tok.plain, tok.scale, end = False, scale, c.end()
+    c = _CJK_BYTES.match(text, end)
+    if c:  # 4字节: 4 bytes
+        tok.plain, tok.scale, end = False, "bytes", c.end()
     for pattern, table, kind in ((_BYTES, BYTE_UNITS, "bytes"), (_SCALE_WORD, None, "K")):
+        if tok.scale:
+            break
         w = pattern.match(text, end)
         if w:
             factor = table[w.group(1)] if table else SCALE_WORDS[w.group(1).lower()]
@@ -214,7 +242,7 @@ def _read_number(text: str, i: int):
             tok.plain, tok.scale, end = False, kind if kind == "bytes" else w.group(1), w.end()
             break
     else:
-        w = _SCALE.match(text, end)
+        w = _SCALE.match(text, end) if not tok.scale else None
         if w:
             factor = SCALES[w.group()]
             tok.value *= factor
@@ -264,7 +292,8 @@ def _tokens(text: str) -> list[Tok]:
                 i = run
                 continue
             got = _read_number(text, i)
-            glued = i and (text[i - 1].isalpha() or text[i - 1] == "_" or (
+            glued = i and ((text[i - 1].isalpha() and not _CJK_CHAR.match(text[i - 1]))
+                           or text[i - 1] == "_" or (
                 ch == "." and out and out[-1].kind == "WORD" and out[-1].end == i))
             if got and not glued:
                 tok, i = got
@@ -367,10 +396,20 @@ def _merge(toks: list[Tok]):
             prev = toks[i - 1]
             if prev.kind == "OP" and prev.text == "~":
                 t.tilde = True
-            elif prev.kind == "WORD" and words.hedge_before(_words_before(toks, i)):
+            elif prev.kind == "WORD" and (words.hedge_before(_words_before(toks, i))
+                                          or _CJK_HEDGE_BEFORE.search(prev.text)):
                 t.about = True
-        if t.kind == "NUM" and _hedged_after(toks, i):
+        if t.kind == "NUM" and (_hedged_after(toks, i) or (
+                i + 1 < len(toks) and toks[i + 1].kind == "WORD"
+                and _CJK_HEDGE_AFTER.match(toks[i + 1].text))):
             t.about = True
+
+
+# hedges in Chinese, Japanese and Korean: before a figure (约 13.5GB, 大约, 約, およそ, 약)
+# and after it (13.5GB 左右, 前後, 程度, くらい, 정도)
+_CJK_HEDGE_BEFORE = re.compile(r"(?:约为?|約為?|大约|大約|大概|将近|將近|接近|近|約|およそ|"
+                               r"ほぼ|약)$")
+_CJK_HEDGE_AFTER = re.compile(r"左右|上下|前後|程度|くらい|ぐらい|정도")
 
 
 # a scale letter written apart from its figure, before the noun it scales: "32 k tokens",
@@ -381,12 +420,17 @@ _SCALED_NOUNS = frozenset({"tokens", "token", "context", "ctx", "vocabulary", "v
 
 
 def _scale_apart(toks):
+    """Also a capital scale letter apart from its figure at the end of a table cell or a
+    text ("| 124 M |", "~70,000 M"): nothing after it but the cell's edge."""
     i = 0
-    while i + 2 < len(toks):
-        t, s, noun = toks[i], toks[i + 1], toks[i + 2]
+    while i + 1 < len(toks):
+        t, s = toks[i], toks[i + 1]
+        noun = toks[i + 2] if i + 2 < len(toks) else None
+        ends = noun is None or (noun.kind in ("OP", "OTHER") and noun.text in ("|", ")"))
         if t.kind == "NUM" and not t.scale and not t.ratio and not t.power and not t.money \
                 and t.unit and s.kind == "WORD" and s.text in _APART and s.start == t.end + 1 \
-                and noun.kind == "WORD" and noun.lower in _SCALED_NOUNS:
+                and ((noun is not None and noun.kind == "WORD" and noun.lower in _SCALED_NOUNS)
+                     or (ends and s.text.isupper())):
             factor = SCALES[s.text]
             t.value, t.unit, t.scale = t.value * factor, t.unit * factor, s.text
             t.plain, t.text, t.end, t.space_after = False, f"{t.text} {s.text}", s.end, True

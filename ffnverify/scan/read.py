@@ -74,7 +74,7 @@ from ffnverify.scan.detect import (
     other_names,
 )
 from ffnverify.scan.fields import field_by_heading, fields_in, model_claims
-from ffnverify.scan.numbers import normalise, tokens
+from ffnverify.scan.numbers import CJK, normalise, tokens
 from ffnverify.scan.parts import Part
 from ffnverify.scan.rows import row_claims, shape_counts
 from ffnverify.scan.variants import (
@@ -332,6 +332,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                      "not fit, not read as the model's size")
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
+    if parts and _CJK_TEXT.search(clean):
+        parts, why = _cjk(parts, clean)
+        notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
                         or "as a primary source publishes it" in m})
     notes += contrasts
@@ -373,6 +376,26 @@ def others_sizes(toks, clean: str) -> set:
                 clean, max(0, t.start - 48), t.start):
             out.add(i)
     return out
+
+
+_CJK_TEXT = re.compile(f"[{CJK}]")
+# what turns a Chinese, Japanese or Korean sentence from a statement into something else:
+# a negation (不是, 没有, 并非, ではない, ません, 아니), a question (吗, ？, か), a condition
+# (如果, 假如, もし, なら, 만약)
+_CJK_NOT_STATED = re.compile(r"不|没|沒|并非|並非|非|无法|無法|未|否|ない|ません|ず|않|아니|못|"
+                             r"吗|嗎|呢|？|\?|か[。？]?$|如果|假如|若|要是|もし|なら|場合|만약|"
+                             r"면")
+
+
+def _cjk(parts, clean: str) -> tuple[list, list]:
+    """Parts of a statement in Chinese, Japanese or Korean, read by its figures and nouns
+    only: to confirm (suggested at most), and nothing where a word may negate, ask or
+    suppose (the scan does not parse these languages' grammar)."""
+    if _CJK_NOT_STATED.search(clean):
+        return [], ["Chinese, Japanese or Korean text with a word that may negate, ask or "
+                    "suppose: not read"]
+    return [replace(p, sure=False) for p in parts], [
+        "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
 
 
 def why_unread(text: str, subject: str | None = None) -> str:

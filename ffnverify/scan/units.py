@@ -105,7 +105,13 @@ def _sentence_starts(text: str) -> list[int]:
     # answer, as a run-in heading does
     cuts = [c for k, c in enumerate(cuts)
             if not _FIGURE_QUESTION.fullmatch(text[cuts[k - 1] if k else 0:c])]
-    return [c for c in cuts if not _FRAGMENT.match(text, c)]
+    cuts = [c for c in cuts if not _FRAGMENT.match(text, c)]
+    # Chinese and Japanese end a sentence with a full-width stop, no space after it
+    cuts += [m.end() for m in _CJK_END.finditer(text)]
+    return sorted(set(cuts))
+
+
+_CJK_END = re.compile(r"[。！？](?:[」』）”’]*)(?=\s*\S)")
 
 
 _FIGURE_QUESTION = re.compile(r"\s*(?:why|how come|so why|but why)\s+(?:the\s+|a\s+)?[~≈]?\d"

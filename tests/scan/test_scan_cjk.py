@@ -1,0 +1,81 @@
+"""Chinese, Japanese and Korean text: its sentences, figures (亿, 万, 字节, figures glued
+to the words beside them) and nouns are found, and a statement is read by its figures and
+nouns alone, so never more than suggested; a word that may negate, ask or suppose leaves
+it unread. Sentences written for these tests."""
+
+import pytest
+from verdicts import only
+
+from ffnverify.scan.numbers import normalise, tokens
+from ffnverify.scan.units import _sentence_starts
+
+
+def _nums(text):
+    return [(t.text, t.value, t.scale) for t in tokens(normalise(text)) if t.kind == "NUM"]
+
+
+@pytest.mark.parametrize("text,value,scale", [
+    ("拥有1700亿参数的模型", 170 * 10**9, "B"),   # 亿: 10⁸
+    ("参数量约为 67 亿。", 67 * 10**8, "B"),       # apart from its figure
+    ("70億パラメータ", 7 * 10**9, "B"),
+    ("1.5万亿 tokens", 15 * 10**11, "T"),          # 万亿: 10¹²
+    ("参数大小:4字节/参数", 4, "bytes"),
+    ("7B模型需要14GB显存", 14 * 10**9, "bytes"),   # glued to the words on both sides
+])
+def test_a_figure_in_cjk_text_is_read_with_its_scale(text, value, scale):
+    got = [(v, s) for _, v, s in _nums(text)]
+    assert (value, scale) in got, (text, got)
+
+
+def test_a_figure_glued_to_a_latin_name_stays_part_of_the_name():
+    assert _nums("Qwen1.5 and L08 and W1") == []
+
+
+def test_a_full_width_stop_ends_a_sentence():
+    text = "代码中设置的intermediate_size=4096。按我的理解，应该是16384。"
+    assert _sentence_starts(text) == [text.index("按")]
+
+
+def test_a_cjk_statement_is_found_and_read_as_suggested_at_most(scan_text):
+    got = only(scan_text, "Llama 2 7B 有 32 层，隐藏层维度为4096，32 个注意力头。")
+    assert (got["status"], got["verdict"]) == ("suggested", "true"), got
+    for field in ("layers(llama-2-7b) == 32", "d_model(llama-2-7b) == 4096",
+                  "heads(llama-2-7b) == 32"):
+        assert field in got["claim"], got
+    got = only(scan_text, "Llama 2 7B的层数为40。")
+    assert (got["status"], got["verdict"]) == ("suggested", "false"), got
+    got = only(scan_text, "Llama-2-7B はレイヤー数が 40 です。")
+    assert (got["status"], got["verdict"]) == ("suggested", "false"), got
+    got = only(scan_text, "Llama 2 7B的FP16权重约为13.5GB。")
+    assert (got["status"], got["verdict"]) == ("suggested", "true"), got
+    assert "weight_bytes(llama-2-7b, dtype=fp16)" in got["claim"]
+
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 7B 不是 40 层。",          # a negation
+    "Llama 2 7B 有 40 层吗？",          # a question
+    "如果 Llama 2 7B 有 40 层，它会更大。",  # a condition
+    "Llama-2-7B のレイヤー数は 40 ではない。",
+])
+def test_a_cjk_word_that_may_negate_ask_or_suppose_leaves_it_unread(scan_text, text):
+    got = only(scan_text, text)
+    assert got["status"] == "unchecked" and "not read" in got["detail"], got
+
+
+def test_a_cjk_arithmetic_line_is_suggested(scan_text):
+    """"10亿参数*4字节/参数=40亿字节": its arithmetic holds; the line may also state a
+    model's count (the scan does not parse it), so it is suggested, not checked."""
+    got = only(scan_text, "10亿参数*4字节/参数=40亿字节")
+    assert (got["status"], got["verdict"]) == ("suggested", "true"), got
+    got = only(scan_text, "10亿参数*4字节/参数=50亿字节")
+    assert (got["status"], got["verdict"]) == ("suggested", "false"), got
+
+
+def test_a_total_row_is_not_the_weights(scan_text):
+    """"| Total | ~152 GB |" under a table of weights, gradients and optimizer states is
+    the column's sum, not the weights of the 7B model the heading names."""
+    doc = ("### Memory for a 7B Parameter Model\n\n| Component | Size (FP32) |\n|---|---|\n"
+           "| Model parameters | 28 GB |\n| Gradients | 28 GB |\n| Total | ~56 GB |\n")
+    rows = {s["text"].split("|")[0].strip(): s for s in scan_text(doc)["statements"]}
+    assert rows["Model parameters"]["verdict"] == "true", rows
+    assert rows["Total"]["verdict"] != "false", rows
