@@ -49,8 +49,11 @@ def _squash(s: str) -> str:
 
 
 def _plain(s: str) -> str:
-    """Whitespace squashed, Markdown's `**` and backticks left out, and a table row's
-    outer pipes too (`| FP16 | 2 |` and `FP16 | 2` are the same row's text)."""
+    """Whitespace squashed, Markdown's `**` and backticks left out, a table row's outer
+    pipes too (`| FP16 | 2 |` and `FP16 | 2` are the same row's text), and the backslash
+    of a Markdown escape (`\\(\\theta\\)` renders as `(\\theta)`: the scan shows the
+    rendered text)."""
+    s = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", s)
     return _squash(s.replace("**", "").replace("`", "")).strip("| ")
 
 
