@@ -20,7 +20,7 @@ from fractions import Fraction
 from itertools import product as _cartesian
 
 from ffnverify.scan import precision, words
-from ffnverify.scan.figure import compare, spread
+from ffnverify.scan.figure import compare, spread, terms_of
 from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
 from ffnverify.scan.parts import Part
 from ffnverify.scan.recognise import runs
@@ -242,6 +242,37 @@ def arithmetic(toks) -> tuple[list, bool]:
             if part is not None:
                 parts.append(part)
     return parts, unsure
+
+
+_SIDE_OPS = ("+", "-", "×", "/", "^", "=", "≈", "(", ")")
+
+
+def conversions(toks) -> list[Part]:
+    """"1B = 10亿", "10亿字节 = 1GB", "4K = 4096", "1 GiB = 1024 MiB": one figure restated
+    in another scale or unit, nothing computed. It holds when some reading of the two
+    (GB or GiB, K as 1000 or 1024) agrees at the precision the right side states; a
+    rounded left side ("6.7B = 6,738,415,616") is read as rounded, leniently."""
+    parts = []
+    for i in range(len(toks) - 2):
+        a, op, b = toks[i], toks[i + 1], toks[i + 2]
+        if a.kind != "NUM" or b.kind != "NUM" or op.kind != "OP" or op.text not in ("=", "≈"):
+            continue
+        if (i and toks[i - 1].kind == "OP" and toks[i - 1].text in _SIDE_OPS) or (
+                i + 3 < len(toks) and toks[i + 3].kind == "OP" and toks[i + 3].text in _SIDE_OPS):
+            continue  # a side of arithmetic (`arithmetic`, `chains`)
+        if any(t.ratio or t.money or t.power or t.scale in ("%", "flops") for t in (a, b)):
+            continue
+        if (a.scale == "bytes") != (b.scale == "bytes") or not (a.scale or b.scale):
+            continue  # a count is no memory; two plain numbers state no conversion
+        if re.sub(r"[\d.,\s]", "", a.text).lower() == re.sub(r"[\d.,\s]", "", b.text).lower():
+            continue  # the same scale or unit on both sides ("7B = 7B", "2 GB = 2 GB")
+        binary = a.scale != "bytes"  # 4K = 4096: K as 1000 or 1024
+        strict, lenient = compare([terms_of(a, binary)], b, binary=binary)
+        if op.text == "≈":
+            strict = lenient
+        parts.append(Part(strict, lenient, True, (i, i + 2),
+                          "a figure restated in another scale or unit"))
+    return parts
 
 
 def _compared(left, op, right, at) -> Part | None:

@@ -17,6 +17,10 @@ _CODE_LINE = re.compile(
     r"|self\.|\)\s*:$|^[\])}]+$|;\s*$|\w\([^()]*\)\s*$")
 
 
+# Chinese, Japanese and Korean letters and their punctuation
+_CJK_EDGE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+                       "\u3000-\u303f\uff00-\uffef]")
+
 def looks_like_code(line: str) -> bool:
     """A line of program text pasted into a plain-text document (plain text has no code
     markup, so its shape is all there is to go on)."""
@@ -171,7 +175,9 @@ def read_text(text: str) -> Doc:
             stripped = stripped[mark.end():]
         wraps = (current is not None and previous and previous[-1] not in _ENDS
                  and (stripped[0].islower() or stripped[0].isdigit() or stripped[0] in "(,")
-                 and not _figure_rows(previous, stripped))
+                 and not _figure_rows(previous, stripped)
+                 and not _CJK_EDGE.search(previous[-1] + stripped[0]))  # (Chinese and
+        # Japanese are not wrapped at spaces: a line break beside their letters ends a line)
         if wraps:
             current.add(" ", off - 1 if off else 0, contiguous=False)
         else:

@@ -32,7 +32,8 @@ CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| siz
 TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
 BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
 BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
-PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
+PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)|"
+                       r"^\s*(?:字节|字節|バイト)?\s*(?:/|每)\s*(?:个|個)?\s*(?:参数|參數|パラメータ)",
                        re.I)
 COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
                "models", "-parameter", "parameter-model", "模型", "モデル", "모델", "参数",

@@ -59,6 +59,7 @@ from ffnverify.scan import (
 )
 from ffnverify.scan.arithmetic import (
     arithmetic,
+    conversions,
     expansions,
     fractions_of,
     is_op,
@@ -246,7 +247,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     arith, _ = arithmetic(toks)
     parts += arith + worded_results(toks, clean) + worded_sources(toks, clean) \
         + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
-    parts += expansions(toks)
+    parts += expansions(toks) + conversions(toks)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)
     if cells and before is not None:

@@ -165,8 +165,19 @@ def _line_cuts(block: Block, where) -> list[int]:
     bounds = [-1, *breaks, len(text)]
     lines = [text[a + 1:b].strip() for a, b in itertools.pairwise(bounds)]
     return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
-            if (k == 0 and _GREETING.fullmatch(before)) or (_STARTS_LINE.match(after) and (
+            if (k == 0 and _GREETING.fullmatch(before)) or _CJK_LINES(before, after) or (
+                _STARTS_LINE.match(after) and (
                 (_figure_line(before) and _figure_line(after)) or _BARE_FIGURE.fullmatch(before)))]
+
+
+def _CJK_LINES(before: str, after: str) -> bool:
+    """Chinese and Japanese are not wrapped at spaces (they have none): a line break
+    beside their letters ends a line set on its own, as notes write them."""
+    return bool(_CJK_LETTER.search(before[-1:] + after[:1]))
+
+
+_CJK_LETTER = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+                         "\u3000-\u303f\uff00-\uffef]")
 
 
 # a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the

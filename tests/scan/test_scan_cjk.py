@@ -79,3 +79,27 @@ def test_a_total_row_is_not_the_weights(scan_text):
     rows = {s["text"].split("|")[0].strip(): s for s in scan_text(doc)["statements"]}
     assert rows["Model parameters"]["verdict"] == "true", rows
     assert rows["Total"]["verdict"] != "false", rows
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("1 GiB = 1024 MiB of memory", "checked", "true"),
+    ("1 GB = 1000 MB of memory", "checked", "true"),
+    ("1 GB = 1024 MB of memory", "suggested", "true"),   # GiB and MiB: one reading holds
+    ("13B = 13,000,000 parameters", "checked", "false"),  # no reading rescues it
+    ("6.7B = 6,738,415,616 parameters", "suggested", "true"),  # 6.7B read as rounded
+    ("1B = 10亿参数", "suggested", "true"),
+    ("10亿字节=1GB", "suggested", "true"),
+])
+def test_a_figure_restated_in_another_scale_or_unit(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+def test_a_cjk_line_in_a_text_file_is_a_line_of_its_own(scan_text):
+    """Chinese notes set each formula on its own line: a line break beside CJK letters
+    ends the unit (a Latin line starting with a digit would continue the one above)."""
+    doc = "计算模型大小\n模型大小=参数数量*每个参数字节\n10亿参数*4字节/参数=40亿字节\n10亿字节=1GB\n"
+    got = scan_text(doc, "notes.txt")["statements"]
+    lines = {s["line"]: s for s in got}
+    assert lines[3]["end_line"] == 3 and lines[3]["verdict"] == "true", got
+    assert lines[4]["verdict"] == "true", got
