@@ -247,6 +247,13 @@ def arithmetic(toks) -> tuple[list, bool]:
 _SIDE_OPS = ("+", "-", "×", "/", "^", "=", "≈", "(", ")")
 
 
+def _bytes(toks, i) -> bool:
+    """Whether figure i counts bytes: a byte unit ("1GB"), or the word after it ("1
+    billion bytes")."""
+    return toks[i].scale == "bytes" or (i + 1 < len(toks) and is_word(toks[i + 1], "bytes",
+                                                                       "byte"))
+
+
 def conversions(toks) -> list[Part]:
     """"1B = 10亿", "10亿字节 = 1GB", "4K = 4096", "1 GiB = 1024 MiB": one figure restated
     in another scale or unit, nothing computed. It holds when some reading of the two
@@ -254,23 +261,27 @@ def conversions(toks) -> list[Part]:
     rounded left side ("6.7B = 6,738,415,616") is read as rounded, leniently."""
     parts = []
     for i in range(len(toks) - 2):
-        a, op, b = toks[i], toks[i + 1], toks[i + 2]
+        o = i + 2 if is_word(toks[i + 1], "bytes", "byte") else i + 1  # "1 billion bytes = 1 GB"
+        if o + 1 >= len(toks):
+            continue
+        a, op, b = toks[i], toks[o], toks[o + 1]
         if a.kind != "NUM" or b.kind != "NUM" or op.kind != "OP" or op.text not in ("=", "≈"):
             continue
         if (i and toks[i - 1].kind == "OP" and toks[i - 1].text in _SIDE_OPS) or (
-                i + 3 < len(toks) and toks[i + 3].kind == "OP" and toks[i + 3].text in _SIDE_OPS):
+                o + 2 < len(toks) and toks[o + 2].kind == "OP" and toks[o + 2].text in _SIDE_OPS):
             continue  # a side of arithmetic (`arithmetic`, `chains`)
         if any(t.ratio or t.money or t.power or t.scale in ("%", "flops") for t in (a, b)):
             continue
-        if (a.scale == "bytes") != (b.scale == "bytes") or not (a.scale or b.scale):
+        if _bytes(toks, i) != _bytes(toks, o + 1) or not (a.scale or b.scale):
             continue  # a count is no memory; two plain numbers state no conversion
-        if re.sub(r"[\d.,\s]", "", a.text).lower() == re.sub(r"[\d.,\s]", "", b.text).lower():
+        if re.sub(r"[\d.,\s]", "", a.text).lower() == re.sub(r"[\d.,\s]", "", b.text).lower() \
+                and _bytes(toks, i) == (b.scale == "bytes"):
             continue  # the same scale or unit on both sides ("7B = 7B", "2 GB = 2 GB")
         binary = a.scale != "bytes"  # 4K = 4096: K as 1000 or 1024
         strict, lenient = compare([terms_of(a, binary)], b, binary=binary)
         if op.text == "≈":
             strict = lenient
-        parts.append(Part(strict, lenient, True, (i, i + 2),
+        parts.append(Part(strict, lenient, True, (i, o + 1),
                           "a figure restated in another scale or unit"))
     return parts
 

@@ -333,8 +333,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                      "not fit, not read as the model's size")
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
-    if parts and _CJK_TEXT.search(clean):
-        parts, why = _cjk(parts, clean)
+    if parts and (_CJK_TEXT.search(text) or any(_CJK_TEXT.search(h) for h in header)):
+        parts, why = _cjk(parts, text)
         notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
                         or "as a primary source publishes it" in m})

@@ -486,11 +486,14 @@ DIFFERENCE_SAID = re.compile(r"\b(?:difference|gap|delta)\b[^.;:]{0,60}\b(?:is|o
                              r"(?:just |only |about |roughly )?~?$", re.I)
 FORMER = re.compile(r"\b(?:previously|formerly|originally|used to|before that|"
                     r"at first|initially)\b", re.I)
-FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$", re.I)
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$|(?:从|由|から)\s*~?$", re.I)
 CHANGE = re.compile(r"\b(?:went|go(?:es)?|grew|grow(?:s|n)?|increas\w*|decreas\w*|reduc\w*|cut(?:s|ting)?|"
                     r"rais\w*|lower\w*|extend\w*|expand\w*|doubl\w*|halv\w*|shr[aiu]nk\w*|"
                     r"dropp?\w*|mov(?:e|ed|es|ing)|chang\w*|jump\w*|bump\w*|upgrad\w*|switch\w*|"
-                    r"trimm?\w*|widen\w*|narrow\w*)\b", re.I)
+                    r"trimm?\w*|widen\w*|narrow\w*)\b|"
+                    # increased, expanded, reduced, raised, doubled, halved, to (from X to Y)
+                    r"增加|扩大|扩展|提升|提高|减少|降低|缩小|翻倍|减半|到|增やし|拡張|削減|"
+                    r"まで|へ", re.I)
 
 DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
                                r"apart|difference)\b", re.I)

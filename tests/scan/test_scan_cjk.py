@@ -19,12 +19,20 @@ def _nums(text):
     ("参数量约为 67 亿。", 67 * 10**8, "B"),       # apart from its figure
     ("70億パラメータ", 7 * 10**9, "B"),
     ("1.5万亿 tokens", 15 * 10**11, "T"),          # 万亿: 10¹²
-    ("参数大小:4字节/参数", 4, "bytes"),
     ("7B模型需要14GB显存", 14 * 10**9, "bytes"),   # glued to the words on both sides
 ])
 def test_a_figure_in_cjk_text_is_read_with_its_scale(text, value, scale):
     got = [(v, s) for _, v, s in _nums(text)]
     assert (value, scale) in got, (text, got)
+
+
+def test_bytes_per_parameter_in_cjk_text_is_read_as_such():
+    """"4字节/参数": 4 bytes per parameter, no amount of memory."""
+    from ffnverify.scan import memory_words
+
+    text = normalise("参数大小:4字节/参数")
+    four = next(t for t in tokens(text) if t.kind == "NUM")
+    assert four.value == 4 and memory_words.PER_PARAM.match(text[four.end:])
 
 
 def test_a_figure_glued_to_a_latin_name_stays_part_of_the_name():
@@ -103,3 +111,20 @@ def test_a_cjk_line_in_a_text_file_is_a_line_of_its_own(scan_text):
     lines = {s["line"]: s for s in got}
     assert lines[3]["end_line"] == 3 and lines[3]["verdict"] == "true", got
     assert lines[4]["verdict"] == "true", got
+
+
+def test_the_glossary_gives_the_readers_their_english_words():
+    """`cjk.to_english`: the domain's nouns, function words and the words of polarity, as
+    the English readers know them (word order as written)."""
+    from ffnverify.scan.cjk import to_english
+
+    got = " ".join(to_english("Llama 2 7B 的层数为 32，注意力头数为 32").split())
+    assert got == "Llama 2 7B layers is 32， heads is 32", got
+    assert "not" in to_english("不是 40 层") and "?" in to_english("有 40 层吗")
+    assert " ".join(to_english("显存约 14GB 左右").split()) == "VRAM about about 14GB"
+
+
+def test_mixtral_total_and_active_in_chinese(scan_text):
+    got = only(scan_text, "Mixtral 8x7B 每个 token 激活约 13B 参数。")
+    assert (got["status"], got["verdict"]) == ("suggested", "true"), got
+    assert "params_active(mixtral-8x7b)" in got["claim"]

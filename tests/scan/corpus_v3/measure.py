@@ -170,6 +170,9 @@ def figures(result: dict, marks: list) -> dict:
             and k not in checked and k not in suggested),
         "missed_by_kind": _by_quantity(
             _miss_kind(found, m) for k, m in enumerate(marks) if k not in hit),
+        "wrong_suggested_false_by_quantity": _by_quantity(
+            ("cjk:" if _CJK.search(marks[k]["starts"]) else "") + _quantities(marks[k])
+            for k in sugg_false if k not in sugg_false_right),
         "false_not_flagged_by_quantity": _by_quantity(
             _quantities(marks[k]) for k in false_labels if k not in flagged),
         "lists": {
