@@ -124,6 +124,10 @@ SCOPES = [  # (pattern, part of the model) — first match wins
 
 # identity: words after a model's name that make it another release
 VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sft|dpo|rlhf|"
+                            # a release for another language or casing ("bert-base-chinese",
+                            # "BERT-base cased", "Llama-2-7b-zh"): another vocabulary
+                            r"chinese|multilingual|cased|japanese|korean|german|french|"
+                            r"arabic|russian|zh|ja|ko|jp|wwm|alpaca|"
                             r"\d+k)(?![\w])|[_-](?:it|code)(?![\w])|"
                             # a size or size word after the name ("GPT-3 Small", "GPT-3
                             # 6.7B"): a sibling the bare name does not identify
@@ -135,7 +139,8 @@ VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sf
                             r"june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
                             r"nov(?:ember)?|dec(?:ember)?)\.?\s+(?:19|20)\d\d\b|"
                             r"-(?:0[1-9]|1[0-2])\d\d(?![\w.])", re.I)
-VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama)[\s_-]*$", re.I)
+VARIANT_PREFIX = re.compile(r"(?:\bcode|\bchat|\bvision|\bcodellama|\bchinese|\bmultilingual|"
+                            r"中文|\bjapanese)[\s_-]*$", re.I)
 
 
 def hedged(before: str) -> bool:

@@ -151,3 +151,19 @@ def test_a_release_dated_after_the_name_is_another_release(scan_text):
     """"OLMo 7B April 2024" (context 4096) is not the catalogue's OLMo 7B (2048)."""
     got = only(scan_text, "OLMo 7B April 2024 has a context of 4096 tokens.")
     assert got["status"] == "unchecked" and "April 2024" in got["detail"], got
+
+
+@pytest.mark.parametrize("text", [
+    "bert-base-chinese has a vocabulary of 21128 tokens.",   # BERT-base's is 30522
+    "BERT-base cased has a vocabulary of 28996 tokens.",
+    "Chinese-LLaMA-7B has a vocabulary of 49953 tokens.",     # LLaMA 7B's is 32000
+])
+def test_a_release_for_another_language_or_casing_is_another_release(scan_text, text):
+    """Its vocabulary differs from the row's: a near miss, unchecked, never FALSE."""
+    got = only(scan_text, text)
+    assert got["status"] == "unchecked" and "another" in got["detail"], got
+
+
+def test_uncased_is_the_rows_own_casing(scan_text):
+    got = only(scan_text, "BERT-base uncased has a vocabulary of 30522 tokens.")
+    assert (got["status"], got["verdict"]) == ("checked", "true"), got
