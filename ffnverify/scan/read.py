@@ -103,6 +103,7 @@ class Reading:
     other: list = field(default_factory=list)  # other readings, decided and reported only
     unread: list = field(default_factory=list)
     polarity: str = ""
+    glossary: bool = False  # read in CJK text through `cjk`: never FALSE (`scan.settle`)
 
     @property
     def sure(self) -> bool:
@@ -333,7 +334,9 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                      "not fit, not read as the model's size")
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
-    if parts and (_CJK_TEXT.search(text) or any(_CJK_TEXT.search(h) for h in header)):
+    glossary = bool(parts) and bool(_CJK_TEXT.search(text)
+                                    or any(_CJK_TEXT.search(h) for h in header))
+    if glossary:
         parts, why = _cjk(parts, text)
         notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
@@ -353,7 +356,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     unread = [t.text for t in meaningful_numbers(clean, toks)  # a figure restated (the
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
-    return Reading(parts, notes, other, unread, kind)
+    return Reading(parts, notes, other, unread, kind, glossary)
 
 
 # after a figure: the nominal size of other models, in the plural ("7 billion-parameter

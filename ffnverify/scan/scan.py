@@ -447,6 +447,9 @@ def _would_hold(res) -> str:
     return f" (it would hold with the figure {left})" if left and len(left) < 60 else ""
 
 
+_AS_WRITTEN = ("arithmetic", "a figure restated")  # readings made of figures and operators
+
+
 def settle(record: dict, r, results: dict):
     """A statement's status and verdict from its parts' strict and lenient verdicts
     (statcheck's rule): a part is TRUE or FALSE when both readings agree; when they
@@ -504,6 +507,16 @@ def settle(record: dict, r, results: dict):
     for p in r.other:
         details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
     claim = " and ".join(holds for _, _, _, holds, _ in outcomes)
+    if verdict == "false" and r.glossary and any(
+            v == "false" and not p.reading.startswith(_AS_WRITTEN) for p, v, _, _, _ in outcomes):
+        # a reading through a glossary may have bound a figure to the wrong noun: a FALSE
+        # from it is never a flag, only a lead (arithmetic as written needs no words)
+        record.update(detail="read through the Chinese, Japanese or Korean glossary, it "
+                      f"would be false ({claim}); not flagged, since the scan does not "
+                      "parse these languages' grammar: check it by hand — "
+                      + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
+                                   else details), unread=list(r.unread))
+        return
     if verdict == "unknown" and all(p.family for p, v, _, _, _ in outcomes if v == "unknown"):
         # true of some of a family's models only: which one the name means decides it
         record.update(detail="true of some of the family's models, not of every one (name "

@@ -50,10 +50,11 @@ def test_a_cjk_statement_is_found_and_read_as_suggested_at_most(scan_text):
     for field in ("layers(llama-2-7b) == 32", "d_model(llama-2-7b) == 4096",
                   "heads(llama-2-7b) == 32"):
         assert field in got["claim"], got
-    got = only(scan_text, "Llama 2 7B的层数为40。")
-    assert (got["status"], got["verdict"]) == ("suggested", "false"), got
-    got = only(scan_text, "Llama-2-7B はレイヤー数が 40 です。")
-    assert (got["status"], got["verdict"]) == ("suggested", "false"), got
+    # a reading through the glossary that comes out false is a lead, never a flag
+    for text in ("Llama 2 7B的层数为40。", "Llama-2-7B はレイヤー数が 40 です。"):
+        got = only(scan_text, text)
+        assert got["status"] == "unchecked" and "would be false" in got["detail"], got
+        assert "layers(llama-2-7b) == 40" in got["detail"]
     got = only(scan_text, "Llama 2 7B的FP16权重约为13.5GB。")
     assert (got["status"], got["verdict"]) == ("suggested", "true"), got
     assert "weight_bytes(llama-2-7b, dtype=fp16)" in got["claim"]
