@@ -234,11 +234,14 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
 _FAMILY_NOUN = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd)\b", re.I)
 
 
-def _own_family(text: str, a: int, b: int, rows: set, consistent) -> bool:
+def _own_family(text: str, a: int, b: int, rows: set, consistent, placed: bool) -> bool:
     """Whether the name at a:b is the family of a row the text names, spoken of as a
-    group ("Llama 3 8B belongs to the Llama 3 family, with 8.1 billion parameters"): no
-    other owner for a figure. "Llama 3 has 126 layers in its largest size" stays one."""
-    return bool(_FAMILY_NOUN.match(text, b)) and any(consistent(text[a:b], r) for r in rows)
+    group ("Llama 3 8B belongs to the Llama 3 family, with 8.1 billion parameters"), or
+    the family of the row the text's place names ("Mixtral's hidden size" under a heading
+    "Mixtral 8x7B"): no other owner for a figure. "Llama 3 8B has 32 layers; Llama 3 has
+    126 layers in its largest size" keeps it one."""
+    return (placed or bool(_FAMILY_NOUN.match(text, b))) and any(
+        consistent(text[a:b], r) for r in rows)
 
 
 def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:
@@ -259,7 +262,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)
                                         if (a, b) not in {n[:2] for n in names}
-                                        and not _own_family(text, a, b, rows, consistent)]
+                                        and not _own_family(text, a, b, rows, consistent,
+                                                            all(n[0] < 0 for n in names))]
                     + [(a, b, None) for a, b, _, _ in near_misses(text)]
                     + [(a, b, None) for a, b in elided_names(text)])
     for fs, fe, func in fields:

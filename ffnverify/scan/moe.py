@@ -39,6 +39,18 @@ def _next_count(toks, i):
     return None
 
 
+def _whole_of(toks, i) -> bool:
+    """Whether count i is the M of "N of (its|the|all) M": the whole a part is taken from."""
+    j = i - 1
+    if j >= 0 and toks[j].kind == "OP" and toks[j].text == "~":
+        j -= 1
+    while j >= 0 and toks[j].kind == "WORD" and toks[j].lower in ("its", "the", "their", "all",
+                                                                 "about", "roughly", "some"):
+        j -= 1
+    return j >= 1 and toks[j].kind == "WORD" and toks[j].lower == "of" and \
+        toks[j - 1].kind == "NUM" and toks[j - 1].scale in _COUNT_SCALES
+
+
 def _role(toks, i) -> str:
     if i >= 2 and toks[i - 1].kind == "OP" and toks[i - 1].text == ":":  # "Active params: 12.9B"
         label = words_before(toks, i - 1, 6)
@@ -50,6 +62,8 @@ def _role(toks, i) -> str:
     before = [w for w in words_before(toks, i, 4) if w not in _HEDGES][-2:]
     if after[:1] == ["of"] and _next_count(toks, i) is not None:
         return "active"  # "13B of its 47B parameters": the part, in a sentence on activity
+    if _whole_of(toks, i):
+        return "total"  # "... of its 47B parameters are active": the whole
     if any(w in _ACTIVE for w in after[:3]) or (after[:2] == ["per", "token"]):
         return "active"
     if before and before[-1] in _ACTIVE:

@@ -267,7 +267,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts += got
         missing += miss
         names_read |= nf
-    elif subject and not cells and not near and not other_names(clean):
+    elif subject and not cells and not near and not _others(clean, subject):
         got, miss, nf = model_claims(toks, clean, [(-1, -1, subject)], given_sure=False)
         got, nf = _nominal_names(got, nf, toks, nominal)
         parts += got
@@ -293,7 +293,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     about = " | ".join(header)  # a table's header says what its columns measure
     if subjects:
         parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
-    elif (subject or _member(cells, family)) and not near and not other_names(clean):
+    elif (subject or _member(cells, family)) and not near and not _others(clean, subject):
         # the model named before it, or the family's row of the size the row's first cell
         # gives ("8B" under "Llama 3.1 …"): either way assumed
         parts += quantities.read_quantities(toks, clean, (), subject=subject or _member(
@@ -402,6 +402,15 @@ def _cjk(parts, clean: str) -> tuple[list, list]:
         "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
 
 
+def _others(clean: str, subject: str | None) -> list:
+    """The names of other models in the text: not a family the subject belongs to
+    ("Mixtral's active count" under a heading "Mixtral 8x7B" speaks of it)."""
+    from ffnverify.scan.structure import consistent
+
+    return [(s, e) for s, e in other_names(clean)
+            if not (subject and consistent(clean[s:e].removesuffix("'s"), subject))]
+
+
 def why_unread(text: str, subject: str | None = None) -> str:
     """Why a statement the readers give nothing for stays unchecked, where its names say
     it: a model the catalogue does not hold, or no model at all ("" otherwise)."""
@@ -462,7 +471,7 @@ def _by_heading(toks, clean, parts, names, near, subject, origin, field) -> list
     own = {n[2] for n in names}
     if len(own) == 1 and not near:
         model, origin = own.pop(), "the statement itself"
-    elif not own and subject and not near and not other_names(clean):
+    elif not own and subject and not near and not _others(clean, subject):
         model = subject
     else:
         return []

@@ -372,7 +372,8 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      r"(?:head|expert|layer))", "d_model"),
     (r"active experts|experts per token|experts active|experts? (?:are |is )?(?:routed|"
      r"activated|active|used|selected|chosen)(?: \w+){0,2}? (?:per|for each|for every|"
-     r"to each|at a|each) (?:token|time)", "active_experts"),  # "two experts routed per token"
+     r"to each|at a|each) (?:token|time)|experts? (?:are |is )?(?:active|activated)\b",
+     "active_experts"),  # "two experts routed per token", "only 2 experts are active"
     (r"\bexperts\b", "experts"),
     (r"(?:attention |query )?\bheads\b|(?<=-)head\b|\bn_?heads?\b|\bnum_(?:attention_)?heads\b",
      "heads"),

@@ -167,3 +167,30 @@ def test_a_release_for_another_language_or_casing_is_another_release(scan_text, 
 def test_uncased_is_the_rows_own_casing(scan_text):
     got = only(scan_text, "BERT-base uncased has a vocabulary of 30522 tokens.")
     assert (got["status"], got["verdict"]) == ("checked", "true"), got
+
+
+def test_the_whole_a_part_is_taken_from_is_the_total(scan_text):
+    """"about 12.9B of its 46.7B parameters are active per token": the 46.7B is the
+    total (it was CHECKED FALSE as the active count)."""
+    got = only(scan_text, "Mixtral 8x7B routes each token to 2 of its 8 experts, so about "
+                          "12.9B of its 46.7B parameters are active per token.")
+    assert (got["status"], got["verdict"]) == ("checked", "true"), got
+    assert "approx(params_total(mixtral-8x7b), 46700000000" in got["claim"]
+    got = only(scan_text, "In Mixtral 8x7B, 12.9B of its 40B parameters are active.")
+    assert (got["status"], got["verdict"]) == ("checked", "false"), got
+
+
+def test_experts_said_active_are_the_active_experts(scan_text):
+    got = only(scan_text, "In Mixtral 8x7B only 2 experts are active at once.")
+    assert got["verdict"] == "true" and "active_experts(mixtral-8x7b) == 2" in got["claim"]
+
+
+def test_the_family_of_the_place_s_model_is_that_model(scan_text):
+    """"Mixtral's hidden size is 4096" under a heading "Mixtral 8x7B": the family name
+    speaks of the heading's model, suggested."""
+    doc = "# Mixtral 8x7B\n\nMixtral's hidden size is 4096 and it has 32 layers.\n"
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert [(s["status"], s["verdict"]) for s in got] == [("suggested", "true")], got
+    doc = "# Mixtral 8x7B\n\nMixtral's hidden size is 5120.\n"
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert [(s["status"], s["verdict"]) for s in got] == [("suggested", "false")], got
