@@ -431,6 +431,9 @@ NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|wa
 # fields named by the words around a number rather than by a noun after it: "96 heads of
 # 128 dimensions" (head_dim), "widens the FFN to 14,336" (d_ff)
 FIELDS_AROUND = [
+    (re.compile(r"\bvocab(?:ulary)?(?: size)?\s+(?:has|have|holds|contains|includes|of|with|"
+                r"spans|covers)\s+(?:about |roughly |over |some |~)?\d[\d,.]*\s?[KkM]?\s+"
+                r"((?:distinct |unique )?tokens)\b", re.I), "vocab"),  # "a vocabulary of 32,000 tokens"
     (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
     (re.compile(r"\b(?:routes?|routed|routing|sends?|sent|dispatch(?:es|ed)?|activates?|"
                 r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?\b\d+\s+"

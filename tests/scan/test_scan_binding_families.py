@@ -194,3 +194,13 @@ def test_the_family_of_the_place_s_model_is_that_model(scan_text):
     doc = "# Mixtral 8x7B\n\nMixtral's hidden size is 5120.\n"
     got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
     assert [(s["status"], s["verdict"]) for s in got] == [("suggested", "false")], got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 7B has a vocabulary of 32,000 tokens.", "true"),
+    ("Llama 2 7B's vocabulary has 50,000 tokens.", "false"),
+    ("Llama 2 7B's vocabulary contains about 32K tokens.", "true"),
+])
+def test_a_vocabulary_of_n_tokens_is_the_vocabulary(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict and "vocab(llama-2-7b)" in got["claim"], got
