@@ -59,10 +59,22 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
                                                   if f[0] != t.start], side(starts, formats))
         if fmt is None or abs(fmt[0] - t.start) > 60:
             continue
+        if _SEVERAL_BEFORE.search(text, max(0, fmt[0] - 24), fmt[0]) or \
+                _SEVERAL_AFTER.match(text, fmt[1]):
+            continue  # "two fp32 moments: 8 bytes", "fp32 copies of m and v": more numbers
+            # than one a parameter, each in that format
         parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
                           figures=tuple(sorted({i, *inside(toks, fmt[0], fmt[1])})),
                           reading=f"bytes per number in {fmt[2]}"))
     return parts
+
+
+# a format named with a count of numbers, or a plural noun of several ("two fp32 moments",
+# "2 × fp32", "fp32 copies", "fp32 states"): the bytes said are of all of them
+_SEVERAL_BEFORE = re.compile(r"(?:\b(?:two|three|four|both|several|multiple|twice)|\d\s*[x×*]?)"
+                             r"\s+(?:extra\s+|more\s+|additional\s+)?$", re.I)
+_SEVERAL_AFTER = re.compile(r"[\s-]*(?:\w+\s+)?(?:moments|states|copies|buffers|tensors)\b",
+                            re.I)
 
 
 def _sizes_by_header(toks, text, about, sizes) -> list[Part]:

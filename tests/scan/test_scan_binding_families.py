@@ -204,3 +204,15 @@ def test_the_family_of_the_place_s_model_is_that_model(scan_text):
 def test_a_vocabulary_of_n_tokens_is_the_vocabulary(scan_text, text, verdict):
     got = only(scan_text, text)
     assert got["verdict"] == verdict and "vocab(llama-2-7b)" in got["claim"], got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Adam keeps two fp32 moments per parameter: 8 bytes.", None),  # two numbers: not read
+    ("The fp32 copies of the optimizer take 8 bytes per parameter.", None),
+    ("fp32 parameters take 4 bytes each.", "true"),
+    ("fp32 takes 8 bytes per parameter.", "false"),
+])
+def test_the_bytes_of_several_numbers_are_not_one_numbers(scan_text, text, verdict):
+    """"two fp32 moments: 8 bytes" was CHECKED FALSE as bytes(fp32) == 8."""
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict, got
