@@ -34,13 +34,16 @@ def _element_sizes(toks, text):
     """Indices of small byte counts ("4 bytes", "0.5 bytes", "2 bytes/element"): the size
     of one number in a format."""
     return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale and not t.money
-            and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b", text[t.end:t.end + 8])]
+            and 0 < t.value <= 8 and re.match(r"\s*[-—–]?\s*bytes?\b|[NPΦΨ]\s*bytes?\b",
+                                              text[t.end:t.end + 9])]  # "4N bytes (FP32)":
+    # 4 bytes for each of the N parameters
 
 
 def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
     """"A parameter in float32 takes 4 bytes; in int4 0.5 bytes", "FP16 = 2 bytes": the
     bytes of one number in the format named nearest (no other size between them)."""
     sizes = _element_sizes(toks, text)
+    many = bool(_MANY_A_PARAMETER.search(text))  # "Adam's moments in fp32 take 8 bytes"
     formats = dtypes(text)
     if sizes and not formats and about:
         return _sizes_by_header(toks, text, about, sizes)
@@ -60,7 +63,7 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
         if fmt is None or abs(fmt[0] - t.start) > 60:
             continue
         if _SEVERAL_BEFORE.search(text, max(0, fmt[0] - 24), fmt[0]) or \
-                _SEVERAL_AFTER.match(text, fmt[1]):
+                _SEVERAL_AFTER.match(text, fmt[1]) or (many and not _ONE_NOUN.match(text, fmt[1])):
             continue  # "two fp32 moments: 8 bytes", "fp32 copies of m and v": more numbers
             # than one a parameter, each in that format
         parts.append(Part(f"bytes({fmt[2]}) == {literal(t.value)}", sure=True,
@@ -69,6 +72,12 @@ def dtype_sizes(toks, text, names, about: str = "") -> list[Part]:
     return parts
 
 
+# what holds more than one number a parameter (an optimizer's state, a master copy)
+_MANY_A_PARAMETER = re.compile(r"\b(?:adam\w*|optimi[sz]er\w*|moments|states|momentum|"
+                               r"variance|m and v|master)\b", re.I)
+# the one number a format is said of ("2 bytes for the FP16 weight", "fp32 gradient"):
+# read even beside an optimizer's state
+_ONE_NOUN = re.compile(r"\s+(?:master\s+)?(?:weight|parameter|param|gradient|value|number)\b", re.I)
 # a format named with a count of numbers, or a plural noun of several ("two fp32 moments",
 # "2 × fp32", "fp32 copies", "fp32 states"): the bytes said are of all of them
 _SEVERAL_BEFORE = re.compile(r"(?:\b(?:two|three|four|both|several|multiple|twice)|\d\s*[x×*]?)"

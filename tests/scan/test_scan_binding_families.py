@@ -216,3 +216,17 @@ def test_the_bytes_of_several_numbers_are_not_one_numbers(scan_text, text, verdi
     """"two fp32 moments: 8 bytes" was CHECKED FALSE as bytes(fp32) == 8."""
     got = only(scan_text, text)
     assert got["verdict"] == verdict, got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Parameters: 4N bytes (FP32) or 2N bytes (BF16).", "true"),
+    ("First moment: 4N bytes (always FP32).", "true"),
+    ("Weights in fp16 take 4N bytes.", "false"),
+    # an optimizer's state holds several numbers a parameter: its bytes are no format's
+    ("Adam states in fp32 take 8N bytes.", None),
+    ("The optimizer keeps m and v in fp32, 8 bytes per parameter.", None),  # was FALSE
+    ("With fp32 master weights, Adam needs 12 bytes per parameter.", None),
+])
+def test_bytes_per_parameter_written_as_kn(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert got["verdict"] == verdict, got
