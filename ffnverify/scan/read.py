@@ -356,6 +356,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     unread = [t.text for t in meaningful_numbers(clean, toks)  # a figure restated (the
               if index.get(id(t)) not in read and t.value not in said  # operands of a
               and not _is_name_fig(t, near)]  # sum written out after it) is read with it
+    unread += _words_unread(clean, toks, read)
     return Reading(parts, notes, other, unread, kind, glossary)
 
 
@@ -400,6 +401,21 @@ def _cjk(parts, clean: str) -> tuple[list, list]:
                     "suppose: not read"]
     return [replace(p, sure=False) for p in parts], [
         "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
+
+
+def _words_unread(clean: str, toks, read: set) -> list[str]:
+    """The multiples and fractions in words ("twice as many heads", "about three times the
+    attention", "two-thirds of it") no part reads: claims too, so the statement is not
+    `checked` on its figures alone ("half precision" names a format)."""
+    from ffnverify.scan.spelled import spelled
+
+    out = []
+    for sp in spelled(clean):
+        if sp.kind not in ("multiple", "fraction") or re.match(r"[\s-]*precision", clean[sp.end:]):
+            continue
+        if not any(sp.start <= toks[i].start < sp.end for i in read):
+            out.append(clean[sp.start:sp.end])
+    return out
 
 
 def _others(clean: str, subject: str | None) -> list:

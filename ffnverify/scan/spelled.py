@@ -280,7 +280,9 @@ def ratios(toks, text, names, about: str = "") -> list[Part]:
             binary = ta.scale == "bytes"
             factor = terms_of(toks[f]) if f is not None else [const(r)]
             strict, lenient = compare([terms_of(tb, binary), factor], ta, bound(text, ta))
-            figs = (a, b) if f is None else (a, b, f)
+            word = next((i for i, t in enumerate(toks) if m.start("m") <= t.start < m.end("m")),
+                        None)  # the factor in words is read too
+            figs = tuple(x for x in (a, b, f if f is not None else word) if x is not None)
             parts.append(Part(strict, lenient, True, tuple(sorted(figs)),
                               f"{ta.text} = {text[m.start('m'):m.end('m')]} × {tb.text}"))
     return parts

@@ -230,3 +230,21 @@ def test_the_bytes_of_several_numbers_are_not_one_numbers(scan_text, text, verdi
 def test_bytes_per_parameter_written_as_kn(scan_text, text, verdict):
     got = only(scan_text, text)
     assert got["verdict"] == verdict, got
+
+
+@pytest.mark.parametrize("text,unread", [
+    ("Attention is 4 × 4096² = 67.1M per layer, so the FFN is about three times the "
+     "attention.", "three times"),  # was CHECKED TRUE on the arithmetic alone
+    ("Llama 2 7B has 32 layers and twice as many heads.", "twice"),  # was CHECKED TRUE
+    ("BERT-base has 12 layers and BERT-large twice as many.", "twice"),
+])
+def test_a_multiple_or_fraction_in_words_no_part_reads_is_unread(scan_text, text, unread):
+    """Wholeness: a multiple or fraction in words is a claim; unread, the statement is
+    not `checked` on its digits alone."""
+    got = only(scan_text, text)
+    assert got["status"] != "checked" and unread in got["unread"], got
+
+
+def test_half_precision_names_a_format_not_a_fraction(scan_text):
+    got = only(scan_text, "Llama 2 7B in half precision takes 13.5 GB.")
+    assert got["unread"] == [] and got["verdict"] == "true", got
