@@ -240,8 +240,17 @@ def _own_family(text: str, a: int, b: int, rows: set, consistent, placed: bool) 
     the family of the row the text's place names ("Mixtral's hidden size" under a heading
     "Mixtral 8x7B"): no other owner for a figure. "Llama 3 8B has 32 layers; Llama 3 has
     126 layers in its largest size" keeps it one."""
-    return (placed or bool(_FAMILY_NOUN.match(text, b))) and any(
+    group = bool(_FAMILY_NOUN.match(text, b))
+    if placed:  # "Mixtral's hidden size": the place's model; "the Llama 2 family spans
+        return not group and any(consistent(text[a:b], r) for r in rows)  # …": the family
+    return group and bool(_CONTAINER_BEFORE.search(text, 0, a)) and any(
         consistent(text[a:b], r) for r in rows)
+
+
+# the family named as what a model belongs to ("belongs to the Llama 3 family", "a member
+# of the Llama series"), not as a subject of its own ("the Llama 2 family spans 7B to 70B")
+_CONTAINER_BEFORE = re.compile(r"\b(?:belong(?:s|ing)? to|part of|members? of|in|of|from|"
+                               r"within)\s+(?:the\s+)?$", re.I)
 
 
 def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:

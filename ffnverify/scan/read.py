@@ -186,7 +186,8 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
         # popular belief, GPT-3 does not have 96 heads")
         negated = words.negated_spans(clean) if kind == "refuted" else []
         for p in parts:
-            if kind == "negated" and inside(p, spans) and p.reading.startswith("arithmetic"):
+            if kind == "negated" and inside(p, spans) and p.reading.startswith(
+                    ("arithmetic", "a figure restated")):
                 continue  # "X doesn't have 8 × 7B = 56B parameters": what the negation
                 # denies (the equality, or that X has it) is unclear: not read ("0 ≈ 1/3
                 # is false" refutes the equality itself, and reads as its negation)
@@ -418,13 +419,17 @@ def _words_unread(clean: str, toks, read: set) -> list[str]:
     return out
 
 
+_GROUP_AFTER = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd|models)\b", re.I)
+
+
 def _others(clean: str, subject: str | None) -> list:
     """The names of other models in the text: not a family the subject belongs to
     ("Mixtral's active count" under a heading "Mixtral 8x7B" speaks of it)."""
     from ffnverify.scan.structure import consistent
 
     return [(s, e) for s, e in other_names(clean)
-            if not (subject and consistent(clean[s:e].removesuffix("'s"), subject))]
+            if not (subject and consistent(clean[s:e].removesuffix("'s"), subject)
+                    and not _GROUP_AFTER.match(clean, e))]
 
 
 def why_unread(text: str, subject: str | None = None) -> str:

@@ -17,7 +17,7 @@ def field_of(cell: str):
     """The field a header or label cell names; LaTeX subscripts written in it are read as
     plain (`n_{layer}` is n_layer), and a parenthesis is a qualifier, not the noun
     ("LayerNorms (per-block + final)" names no layers; "params (B)" names params)."""
-    cell = re.sub(r"[{}$\\]", "", cell)
+    cell = normalise(re.sub(r"[{}$\\]", "", cell))  # (a CJK header in English words: `cjk`)
     cell = re.sub(r"\([^()]*\)", " ", cell).strip() or cell
     for pattern, func in words.FIELD_RES:
         if pattern.fullmatch(cell.strip().lower()) or pattern.search(cell.lower()):

@@ -386,18 +386,6 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      "context"),
     (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?param(?:eter)?s?\b",
      "params_total"),
-    # Chinese, Japanese and Korean nouns of the same fields
-    (r"(?:kv|键值)\s?(?:头|頭|ヘッド)(?:数)?", "kv_heads"),
-    (r"(?:每个)?头(?:的)?维度|ヘッド(?:の)?次元", "head_dim"),
-    (r"(?:中间层|前馈(?:层|网络)?|ffn\s?(?:层)?)(?:的)?(?:维度|大小)|中間層(?:の)?(?:次元|サイズ)", "d_ff"),
-    (r"隐藏层?(?:的)?(?:维度|大小)|隐层维度|模型维度|嵌入维度|隠れ層?(?:の)?(?:次元|サイズ)|"
-     r"埋め込み次元|モデル次元", "d_model"),
-    (r"专家(?:数|数量)?|エキスパート(?:数)?", "experts"),
-    (r"(?:注意力)?头数|(?:注意力|attention\s?)头|ヘッド数|헤드", "heads"),
-    (r"层数|(?<![隐中])层(?![归数])|層数|(?<![隠中])層|レイヤー数?|레이어", "layers"),
-    (r"词表(?:大小)?|词汇表?(?:大小)?|語彙(?:サイズ|数)?", "vocab"),
-    (r"上下文(?:长度|窗口)?|コンテキスト(?:長|長さ)?", "context"),
-    (r"参数量|参数|參數|パラメータ(?:数)?|파라미터|매개변수", "params_total"),
 ]
 
 FIELD_RES = [(re.compile(p, re.I), f) for p, f in FIELDS]
@@ -408,8 +396,7 @@ BINARY_FIELDS = {"context", "vocab"}  # `32K` read as 32,000 or 32,768
 # parameters" (the number, then at most one modifier, then the field's noun)
 NOUN_AFTER = re.compile(r"^[\s\"'“”‘’*_-]*(?:(?:total|decoder|transformer|attention|hidden|trainable|"
                          r"active|activated|non-embedding|non-embedding|model|query|ffn|mlp|"
-                         r"routed|billion|million|learnable|embedding|in)\s+)?(?:个|個|つの|つ|개)?$",
-                         re.I)  # (a Chinese or Japanese counter word: "32 个头")
+                         r"routed|billion|million|learnable|embedding|in)\s+)?$", re.I)
 
 # a unit of another quantity right after a figure ("222222 FLOPs", "13.5 GB", "40 ms",
 # "3 GPU-hours", "20%", "12 bits"): the figure measures that, never a catalogue field (no
@@ -422,8 +409,7 @@ OTHER_UNIT_AFTER = re.compile(
 
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
 NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
-                          r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,|"
-                          r"为|是|等于|达到|有|は|が|:)?\s*(?:约为|约|大约|約|およそ)?\s*"
+                          r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
                           r"(?:just |exactly |only |roughly |about |around |approximately |"
                           r"nearly |almost |over |under |at least |at most |up to |"
                           r"some |~)?\s*$", re.I)
@@ -450,7 +436,9 @@ CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\
 # a model named as the one another is compared with ("unlike Llama 3.1 8B", "compared to
 # GPT-3"): not the subject of the clause it interrupts
 COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|"
-                           r"in contrast to|rather than|instead of|besides|than|relative to)"
+                           r"in contrast to|rather than|instead of|besides|than|relative to|"
+                           r"outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
+                           r"rival(?:s|led|ing)?|exceed(?:s|ed|ing)?|on par with)"
                            r"\s*(?:the\s+)?$", re.I)
 
 # a subject that is another model than the one the place names ("Its bigger sibling has 40
@@ -495,14 +483,11 @@ DIFFERENCE_SAID = re.compile(r"\b(?:difference|gap|delta)\b[^.;:]{0,60}\b(?:is|o
                              r"(?:just |only |about |roughly )?~?$", re.I)
 FORMER = re.compile(r"\b(?:previously|formerly|originally|used to|before that|"
                     r"at first|initially)\b", re.I)
-FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$|(?:从|由|から)\s*~?$", re.I)
+FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+|its\s+|a\s+)?~?$", re.I)
 CHANGE = re.compile(r"\b(?:went|go(?:es)?|grew|grow(?:s|n)?|increas\w*|decreas\w*|reduc\w*|cut(?:s|ting)?|"
                     r"rais\w*|lower\w*|extend\w*|expand\w*|doubl\w*|halv\w*|shr[aiu]nk\w*|"
                     r"dropp?\w*|mov(?:e|ed|es|ing)|chang\w*|jump\w*|bump\w*|upgrad\w*|switch\w*|"
-                    r"trimm?\w*|widen\w*|narrow\w*)\b|"
-                    # increased, expanded, reduced, raised, doubled, halved, to (from X to Y)
-                    r"增加|扩大|扩展|提升|提高|减少|降低|缩小|翻倍|减半|到|增やし|拡張|削減|"
-                    r"まで|へ", re.I)
+                    r"trimm?\w*|widen\w*|narrow\w*)\b", re.I)
 
 DIFFERENCE_AFTER = re.compile(r"\s*(?:fewer|more|less|greater|larger|smaller|extra|than|"
                                r"apart|difference)\b", re.I)

@@ -248,3 +248,29 @@ def test_a_multiple_or_fraction_in_words_no_part_reads_is_unread(scan_text, text
 def test_half_precision_names_a_format_not_a_fraction(scan_text):
     got = only(scan_text, "Llama 2 7B in half precision takes 13.5 GB.")
     assert got["unread"] == [] and got["verdict"] == "true", got
+
+
+@pytest.mark.parametrize("text,bad", [
+    # a family as the subject of its own clause owns its figures (was SUGGESTED FALSE as
+    # Llama 2 7B's count)
+    ("The Llama 2 family spans 7B to 70B parameters; Llama 2 7B has 32 layers.",
+     "params_total(llama-2-7b)"),
+    # the model outperformed is the one compared with, not the owner (was SUGGESTED FALSE
+    # as Llama 2 70B's count)
+    ("Mixtral 8x7B outperforms Llama 2 70B while having 46.7B parameters.",
+     "params_total(llama-2-70b)"),
+])
+def test_no_figure_binds_to_a_group_or_a_model_compared_with(scan_text, text, bad):
+    got = only(scan_text, text)
+    assert got["verdict"] != "false" and bad not in (got["claim"] or ""), got
+
+
+def test_a_family_as_a_group_under_its_members_heading_is_not_the_member(scan_text):
+    doc = "# Llama 2 7B\n\nThe Llama 2 family spans 7B to 70B parameters.\n"
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert all(s["verdict"] != "false" for s in got), got
+
+
+def test_a_negation_over_a_conversion_leaves_it_unread(scan_text):
+    got = only(scan_text, "Llama 2 7B is not 13B = 13,000,000,000 parameters.")
+    assert got["status"] == "unchecked", got

@@ -129,3 +129,13 @@ def test_mixtral_total_and_active_in_chinese(scan_text):
     got = only(scan_text, "Mixtral 8x7B 每个 token 激活约 13B 参数。")
     assert (got["status"], got["verdict"]) == ("suggested", "true"), got
     assert "params_active(mixtral-8x7b)" in got["claim"]
+
+
+def test_a_table_with_a_cjk_header_binds_its_columns_as_suggested(scan_text):
+    doc = ("| 模型 | 层数 | 隐藏层维度 | 头数 |\n|---|---|---|---|\n"
+           "| Llama 2 7B | 32 | 4096 | 32 |\n")
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert [(s["status"], s["verdict"]) for s in got] == [("suggested", "true")], got
+    for field in ("layers(llama-2-7b) == 32", "d_model(llama-2-7b) == 4096",
+                  "heads(llama-2-7b) == 32"):
+        assert field in got[0]["claim"]
