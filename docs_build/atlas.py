@@ -21,9 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "scan" / "corpus_v3"
-REAL = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4")
+REAL = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 # the fresh folders also by their halves: A looked at once for failure families, B never
-# (README.md; fresh4/ is split the same way, and neither half was tuned on)
+# (README.md; fresh4/ and fresh5/ are split the same way)
 FOLDERS = (("dev", None), ("heldout", None),
            *((f, h) for f in REAL[2:] for h in (None, "A", "B")), ("hostile", None))
 
