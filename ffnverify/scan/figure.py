@@ -32,8 +32,12 @@ MAX_ALTERNATIVES = 32
 # the lenient reading of a figure with more readings than that: not a claim (no verdict)
 TOO_MANY_READINGS = "too_many_readings_to_decide()"
 # "fits on a single 40 GB A100", "fits in 2GB": at most (beside `words.BOUNDS`)
-_FITS = re.compile(r"\b(?:fits?|fitting) (?:in|into|within|on|onto)(?: (?:a|an|one|the|a single|"
-                   r"single))?\s*~?\s*$|\bwithin\s*$", re.I)
+_FITS = re.compile(r"\b(?:(?:fits?|fitting) (?:in|into|within|on|onto)|(?:runs?|running|loads?|"
+                   r"loading) (?:\w+ )?on)(?: (?:a|an|one|the|a single|single))?\s*~?\s*$|"
+                   r"\bwithin\s*$", re.I)
+# what makes "runs on a 24 GB GPU" no bound on the weights: memory beyond the device's
+_OFFLOAD = re.compile(r"\boffload\w*|\bcpu\b|\bswap\w*|\bdisk\b|\bsharded\b|\bacross\b|"
+                      r"\bsplit\b|\bmulti-?gpu\b", re.I)
 
 hedged = precision.hedged
 
@@ -75,7 +79,8 @@ def bound(text: str, t: Tok) -> str:
     """The comparison a bound word gives figure t (`words.bound`; "fits on a 24 GB GPU" is
     at most), or "" for none."""
     before, after = text[max(0, t.start - 40):t.start], text[t.end:t.end + 24]
-    return words.bound(before, after) or ("<=" if _FITS.search(before) else "")
+    return words.bound(before, after) or ("<=" if _FITS.search(before)
+                                          and not _OFFLOAD.search(text) else "")
 
 
 @dataclass(frozen=True)

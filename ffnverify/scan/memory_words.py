@@ -49,7 +49,7 @@ OTHER_NOUN_BEFORE = re.compile(
 
 WEIGHTS_WORDS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
                            r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
-                           r"\b(?:takes|needs|requires|occupies|uses|fits?)\b|"
+                           r"\b(?:takes|needs|requires|occupies|uses|fits?|runs?)\b|"
                            # the same in Chinese and Japanese: weights, parameters, VRAM,
                            # load, occupy, need
                            r"权重|權重|参数|參數|显存|顯存|加载|加載|占用|需要|重み|パラメータ|"

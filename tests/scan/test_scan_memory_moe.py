@@ -305,7 +305,9 @@ def test_sizes_with_their_dtype_in_parentheses_are_read_to_confirm(scan_text):
                                   "Llama 2 7B: 20 GB (fp16) with the overhead in practice."])
 def test_a_glued_dtype_does_not_make_a_device_or_another_quantity_the_weights(scan_text, text):
     row = _by_text(scan_text, text + "\n").get(text)
-    assert row is None or "weight_bytes" not in (row["claim"] or ""), row
+    claim = (row or {}).get("claim") or ""
+    # a device it runs on bounds the weights (`<=`), never equals them
+    assert "weight_bytes" not in claim or ("<=" in claim and "approx" not in claim), row
 
 
 def test_memory_of_a_gpu_is_an_amount_not_a_device(scan_text):

@@ -42,3 +42,14 @@ def test_the_weights_figure_is_still_checked(scan_text, text):
 def test_a_stated_bound_keeps_its_meaning(scan_text):
     st = only(scan_text, "Llama 2 7B requires at most 10 GB of memory in fp16.")
     assert st["verdict"] == "false", st
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("A 70B model in INT4 runs on a single 48GB GPU.", "true"),
+    ("At 4-bit, a 70B model runs on one 24 GB card.", "false"),   # 35 GB of weights
+    ("Llama 2 7B in fp16 runs comfortably on a 16 GB GPU.", "true"),
+    ("Llama 2 70B runs on a single 48 GB GPU with CPU offloading.", None),  # not a bound
+])
+def test_what_a_model_runs_on_bounds_its_weights(scan_text, text, verdict):
+    got = [s for s in scan_text(text + "\n")["statements"]][0]
+    assert got["verdict"] == verdict, got
