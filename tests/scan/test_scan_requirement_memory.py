@@ -51,5 +51,5 @@ def test_a_stated_bound_keeps_its_meaning(scan_text):
     ("Llama 2 70B runs on a single 48 GB GPU with CPU offloading.", None),  # not a bound
 ])
 def test_what_a_model_runs_on_bounds_its_weights(scan_text, text, verdict):
-    got = [s for s in scan_text(text + "\n")["statements"]][0]
+    got = only(scan_text, text)
     assert got["verdict"] == verdict, got
