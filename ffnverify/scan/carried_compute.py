@@ -1,5 +1,7 @@
 """FLOPs stated in one sentence and turned into time in the next (docs/architecture.md
-§5.2: FLOPs → time / GPU-hours at a stated throughput): "Training it takes 4.2×10^22
+§5.2: FLOPs → time / GPU-hours at a stated throughput), and GPU-hours stated in one
+sentence turned into cost in the next (`costs`: "… about 93,000 GPU-hours. At $2 per
+GPU-hour, the run costs about $187,000."): "Training it takes 4.2×10^22
 FLOPs. At 1000 TFLOP/s, that takes about 500 GPU-hours." The second sentence states the
 rate (and perhaps a utilisation) and the time, and points back with "that", "this" or
 "it" to the one FLOPs count the sentence before states: GPU-time = F / (rate ×
@@ -15,7 +17,7 @@ sentence itself states none; a utilisation beside a rate said to be "effective" 
 import re
 from fractions import Fraction
 
-from ffnverify.scan.compute import _flop_counts, _rate, _utilisation
+from ffnverify.scan.compute import _GPU_HOURS, _PRICE, _flop_counts, _rate, _utilisation
 from ffnverify.scan.figure import compare, const, terms_of
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
@@ -78,3 +80,37 @@ def times(toks, text, before) -> list[Part]:
                           f"GPU-{m.group(1)} = FLOPs / (rate × utilisation), the FLOPs "
                           f"{flops.text} stated in the sentence before (\"that\": assumed)"))
     return parts
+
+
+def _carried_gpu_hours(before):
+    """The one GPU-hours figure the unit just before states (a Tok), or None."""
+    if before is None or not before.recent:
+        return None
+    clean = normalise(before.recent[0])
+    toks = tokens(clean)
+    found = [t for t in toks if t.kind == "NUM" and not t.money
+             and _GPU_HOURS.match(clean[t.end:t.end + 24])]
+    return found[0] if len(found) == 1 else None
+
+
+def costs(toks, text, before) -> list[Part]:
+    """The cost of a unit that prices the GPU-hours the sentence before states ("At $2
+    per GPU-hour, the run costs about $187,000"): cost = GPU-hours × price, a reading to
+    confirm (which figure the cost is of is the reader's inference). Read only when the
+    unit states a price and one other amount of money, and no GPU-hours or FLOPs of its
+    own (`compute.throughput` reads those within one sentence)."""
+    price = next((i for i, t in enumerate(toks) if t.kind == "NUM" and t.money
+                  and _PRICE.match(text[t.end:t.end + 24])), None)
+    if price is None or _flop_counts(toks, text) or any(
+            t.kind == "NUM" and not t.money and _GPU_HOURS.match(text[t.end:t.end + 24])
+            for t in toks):
+        return []
+    amounts = [i for i, t in enumerate(toks) if t.kind == "NUM" and t.money and i != price]
+    hours = _carried_gpu_hours(before) if len(amounts) == 1 else None
+    if hours is None:
+        return []
+    cost = amounts[0]
+    strict, lenient = compare([terms_of(hours), terms_of(toks[price])], toks[cost])
+    return [Part(strict, lenient, False, (price, cost),
+                 f"cost = GPU-hours × price per GPU-hour, the GPU-hours {hours.text} stated "
+                 "in the sentence before (assumed)")]

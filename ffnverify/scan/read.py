@@ -259,7 +259,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     formula = anaphora.formula_values(toks, clean, before)
     parts += (anaphora.carried_steps(toks, clean, before) + anaphora.multipliers(
         toks, clean, before) + formula
-              + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before))
+              + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before)
+              + carried_compute.costs(toks, clean, before))
     # "the formula yields ~162M": the figure is the formula's value (its last figure), not
     # also the model's own count
     formula_out = {max(p.figures) for p in formula}

@@ -2,6 +2,8 @@
 (`scan/carried_compute.py`), always a reading to confirm. Sentences written for these
 tests, not taken from the corpus. 6.3e23 FLOPs at 400 TFLOPS: 1.575e9 s = 437,500 h."""
 
+import pytest
+
 
 def _got(scan_text, doc):
     return {s["text"]: (s["status"], s["verdict"]) for s in scan_text(doc)["statements"]}
@@ -42,3 +44,20 @@ def test_nothing_carried_where_it_is_not_clear(scan_text):
     for doc in docs:
         for s in scan_text(doc)["statements"]:
             assert "630000000000000000000000" not in (s.get("claim") or ""), (doc, s)
+
+
+@pytest.mark.parametrize("second,verdict", [
+    ("At $2 per GPU-hour, the run costs about $187,000.", "true"),   # 93,000 × $2
+    ("At $2 per GPU-hour, it costs about $500,000.", "false"),
+])
+def test_a_price_turns_the_gpu_hours_before_it_into_cost(scan_text, second, verdict):
+    doc = f"The run takes about 93,000 GPU-hours.\n\n{second}\n"
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert [(s["status"], s["verdict"]) for s in got] == [("suggested", verdict)], got
+
+
+def test_a_price_with_gpu_hours_of_its_own_is_read_within_the_sentence(scan_text):
+    doc = ("The run takes about 93,000 GPU-hours.\n\n"
+           "At $2 per GPU-hour, 10,000 GPU-hours cost $20,000.\n")
+    got = [s for s in scan_text(doc)["statements"] if s["line"] == 3]
+    assert "93000" not in (got[0]["claim"] or ""), got
