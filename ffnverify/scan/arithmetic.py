@@ -261,7 +261,8 @@ def conversions(toks) -> list[Part]:
     rounded left side ("6.7B = 6,738,415,616") is read as rounded, leniently."""
     parts = []
     for i in range(len(toks) - 2):
-        o = i + 2 if is_word(toks[i + 1], "bytes", "byte") else i + 1  # "1 billion bytes = 1 GB"
+        o = i + 2 if is_word(toks[i + 1], "bytes", "byte", "tokens", "token", "parameters",
+                             "params", "context") else i + 1  # "1 billion bytes = 1 GB"
         if o + 1 >= len(toks):
             continue
         a, op, b = toks[i], toks[o], toks[o + 1]

@@ -139,3 +139,13 @@ def test_a_table_with_a_cjk_header_binds_its_columns_as_suggested(scan_text):
     for field in ("layers(llama-2-7b) == 32", "d_model(llama-2-7b) == 4096",
                   "heads(llama-2-7b) == 32"):
         assert field in got[0]["claim"]
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("8K tokens = 8,192 tokens of context.", "true"),
+    ("A 32K context = 32,000 tokens.", "true"),
+    ("1B parameters = 1000M parameters.", "true"),
+    ("7B = 7,000,000 parameters.", "false"),
+])
+def test_a_conversion_with_its_noun_between(scan_text, text, verdict):
+    assert only(scan_text, text)["verdict"] == verdict
