@@ -182,6 +182,27 @@ def _identified(text: str) -> tuple:
     return tuple(out)
 
 
+def squash(s: str) -> str:
+    """A name as the catalogue's tables key it: lower case, only letters, digits, dots."""
+    return re.sub(r"[^a-z0-9.]", "", s.lower())
+
+
+@lru_cache(maxsize=1)
+def squashed_rows() -> tuple:
+    """(squashed written name, row) for every catalogue row and alias."""
+    from ffnverify.catalogue.models import ALIASES, ROWS
+
+    out = [(squash(m.name), m.name) for m in ROWS]
+    out += [(squash(a), row) for a, row in ALIASES.items()]
+    return tuple(out)
+
+
+def consistent(written: str, row: str) -> bool:
+    """Whether a name that is no row ("Llama 2", "GPT-2") may be the row's family."""
+    key = squash(written)
+    return bool(key) and any(name.startswith(key) for name, r in squashed_rows() if r == row)
+
+
 def models(text: str) -> tuple:
     """(start, end, catalogue name) of every model the text names, left to right (a name
     that goes on to another release, "Llama 2 7B Chat", "Mistral-7B-v0.3", is not one)."""

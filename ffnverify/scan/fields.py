@@ -15,7 +15,7 @@ from ffnverify.catalogue.families import SIBLINGS
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, words
 from ffnverify.scan.arithmetic import is_op, is_word
-from ffnverify.scan.detect import elided_names, near_misses, other_names, size_of
+from ffnverify.scan.detect import consistent, elided_names, near_misses, other_names, size_of
 from ffnverify.scan.numbers import Tok
 from ffnverify.scan.parts import Part
 
@@ -265,8 +265,6 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             and t.scale not in ("%", "bytes") and not any(s <= t.start < e for s, e, _ in names)
             and not _in_arithmetic(toks, i) and not _glued(toks, i) and not _proportion(toks, i)]
     used = set()
-    from ffnverify.scan.structure import consistent
-
     rows = {n[2] for n in names}
     owners = sorted([n if not words.MODIFIER.match(text, n[1]) else (n[0], n[1], None)
                      for n in names] + [(a, b, None) for a, b in other_names(text)

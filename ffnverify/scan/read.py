@@ -68,6 +68,7 @@ from ffnverify.scan.arithmetic import (
     worded_sources,
 )
 from ffnverify.scan.detect import (
+    consistent,
     elided_names,
     meaningful_numbers,
     models,
@@ -426,8 +427,6 @@ _GROUP_AFTER = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd|mo
 def _others(clean: str, subject: str | None) -> list:
     """The names of other models in the text: not a family the subject belongs to
     ("Mixtral's active count" under a heading "Mixtral 8x7B" speaks of it)."""
-    from ffnverify.scan.structure import consistent
-
     return [(s, e) for s, e in other_names(clean)
             if not (subject and consistent(clean[s:e].removesuffix("'s"), subject)
                     and not _GROUP_AFTER.match(clean, e))]

@@ -27,7 +27,15 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ffnverify.scan.binding import subjects
-from ffnverify.scan.detect import models, near_misses, other_names, size_of
+from ffnverify.scan.detect import (
+    consistent,
+    models,
+    near_misses,
+    other_names,
+    size_of,
+    squash,
+    squashed_rows,
+)
 from ffnverify.scan.numbers import normalise
 
 NOMINAL_SLACK = Fraction(1, 20)  # a nominal size is within 5% of the count it names
@@ -61,22 +69,6 @@ class Field:
 _CONFLICT = Given(origin="conflict")
 
 
-def squash(s: str) -> str:
-    """A name as the catalogue's tables key it: lower case, only letters, digits, dots."""
-    return re.sub(r"[^a-z0-9.]", "", s.lower())
-
-
-
-@lru_cache(maxsize=1)
-def _rows() -> tuple:
-    """(squashed written name, row) for every catalogue row and alias."""
-    from ffnverify.catalogue.models import ALIASES, ROWS
-
-    out = [(squash(m.name), m.name) for m in ROWS]
-    out += [(squash(a), row) for a, row in ALIASES.items()]
-    return tuple(out)
-
-
 @lru_cache(maxsize=256)
 def _count(row: str) -> int:
     from ffnverify.catalogue import params_total
@@ -89,7 +81,7 @@ def family_rows(family: str) -> list[str]:
     key = squash(family)
     if len(key) < 2:
         return []
-    return sorted({row for name, row in _rows() if name.startswith(key)})
+    return sorted({row for name, row in squashed_rows() if name.startswith(key)})
 
 
 def family_member(family: str, size: Fraction) -> str | None:
@@ -107,12 +99,6 @@ def parse_size(text: str) -> tuple[str, Fraction] | None:
         return None
     scale = 10**6 if m.group(3).upper() == "M" else 10**9
     return m.group(1).strip(), Fraction(m.group(2)) * scale
-
-
-def consistent(written: str, row: str) -> bool:
-    """Whether a name that is no row ("Llama 2", "GPT-2") may be the row's family."""
-    key = squash(written)
-    return bool(key) and any(name.startswith(key) for name, r in _rows() if r == row)
 
 
 def _given(text: str) -> Given | None:

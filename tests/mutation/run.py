@@ -114,7 +114,7 @@ AREAS = {
     "scan": (
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
-            "chains", "compute", "derived", "detect", "doc_html", "doc_ipynb",
+            "chains", "cjk", "compute", "derived", "detect", "doc_html", "doc_ipynb",
             "doc_markdown", "doc_rst", "doc_text", "fields", "figure", "formats",
             "formula_rows", "inline", "kv_tables", "memory", "memory_words", "moe",
             "nesting", "numbers", "parts", "precision", "pytest_scan", "quantities", "read",
