@@ -9,6 +9,8 @@ from ffnverify.bench import measure
 
 torch = pytest.importorskip("torch", reason="a factory target is a torch module")
 
+pytestmark = pytest.mark.torch
+
 
 @pytest.mark.parametrize("bias", [False, True])
 def test_a_factory_target_is_built_with_the_bias_asked_for(bias):
