@@ -103,3 +103,54 @@ def test_a_family_statement_true_of_some_members_shows_both_readings(scan_text):
     assert detail.endswith("read leniently, (layers(gpt2-small) == 48) or (layers("
                            "gpt2-medium) == 48) or (layers(gpt2-large) == 48) or (layers("
                            "gpt2-xl) == 48): true"), detail
+
+
+# ---- from the larger sample (a count of 120, docs/mutation.md) --------------------------
+
+
+def test_the_ffns_share_of_a_layer_is_two_thirds_not_one_third(scan_text):
+    # kills variants.thirds mutmut_49 (Fraction(1, None) is 1: "one third" is no longer a
+    # share the rule reads); per layer the FFN's 8·d² of 12·d² (attention 4·d²) is 2/3
+    text = "In a standard transformer layer the FFN holds {} of the parameters."
+    got = {share: only(scan_text, text.format(share))["verdict"]
+           for share in ("two thirds", "1/2", "one third")}
+    assert got == {"two thirds": "true", "1/2": "false", "one third": "false"}, got
+
+
+def test_the_json_document_is_the_documented_one(scan_text):
+    # kills scan.scan mutmut_225 (the "version" key misspelt); docs/scan.md shows the
+    # document: {"version": 1, "statements": [...], "summary": {...}}
+    result = scan_text("Llama 2 7B has 32 layers.\n")
+    assert result["version"] == 1
+    assert {"version", "statements", "summary"} <= set(result)
+
+
+def test_the_html_report_heads_its_columns_with_the_records_keys(scan_text):
+    # kills report.html mutmut_177 (a column head in capitals, unlike the others)
+    import re
+
+    from ffnverify.scan import report
+
+    result = scan_text("Llama 2 7B has 32 layers.\n")
+    heads = re.findall(r"<th[^>]*>([^<]*)</th>", report.html(result))
+    record = result["statements"][0]
+    table = heads[heads.index("#"):]  # the statements' table, after the summary's
+    named = [h for h in table if h.lower() in record]
+    assert named == [h.lower() for h in named]  # spelled as the JSON record's keys
+    assert {"status", "verdict", "claim", "unread", "detail"} <= set(named), table
+
+
+def test_an_unchecked_statement_is_a_notice_and_a_false_one_is_red(scan_text):
+    # kills report._kind mutmut_20 (an unchecked statement with nothing unread given no
+    # annotation) and report._label mutmut_23 (a false verdict not coloured as false)
+    from ffnverify.scan import report
+
+    result = scan_text("The cache took 16 GB on our card.\n\nLlama 2 7B has 33 layers.\n")
+    unchecked, false = result["statements"]
+    assert (unchecked["status"], unchecked["unread"]) == ("unchecked", []), unchecked
+    assert false["verdict"] == "false", false
+    notices = [ln for ln in report.github(result).splitlines() if ln.startswith("::notice")]
+    assert len(notices) == 1 and f"line={unchecked['line']}" in notices[0], notices
+    red = f"\x1b[{report.COLOURS['false']}m"
+    coloured = report.text(result, colour=True)
+    assert coloured.count(red) >= 1 and red + report._label(false, False) in coloured
