@@ -154,6 +154,10 @@ _CJK_SCALE = re.compile(r"\s?(?:万亿|萬億|兆|亿|億|万|萬)")
 _CJK_SCALES = {"万亿": (10**12, "T"), "萬億": (10**12, "T"), "兆": (10**12, "T"),
                "亿": (10**8, "B"), "億": (10**8, "B"), "万": (10**4, "万"), "萬": (10**4, "万")}
 _CJK_CHAR = re.compile(f"[{CJK}]")
+# a size in lower case before the noun that makes it one ("a 13b model", "7b params"; "8b"
+# alone may be bits)
+_LOWER_SIZE = re.compile(r"([bm])(?![A-Za-z0-9_])(?=[\s-]*(?:models?|param(?:eter)?s?|llms?|"
+                         r"variants?|checkpoints?)\b)")
 _CJK_EDGE = re.compile(rf"(?<=[{CJK}])(?=[^\s{CJK}\u3000-\u303f\uff00-\uffef])|"
                        rf"(?<=[^\s{CJK}\u3000-\u303f\uff00-\uffef])(?=[{CJK}])")
 _CJK_BYTES = re.compile(r"\s?(?:字节|字節|バイト|바이트)")
@@ -249,6 +253,11 @@ def _read_number(text: str, i: int):
             tok.value *= factor
             tok.unit *= factor
             tok.plain, tok.scale, end = False, w.group(), w.end()
+        elif not tok.scale and (w := _LOWER_SIZE.match(text, end)):  # "a 13b model"
+            factor = SCALES[w.group(1).upper()]
+            tok.value *= factor
+            tok.unit *= factor
+            tok.plain, tok.scale, end = False, w.group(1).upper(), w.end(1)
     if text.startswith("%", end):
         tok.value /= 100
         tok.unit /= 100

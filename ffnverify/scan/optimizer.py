@@ -1,0 +1,64 @@
+"""An optimizer's state read as memory: "the optimizer state alone consumes 840 GB" of a
+70B model, "a 13b model will need about 156GB solely for optimizer states".
+
+How many bytes a parameter's optimizer state takes is a convention the text seldom
+states: Adam keeps two moments (8 bytes in fp32, 4 in bf16, 2 in 8-bit) and, in mixed
+precision, often an fp32 master copy of the weights too (12 bytes). The figure is read at
+each of these conventions, charitably: it holds when one of them gives it, and it is
+false only when none does. Always a reading to confirm (which convention the author
+counts is theirs), never `checked`.
+
+Read only when the figure is said of the optimizer's state alone: the state named within a
+few words of one byte figure, the unit's only one, and no weights, gradients or
+activations said beside it unless the text says "alone", "solely" or "only".
+"""
+
+import re
+
+from ffnverify.scan import memory
+from ffnverify.scan.figure import call, compare, const, terms_of
+from ffnverify.scan.parts import Part
+
+# bytes a parameter for an optimizer's state: 8-bit moments, bf16 moments, fp32 moments,
+# fp32 moments with an fp32 master copy of the weights
+CONVENTIONS = (2, 4, 8, 12)
+
+_STATE = re.compile(r"\boptimi[sz]er(?:'s)?\s+(?:states?|memory)\b|\badamw?(?:'s)?\s+"
+                    r"(?:optimi[sz]er\s+)?states?\b", re.I)
+_OTHERS = re.compile(r"\bweights?\b|\bgradients?\b|\bactivations?\b|\bkv\b|\btotal\b|"
+                     r"\boverhead\b", re.I)
+_ALONE = re.compile(r"\balone\b|\bsolely\b|\bonly\b|\bjust\b", re.I)
+
+
+def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
+    """The byte figure said of the optimizer's state, at each convention of `CONVENTIONS`,
+    for the one model the unit names or the one count it states ("a 70B parameter
+    model")."""
+    state = _STATE.search(text)
+    if state is None or about:
+        return []
+    if _OTHERS.search(text) and not _ALONE.search(
+            text, max(0, state.start() - 24), state.end() + 12):
+        return []  # "weights, gradients and optimizer states take 112 GB": more than it
+        # ("the optimizer state alone", "solely for optimizer states": it alone)
+    results = memory.result_figures(toks, text)
+    if len(results) != 1:
+        return []
+    r = results[0]
+    res = toks[r]
+    if min(abs(res.start - state.end()), abs(state.start() - res.end)) > 60:
+        return []
+    rows = {n for _, _, n in names}
+    counts = memory.counts(toks, names)
+    if len(rows) == 1 and not counts:
+        count, figures = [call(f"params_total({rows.pop()})")], (r,)
+    elif not rows and len(counts) == 1:
+        count, figures = terms_of(toks[counts[0]]), (counts[0], r)
+    else:
+        return []
+    readings = [compare([count, [const(k)]], res) for k in CONVENTIONS]
+    lenient = "(" + " or ".join(le for _, le in readings) + ")"
+    return [Part(readings[2][0], lenient, False, tuple(sorted(figures)),
+                 "the optimizer's state at 2, 4, 8 or 12 bytes a parameter (8-bit, bf16 or "
+                 "fp32 moments, or fp32 moments and a master copy: the convention is the "
+                 "author's)")]

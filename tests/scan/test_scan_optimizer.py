@@ -1,0 +1,40 @@
+"""An optimizer's state read as memory (`scan/optimizer.py`): at 2, 4, 8 or 12 bytes a
+parameter, charitably, always to confirm; only when the figure is the state's alone.
+Sentences written for these tests. 70B × 12 = 840 GB; 13B × 12 = 156 GB; Llama 2 7B
+(6,738,415,616 parameters) × 8 = 53.9 GB; 7B × 2 = 14 GB."""
+
+import pytest
+from verdicts import only
+
+from ffnverify.scan.numbers import tokens
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("For a 70B parameter model trained with standard Adam in mixed precision, the "
+     "optimizer state alone consumes 840 GB.", "true"),
+    ("A 13b model will need about 156GB GPU memory solely for optimizer states.", "true"),
+    ("For Llama 2 7B, Adam optimizer states take 54 GB.", "true"),
+    ("With 8-bit Adam, the optimizer state of a 7B model shrinks to 14 GB.", "true"),
+    ("A 7B model needs 200 GB for its optimizer states.", "false"),  # no convention gives it
+])
+def test_the_optimizer_state_at_every_convention(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+@pytest.mark.parametrize("text", [
+    "Weights, gradients and optimizer states of a 7B model take 112 GB.",
+    # "only" far from the state says nothing of it
+    "Fine-tuning a 7B model with full gradients and Adam state consumes roughly 112 GB; "
+    "adapters train only a tiny fraction.",
+])
+def test_a_figure_of_more_than_the_state_is_not_read_as_it(scan_text, text):
+    got = only(scan_text, text)
+    assert got["verdict"] != "false", got
+
+
+def test_a_lower_case_size_before_its_noun_is_a_size():
+    sizes = [(t.value, t.scale) for t in tokens("a 13b model and 350m parameters")
+             if t.kind == "NUM"]
+    assert sizes == [(13 * 10**9, "B"), (350 * 10**6, "M")]
+    assert [t.scale for t in tokens("an 8b quantization") if t.kind == "NUM"] == [""]
