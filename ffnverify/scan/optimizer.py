@@ -1,5 +1,9 @@
 """An optimizer's state read as memory: "the optimizer state alone consumes 840 GB" of a
-70B model, "a 13b model will need about 156GB solely for optimizer states".
+70B model, "a 13b model will need about 156GB solely for optimizer states"; and the whole
+of full fine-tuning with Adam (`training_totals`): "Full fine-tuning an 8B model with Adam
+occupies roughly 56 GB: weights, gradients and both optimizer moments" (12, 16, 18 or 20
+bytes a parameter: bf16 weights and gradients with fp32 moments; with an fp32 master copy,
+or all in fp32; with the buffers some frameworks keep).
 
 How many bytes a parameter's optimizer state takes is a convention the text seldom
 states: Adam keeps two moments (8 bytes in fp32, 4 in bf16, 2 in 8-bit) and, in mixed
@@ -62,3 +66,46 @@ def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
                  "the optimizer's state at 2, 4, 8 or 12 bytes a parameter (8-bit, bf16 or "
                  "fp32 moments, or fp32 moments and a master copy: the convention is the "
                  "author's)")]
+
+
+TRAINING_CONVENTIONS = (12, 16, 18, 20)
+
+_FULL = re.compile(r"\bfull(?:[- ]parameter)?\s+fine-?tun\w*|\bgradients?\b", re.I)
+_ADAM = re.compile(r"\badamw?\b", re.I)
+# what a figure of a run may hold besides weights, gradients and the optimizer's state, or
+# what makes the run another (adapters, quantized or sharded training)
+_NOT_PLAIN = re.compile(r"\blora\b|\bqlora\b|\badapters?\b|\bpeft\b|\b(?:8|4)-?bit\b|\bint[48]\b|"
+                        r"quantiz\w*|offload\w*|\bzero\b|deepspeed|\bfsdp\b|shard\w*|"
+                        r"\bper (?:gpu|device)\b|\bacross\b|\bkv\b|\boverhead\b", re.I)
+_ACTIVATIONS = re.compile(r"\bactivations?\b", re.I)
+_WITHOUT_ACTIVATIONS = re.compile(r"\b(?:before|excluding|without|not counting|plus)\b[^.;]{0,30}"
+                                  r"\bactivations?\b", re.I)
+
+
+def training_totals(toks, text, names, about: str = "") -> list[Part]:
+    """The memory of full fine-tuning with Adam (weights, gradients, optimizer state), at
+    each convention of `TRAINING_CONVENTIONS`, for the one model or count the unit names;
+    a reading to confirm, false only when no convention gives it."""
+    alone = bool(_STATE.search(text) and _ALONE.search(text))  # `optimizer_states` reads it
+    if about or alone or not _ADAM.search(text) or not _FULL.search(text) or \
+            _NOT_PLAIN.search(text):
+        return []
+    if _ACTIVATIONS.search(text) and not _WITHOUT_ACTIVATIONS.search(text):
+        return []  # a figure that may hold the activations too
+    results = memory.result_figures(toks, text)
+    if len(results) != 1:
+        return []
+    r = results[0]
+    rows = {n for _, _, n in names}
+    counts = memory.counts(toks, names)
+    if len(rows) == 1 and not counts:
+        count, figures = [call(f"params_total({rows.pop()})")], (r,)
+    elif not rows and len(counts) == 1:
+        count, figures = terms_of(toks[counts[0]]), (counts[0], r)
+    else:
+        return []
+    readings = [compare([count, [const(k)]], toks[r]) for k in TRAINING_CONVENTIONS]
+    return [Part(readings[1][0], "(" + " or ".join(le for _, le in readings) + ")", False,
+                 tuple(sorted(figures)),
+                 "full fine-tuning with Adam at 12, 16, 18 or 20 bytes a parameter (weights, "
+                 "gradients and the optimizer's state: the convention is the author's)")]

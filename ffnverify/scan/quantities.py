@@ -32,7 +32,7 @@ _COUNTS = tuple(f"{pre}{f}(" for pre in ("", "approx(") for f in ("params_total"
 MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a hostile one
 
 READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
-           optimizer.optimizer_states,
+           optimizer.optimizer_states, optimizer.training_totals,
            moe.parameters, moe.routing,
            compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
            spelled.ratios, formats.rows, formats.lines, formats.per_billion,

@@ -38,3 +38,24 @@ def test_a_lower_case_size_before_its_noun_is_a_size():
              if t.kind == "NUM"]
     assert sizes == [(13 * 10**9, "B"), (350 * 10**6, "M")]
     assert [t.scale for t in tokens("an 8b quantization") if t.kind == "NUM"] == [""]
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("Full fine-tuning an 8B model with Adam occupies roughly 56 GB — weights, gradients, "
+     "and both optimizer moments — before a single activation is stored.", "false"),  # ≥ 96 GB
+    ("Fine-tuning a 7B-parameter model with full gradients and Adam state consumes roughly "
+     "112 GB of GPU memory.", "true"),                                  # 7B × 16
+    ("Full fine-tuning Llama 2 7B with AdamW needs about 108 GB.", "true"),  # 6.74B × 16
+])
+def test_full_fine_tuning_with_adam_at_every_convention(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+@pytest.mark.parametrize("text", [
+    "Full fine-tuning a 7B model with Adam needs 60 GB including activations.",
+    "With LoRA, fine-tuning a 7B model with Adam takes 16 GB.",
+    "Full fine-tuning a 7B model with Adam and ZeRO-3 takes 20 GB per GPU.",
+])
+def test_another_run_or_more_than_the_states_is_not_read_as_full_fine_tuning(scan_text, text):
+    assert only(scan_text, text)["verdict"] != "false"
