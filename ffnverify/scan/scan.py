@@ -37,7 +37,8 @@ from ffnverify.scan.read import Context, learn, reading, why_unread
 
 # a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
 # ("With a 131,072-token window, it …": a figure's separators are no clause's end)
-_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b(?:[^,.;]|(?<=\d)[,.](?=\d)){0,40},\s*)?"
+_ANAPHORA = re.compile(r"\W*(?:(?:with|in|at|for|under|on)\b(?:[^,.;]|(?<=\d)[,.](?=\d)){0,40},\s*|"
+                       r"(?:in|at|with|under)\s+[\w.-]{1,12}\s+)?"  # "In int8 it needs 13 GB"
                        r"(?:it|its|it's|this model|the model|this network|they|their)\b", re.I)
 STATUSES = ("covered", "checked", "suggested", "unchecked")
 MAX_FILE_BYTES = 16 * 2**20

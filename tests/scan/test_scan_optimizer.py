@@ -59,3 +59,13 @@ def test_full_fine_tuning_with_adam_at_every_convention(scan_text, text, verdict
 ])
 def test_another_run_or_more_than_the_states_is_not_read_as_full_fine_tuning(scan_text, text):
     assert only(scan_text, text)["verdict"] != "false"
+
+
+def test_it_after_a_short_phrase_is_the_model_before(scan_text):
+    """"Llama 2 13B needs 26 GB in fp16. In int8 it needs 13 GB.": "it" after "In int8"
+    (no comma) speaks of Llama 2 13B, suggested."""
+    got = {s["text"]: s for s in scan_text("Llama 2 13B needs 26 GB in fp16. In int8 it "
+                                           "needs 13 GB.\n")["statements"]}
+    s = got["In int8 it needs 13 GB."]
+    assert (s["status"], s["verdict"]) == ("suggested", "true"), s
+    assert "weight_bytes(llama-2-13b, dtype=int8)" in s["claim"]
