@@ -19,7 +19,7 @@ activations said beside it unless the text says "alone", "solely" or "only".
 
 import re
 
-from ffnverify.scan import memory
+from ffnverify.scan import memory, words
 from ffnverify.scan.figure import call, compare, const, terms_of
 from ffnverify.scan.parts import Part
 
@@ -39,8 +39,8 @@ def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
     for the one model the unit names or the one count it states ("a 70B parameter
     model")."""
     state = _STATE.search(text)
-    if state is None or about:
-        return []
+    if state is None or about or words.NEGATION.search(text):
+        return []  # (a negation of "one of the conventions gives it" is no charitable one)
     if _OTHERS.search(text) and not _ALONE.search(
             text, max(0, state.start() - 24), state.end() + 12):
         return []  # "weights, gradients and optimizer states take 112 GB": more than it
@@ -88,7 +88,7 @@ def training_totals(toks, text, names, about: str = "") -> list[Part]:
     a reading to confirm, false only when no convention gives it."""
     alone = bool(_STATE.search(text) and _ALONE.search(text))  # `optimizer_states` reads it
     if about or alone or not _ADAM.search(text) or not _FULL.search(text) or \
-            _NOT_PLAIN.search(text):
+            _NOT_PLAIN.search(text) or words.NEGATION.search(text):
         return []
     if _ACTIVATIONS.search(text) and not _WITHOUT_ACTIVATIONS.search(text):
         return []  # a figure that may hold the activations too

@@ -69,3 +69,12 @@ def test_it_after_a_short_phrase_is_the_model_before(scan_text):
     s = got["In int8 it needs 13 GB."]
     assert (s["status"], s["verdict"]) == ("suggested", "true"), s
     assert "weight_bytes(llama-2-13b, dtype=int8)" in s["claim"]
+
+
+@pytest.mark.parametrize("text", [
+    "The optimizer state of a 7B model is not 56 GB.",   # 84 GB at 12 bytes: true then
+    "Full fine-tuning a 7B model with Adam does not take 112 GB.",
+])
+def test_a_negated_convention_figure_is_not_read(scan_text, text):
+    """The negation of "one of the conventions gives it" is no charitable reading."""
+    assert only(scan_text, text)["verdict"] is None
