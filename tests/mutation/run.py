@@ -152,7 +152,7 @@ AREAS = {
             "test_scan_headed_tables", "test_scan_intro_list", "test_scan_kv_heads_factor",
             "test_scan_out_of_memory", "test_scan_published_cards", "test_scan_scale_apart",
             "test_scan_standard_ffn", "test_scan_unread_reasons", "test_scan_worded_links",
-            "test_scan_mutants")],
+            "test_scan_mutants", "test_scan_cjk", "test_scan_optimizer")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
