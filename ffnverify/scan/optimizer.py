@@ -34,6 +34,22 @@ _OTHERS = re.compile(r"\bweights?\b|\bgradients?\b|\bactivations?\b|\bkv\b|\btot
 _ALONE = re.compile(r"\balone\b|\bsolely\b|\bonly\b|\bjust\b", re.I)
 
 
+def _at_conventions(toks, names, r: int, conventions):
+    """((strict, lenient) of byte figure r at each convention, the lenient side of them
+    all, the figures read), for the one model the unit names or the one count it states;
+    None when there is not exactly one."""
+    rows = {n for _, _, n in names}
+    counts = memory.counts(toks, names)
+    if len(rows) == 1 and not counts:
+        count, figures = [call(f"params_total({rows.pop()})")], (r,)
+    elif not rows and len(counts) == 1:
+        count, figures = terms_of(toks[counts[0]]), (counts[0], r)
+    else:
+        return None
+    readings = [compare([count, [const(k)]], toks[r]) for k in conventions]
+    return readings, "(" + " or ".join(le for _, le in readings) + ")", tuple(sorted(figures))
+
+
 def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
     """The byte figure said of the optimizer's state, at each convention of `CONVENTIONS`,
     for the one model the unit names or the one count it states ("a 70B parameter
@@ -52,17 +68,11 @@ def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
     res = toks[r]
     if min(abs(res.start - state.end()), abs(state.start() - res.end)) > 60:
         return []
-    rows = {n for _, _, n in names}
-    counts = memory.counts(toks, names)
-    if len(rows) == 1 and not counts:
-        count, figures = [call(f"params_total({rows.pop()})")], (r,)
-    elif not rows and len(counts) == 1:
-        count, figures = terms_of(toks[counts[0]]), (counts[0], r)
-    else:
+    got = _at_conventions(toks, names, r, CONVENTIONS)
+    if got is None:
         return []
-    readings = [compare([count, [const(k)]], res) for k in CONVENTIONS]
-    lenient = "(" + " or ".join(le for _, le in readings) + ")"
-    return [Part(readings[2][0], lenient, False, tuple(sorted(figures)),
+    readings, lenient, figures = got
+    return [Part(readings[2][0], lenient, False, figures,
                  "the optimizer's state at 2, 4, 8 or 12 bytes a parameter (8-bit, bf16 or "
                  "fp32 moments, or fp32 moments and a master copy: the convention is the "
                  "author's)")]
@@ -96,16 +106,10 @@ def training_totals(toks, text, names, about: str = "") -> list[Part]:
     if len(results) != 1:
         return []
     r = results[0]
-    rows = {n for _, _, n in names}
-    counts = memory.counts(toks, names)
-    if len(rows) == 1 and not counts:
-        count, figures = [call(f"params_total({rows.pop()})")], (r,)
-    elif not rows and len(counts) == 1:
-        count, figures = terms_of(toks[counts[0]]), (counts[0], r)
-    else:
+    got = _at_conventions(toks, names, r, TRAINING_CONVENTIONS)
+    if got is None:
         return []
-    readings = [compare([count, [const(k)]], toks[r]) for k in TRAINING_CONVENTIONS]
-    return [Part(readings[1][0], "(" + " or ".join(le for _, le in readings) + ")", False,
-                 tuple(sorted(figures)),
+    readings, lenient, figures = got
+    return [Part(readings[1][0], lenient, False, figures,
                  "full fine-tuning with Adam at 12, 16, 18 or 20 bytes a parameter (weights, "
                  "gradients and the optimizer's state: the convention is the author's)")]
