@@ -337,6 +337,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                      "not fit, not read as the model's size")
     parts, kind, why = _polarised(parts, toks, clean)
     notes += why
+    quoted = [m.span() for m in _QUOTED.finditer(clean)]
+    if quoted and any(a <= toks[i].start < b for p in parts for i in p.figures
+                      for a, b in quoted):
+        # 'How "64K context" turns into bytes': a term quoted is mentioned, not claimed
+        parts = [replace(p, sure=False) if any(a <= toks[i].start < b for i in p.figures
+                                               for a, b in quoted) else p for p in parts]
+        notes.append("a figure in quotation marks: a term quoted, not surely a claim")
     glossary = bool(parts) and bool(_CJK_TEXT.search(text)
                                     or any(_CJK_TEXT.search(h) for h in header))
     if glossary:
@@ -387,6 +394,7 @@ def others_sizes(toks, clean: str) -> set:
 
 
 _CJK_TEXT = re.compile(f"[{CJK}]")
+_QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”")  # a phrase in double quotation marks
 # what turns a Chinese, Japanese or Korean sentence from a statement into something else:
 # a negation (不是, 没有, 并非, ではない, ません, 아니), a question (吗, ？, か), a condition
 # (如果, 假如, もし, なら, 만약)
