@@ -7,6 +7,7 @@ import itertools
 import re
 
 from ffnverify.scan.blocks import Block, Doc, Source
+from ffnverify.scan.numbers import CJK, CJK_PUNCTUATION
 
 _ENDS = ".:;!?"
 _CODE_LINE = re.compile(
@@ -18,8 +19,7 @@ _CODE_LINE = re.compile(
 
 
 # Chinese, Japanese and Korean letters and their punctuation
-_CJK_EDGE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-                       "\u3000-\u303f\uff00-\uffef]")
+_CJK_EDGE = re.compile(f"[{CJK}{CJK_PUNCTUATION}]")
 
 def looks_like_code(line: str) -> bool:
     """A line of program text pasted into a plain-text document (plain text has no code

@@ -231,7 +231,7 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
     return Part(strict, loose, sure, figs, reading)
 
 
-_FAMILY_NOUN = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd)\b", re.I)
+_FAMILY_NOUN = re.compile(rf"\s+(?:{words.GROUP_NOUN})\b", re.I)
 
 
 def _own_family(text: str, a: int, b: int, rows: set, consistent, placed: bool) -> bool:

@@ -42,8 +42,7 @@ def result_figures(toks, text):
         if t.kind != "NUM" or t.money:
             continue
         after = text[t.end:t.end + 40]
-        if memory_words.PER_PARAM.match(after) or re.match(r"\s*(?:per|/|每)\s*(?:parameter|param|"
-                                                           r"参数|參數|パラメータ)", after):
+        if memory_words.PER_PARAM.match(after) or re.match(r"\s*(?:per|/)\s*(?:parameter|param)", after):
             continue
         if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or (t.tilde and
                 memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1])):

@@ -10,8 +10,7 @@ import re
 
 # a KV cache named: the topic of a document's title or section (`carried`) and, with a
 # bare "cache", a figure said to be the cache (`memory.kv_cache`)
-KV_CACHE = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b|"
-                      r"(?:kv|KV)\s?(?:缓存|快取|キャッシュ|캐시)", re.I)
+KV_CACHE = re.compile(r"\b(?:kv|k/v|key[- ]value|key/value)[- ]?(?:cache|caches|caching)\b", re.I)
 KV_SAID = re.compile(KV_CACHE.pattern + r"|\bcache[sd]?\b", re.I)
 # "per token" as a KV cache figure's unit ("/token", "one token", "each new token"):
 # wider than PER_TOKEN, the scope of a count
@@ -32,12 +31,10 @@ CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| siz
 TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
 BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
 BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
-PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)|"
-                       r"^\s*(?:字节|字節|バイト)?\s*(?:/|每)\s*(?:个|個)?\s*(?:参数|參數|パラメータ)",
+PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
                        re.I)
 COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
-               "models", "-parameter", "parameter-model", "模型", "モデル", "모델", "参数",
-               "パラメータ"}
+               "models", "-parameter", "parameter-model"}
 STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
                          r"\btraining\b|\bfine-?tun", re.I)
 # the noun a byte figure is said of, just before it, when it is not the KV cache: "weights
@@ -49,11 +46,7 @@ OTHER_NOUN_BEFORE = re.compile(
 
 WEIGHTS_WORDS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\bparam(?:eter)?s?\b|"
                            r"\bcheckpoints?\b|\bvram\b|\bstor(?:e|ed|es|ing)\b|\bmodel size\b|"
-                           r"\b(?:takes|needs|requires|occupies|uses|fits?|runs?)\b|"
-                           # the same in Chinese and Japanese: weights, parameters, VRAM,
-                           # load, occupy, need
-                           r"权重|權重|参数|參數|显存|顯存|加载|加載|占用|需要|重み|パラメータ|"
-                           r"ロード|必要", re.I)
+                           r"\b(?:takes|needs|requires|occupies|uses|fits?|runs?)\b", re.I)
 NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
                          r"seq_len|\b[SB]\s*=", re.I)
 CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"

@@ -148,6 +148,7 @@ _RATIO = re.compile(r"\s?[×x](?![A-Za-z0-9_])")
 # Chinese, Japanese and Korean letters: a run of them is one word, never glued to the
 # digits or Latin letters beside it ("模型需要14GB显存": 模型需要, 14GB, 显存)
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"  # their stops, commas and full-width forms
 _WORD = re.compile(rf"[{CJK}]+|[^\W\d_{CJK}][^\W{CJK}]*(?:['’-][^\W{CJK}]+)*|_[^\W{CJK}]+")
 # the Chinese and Japanese scales (亿 10⁸, 万 10⁴, 万亿 10¹²) and byte words
 _CJK_SCALE = re.compile(r"\s?(?:万亿|萬億|兆|亿|億|万|萬)")
@@ -158,9 +159,8 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 # alone may be bits)
 _LOWER_SIZE = re.compile(r"([bm])(?![A-Za-z0-9_])(?=[\s-]*(?:models?|param(?:eter)?s?|llms?|"
                          r"variants?|checkpoints?)\b)")
-_CJK_EDGE = re.compile(rf"(?<=[{CJK}])(?=[^\s{CJK}\u3000-\u303f\uff00-\uffef])|"
-                       rf"(?<=[^\s{CJK}\u3000-\u303f\uff00-\uffef])(?=[{CJK}])")
-_CJK_BYTES = re.compile(r"\s?(?:字节|字節|バイト|바이트)")
+_CJK_EDGE = re.compile(rf"(?<=[{CJK}])(?=[^\s{CJK}{CJK_PUNCTUATION}])|"
+                       rf"(?<=[^\s{CJK}{CJK_PUNCTUATION}])(?=[{CJK}])")
 _OPS = [("**", "^"), ("==", "="), ("~=", "≈"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"),
         ("->", "→"), ("⟶", "→"), ("⇒", "→"), ("≃", "≈"), ("≅", "≈"), ("+", "+"),
         ("−", "-"), ("-", "-"), ("–", "–"), ("×", "×"), ("·", "×"), ("⋅", "×"), ("*", "×"),
@@ -233,9 +233,6 @@ def _read_number(text: str, i: int):
         tok.value *= factor
         tok.unit *= factor
         tok.plain, tok.scale, end = False, scale, c.end()
-    c = _CJK_BYTES.match(text, end)
-    if c:  # 4字节: 4 bytes
-        tok.plain, tok.scale, end = False, "bytes", c.end()
     for pattern, table, kind in ((_BYTES, BYTE_UNITS, "bytes"), (_SCALE_WORD, None, "K")):
         if tok.scale:
             break
@@ -406,20 +403,11 @@ def _merge(toks: list[Tok]):
             prev = toks[i - 1]
             if prev.kind == "OP" and prev.text == "~":
                 t.tilde = True
-            elif prev.kind == "WORD" and (words.hedge_before(_words_before(toks, i))
-                                          or _CJK_HEDGE_BEFORE.search(prev.text)):
+            elif prev.kind == "WORD" and words.hedge_before(_words_before(toks, i)):
                 t.about = True
-        if t.kind == "NUM" and (_hedged_after(toks, i) or (
-                i + 1 < len(toks) and toks[i + 1].kind == "WORD"
-                and _CJK_HEDGE_AFTER.match(toks[i + 1].text))):
+        if t.kind == "NUM" and _hedged_after(toks, i):
             t.about = True
 
-
-# hedges in Chinese, Japanese and Korean: before a figure (约 13.5GB, 大约, 約, およそ, 약)
-# and after it (13.5GB 左右, 前後, 程度, くらい, 정도)
-_CJK_HEDGE_BEFORE = re.compile(r"(?:约为?|約為?|大约|大約|大概|将近|將近|接近|近|約|およそ|"
-                               r"ほぼ|약)$")
-_CJK_HEDGE_AFTER = re.compile(r"左右|上下|前後|程度|くらい|ぐらい|정도")
 
 
 # a scale letter written apart from its figure, before the noun it scales: "32 k tokens",

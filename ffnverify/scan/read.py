@@ -429,7 +429,7 @@ def _words_unread(clean: str, toks, read: set) -> list[str]:
     return out
 
 
-_GROUP_AFTER = re.compile(r"\s+(?:family|series|line-?up|line|generation|herd|models)\b", re.I)
+_GROUP_AFTER = re.compile(rf"\s+(?:{words.GROUP_NOUN}|models)\b", re.I)
 
 
 def _others(clean: str, subject: str | None) -> list:

@@ -129,7 +129,7 @@ def _given(text: str) -> Given | None:
 
 # a model named by its size alone: "a 7B model", "70B-class", "13B models"
 _SIZED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([MB])\b(?=[\s-]*(?:param(?:eter)?s?[\s-]+)?"
-                    r"(?:models?\b|class\b|scale\b|llms?\b|dense\b|模型|モデル|모델))", re.I)
+                    r"(?:models?\b|class\b|scale\b|llms?\b|dense\b))", re.I)
 
 
 def _names(text: str, document: bool = False) -> tuple[set, list]:

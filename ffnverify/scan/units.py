@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ffnverify.scan.blocks import Block
+from ffnverify.scan.numbers import CJK, CJK_PUNCTUATION
 
 MAX_UNIT_CHARS = 2000  # a longer sentence is cut (it is read in pieces of this size)
 
@@ -176,8 +177,7 @@ def _CJK_LINES(before: str, after: str) -> bool:
     return bool(_CJK_LETTER.search(before[-1:] + after[:1]))
 
 
-_CJK_LETTER = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
-                         "\u3000-\u303f\uff00-\uffef]")
+_CJK_LETTER = re.compile(f"[{CJK}{CJK_PUNCTUATION}]")
 
 
 # a first line that only greets or mentions ("Hi @maintainer", "@alice @bob"): the

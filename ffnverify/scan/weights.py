@@ -107,8 +107,7 @@ def _sizes_by_header(toks, text, about, sizes) -> list[Part]:
 
 
 def _per_param(toks, text):
-    return [i for i, t in enumerate(toks) if t.kind == "NUM" and (not t.scale or (
-        t.scale == "bytes" and t.text.endswith(("字节", "字節", "バイト"))))
+    return [i for i, t in enumerate(toks) if t.kind == "NUM" and not t.scale
             and memory_words.PER_PARAM.match(text[t.end:t.end + 40])]
 _DTYPE_ALT = "|".join(p for p, _ in DTYPES)
 _COPY_AT = re.compile(r"(?<![\w.])(\d{1,2})\s+(?:full\s+)?cop(?:y|ies)\s+(?:at|of|×|x)\s+"

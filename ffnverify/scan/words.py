@@ -435,6 +435,9 @@ CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\
 
 # a model named as the one another is compared with ("unlike Llama 3.1 8B", "compared to
 # GPT-3"): not the subject of the clause it interrupts
+# a family spoken of as a group ("the Llama 3 family", "the Qwen series")
+GROUP_NOUN = r"family|series|line-?up|line|generation|herd"
+
 COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|"
                            r"in contrast to|rather than|instead of|besides|than|relative to|"
                            r"outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
