@@ -20,6 +20,11 @@ DTYPES = [  # (pattern on the text, the claim language's dtype name)
     (r"int4|nf4|4bit|4-bit(?: integers?| weights| quantization| quantized)?", "int4"),
 ]
 _DTYPE_RES = [(re.compile(r"(?<![\w-])(?:" + p + r")(?![\w])", re.I), d) for p, d in DTYPES]
+# formats the claim language gives no size a number ("Q8", "Q4_K_M", "GGUF", "GPTQ", "AWQ",
+# "EXL2"): a figure said of one is of no format the scan reads, and it is no figure of the
+# format named past it ("in Q8 about 70 GB; in FP16 about 140 GB")
+_UNSIZED = re.compile(r"(?<![\w-])(?:i?q[1-8](?:_[a-z0-9]{1,2}){0,2}|gguf|ggml|gptq|awq|exl2)"
+                      r"(?![\w])", re.I)
 
 
 def words_after(toks, i: int, n: int = 4) -> list[str]:
@@ -54,6 +59,15 @@ def dtypes(text: str) -> list[tuple[int, int, str]]:
             taken.append((m.start(), m.end()))
             found.append((m.start(), m.end(), name))
     return sorted(found)
+
+
+def formats_named(text: str) -> list[tuple[int, int, str | None]]:
+    """`dtypes`, and the formats it cannot size (dtype None) where no sized one is named
+    with them ("GPTQ 4-bit", "Q8_0 (8-bit)" name int4 and int8)."""
+    found = dtypes(text)
+    return sorted(found + [(m.start(), m.end(), None) for m in _UNSIZED.finditer(text)
+                           if not any(abs(m.start() - s) <= 12 or abs(e - m.end()) <= 12
+                                      for s, e, _ in found)])
 
 
 def inside(toks, start: int, end: int) -> list[int]:

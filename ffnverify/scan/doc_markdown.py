@@ -4,6 +4,7 @@ by `nesting`). Returns a `blocks.Doc`: prose blocks with each character's source
 """
 
 import itertools
+import re
 
 from ffnverify.claims.files import is_claim_fence
 from ffnverify.scan import inline, nesting
@@ -42,6 +43,36 @@ def _prose_over_a_rule(content: str) -> bool:
     rule under: it runs over several lines, or ends as a sentence or a lead-in does."""
     content = content.strip()
     return "\n" in content or content.endswith((".", ":", "?", "!", ";", ","))
+
+
+_PIPE_ROW = re.compile(r"^(\s*)\|(.*)\|\s*$")
+
+
+def _pipe_rows(tok, lines: list[str], src: Source, group: tuple) -> list[Block]:
+    """The rows of a paragraph made of two or more `| a | b |` lines, which CommonMark
+    reads as one paragraph when no `|---|` rule follows the first (a table copied without
+    its header): one row block a line, with no header. [] for any other paragraph."""
+    if not tok.map or tok.map[1] - tok.map[0] < 2:
+        return []
+    matched = [_PIPE_ROW.match(lines[i]) for i in range(*tok.map)]
+    if not all(matched):
+        return []
+    out = []
+    for i, m in zip(range(*tok.map), matched):
+        block = Block("row", group)
+        cells, at = [], m.start(2)
+        for cell in m.group(2).split("|"):
+            text = cell.strip()
+            if text:
+                if block.length:
+                    block.add(" | ", src.starts[i] + at, contiguous=False)
+                block.add(text, src.starts[i] + at + cell.index(text))
+            cells.append(text)
+            at += len(cell) + 1
+        block.cells = tuple(cells)
+        if block.length:
+            out.append(block)
+    return out
 
 
 def read_markdown(text: str) -> Doc:
@@ -110,6 +141,10 @@ def read_markdown(text: str) -> Doc:
                 kind = "para"  # "Here is my calculation:\n-----": a rule under prose
             if "list_item_open" in kinds:
                 kind = "item"
+            rows = _pipe_rows(tok, body.split("\n"), src, tuple(stack)) if kind == "para" else []
+            if rows:  # "| Q8 | ~1 byte/param |" lines with no header rule: still a table
+                blocks.extend(rows)
+                continue
             block = Block(kind, tuple(stack), level=heading_level if kind == "heading" else 0)
             _inline_block(tok, block, src)
             if block.text.lstrip().startswith("$$"):

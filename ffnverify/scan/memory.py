@@ -17,7 +17,7 @@ import re
 from ffnverify import catalogue
 from ffnverify.scan import memory_words
 from ffnverify.scan.binding import (
-    dtypes,
+    formats_named,
     in_names,
     inside,
     model,
@@ -193,7 +193,7 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
     shrinks = compressions(toks, text, about)
     per_token = [(m.start(), None) for m in memory_words.PER_TOKEN_FIGURE.finditer(text)]
     batches = [(toks[i].start, i) for i in _batches(toks, text)]
-    formats = dtypes(text)
+    formats = formats_named(text)
     parts = []
     for r in results:
         res = toks[r]
@@ -211,6 +211,8 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
         ctx_tok = given if ctx is None else None if per_tok else toks[ctx[1]]
         name, sure = model(names, res.start)
         fmt = nearest(res.start, formats, others, side(starts, formats))
+        if fmt is not None and fmt[2] is None:
+            continue  # a cache in a format the claim language gives no size ("Q8 KV")
         dtype = fmt[2] if fmt else "bf16"
         batch = nearest(res.start, batches, others, side(starts, batches))
         form = nearest(res.start, forms, others, side(starts, forms))

@@ -105,6 +105,8 @@ class Reading:
     unread: list = field(default_factory=list)
     polarity: str = ""
     glossary: bool = False  # read in CJK text through `cjk`: never FALSE (`scan.settle`)
+    guessed: str = ""  # the document's only model, which the statement does not name:
+    # a reading of it is never FALSE (`scan.settle`)
 
     @property
     def sure(self) -> bool:
@@ -440,12 +442,20 @@ def _others(clean: str, subject: str | None) -> list:
                     and not _GROUP_AFTER.match(clean, e))]
 
 
-def why_unread(text: str, subject: str | None = None) -> str:
+def why_unread(text: str, subject: str | None = None, origin: str = "") -> str:
     """Why a statement the readers give nothing for stays unchecked, where its names say
     it: a model the catalogue does not hold, or no model at all ("" otherwise)."""
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))
-    if subject or models(clean) or near_misses(clean):
+    if near_misses(clean):
         return ""
+    named = [row for _, _, row in models(clean)] or ([subject] if subject else [])
+    if named:  # "Mixtral 8x7B uses eight expert models": a model, no reader for its figures
+        figures = list(dict.fromkeys(t.text for t in meaningful_numbers(clean)))[:6]
+        said = f"read as said of {subject}, {origin}" if origin and not models(clean) else \
+            f"speaks of {', '.join(dict.fromkeys(named))}"
+        return (f"{said}, but no reader binds "
+                + (f"its figures ({', '.join(figures)})" if figures else "its words")
+                + " to a quantity of the model: not read")
     unknown = list(dict.fromkeys(clean[s:e] for s, e in other_names(clean)))
     if unknown:
         return (", ".join(f"{u!r}" for u in unknown) + " is not in the catalogue "

@@ -26,6 +26,7 @@ import itertools
 import os
 import re
 from bisect import bisect_left
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -118,6 +119,7 @@ def statements_of(text: str, fmt: str, shown: str):
             if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \
             else (_parent_item(block, parents), "the list item it is under")
+        guessed = not around and place is not None and place.guessed
         if not around and place is not None:
             around, origin = place.model, place.origin
         if block.kind == "item" and intro and intro_list is None:
@@ -144,6 +146,7 @@ def statements_of(text: str, fmt: str, shown: str):
             unit.section = around
             unit.field = field
             unit.origin = origin if around else ""
+            unit.guessed = guessed
             if place is not None and around == place.model:
                 unit.nominal = place.nominal
             if place is not None and not place.model:
@@ -388,6 +391,7 @@ def scan(paths, engine, claims=None) -> dict:
             origin = "the sentence before it" if subject else unit.origin
             subject = subject or unit.section or None  # "Context window | 33K" under
             # a "Mixtral 8x7B" heading: said of it (a reading to confirm)
+            guessed = subject if unit.guessed and subject == unit.section and not named else ""
             if named:
                 subjects[unit.group] = named[-1][2]
             record = {"file": unit.file, "line": unit.line, "col": unit.col,
@@ -407,13 +411,16 @@ def scan(paths, engine, claims=None) -> dict:
                             nominal=unit.nominal if subject == unit.section else None,
                             field=unit.field, around=unit.around, sized=unit.sized)
                 if r is not None and r.parts:
-                    pending.append((record, r))
+                    pending.append((record, replace(r, guessed=guessed, parts=[
+                        replace(p, sure=False) if f"({guessed}" in p.strict else p
+                        for p in r.parts]) if guessed else r))
                 elif r is not None:
                     record["detail"] = " — ".join(r.notes)
                 elif unit.kind == "row":
                     record["detail"] = "a table row the scan cannot read"
                 else:  # "'Falcon 180B' is not in the catalogue …"
-                    record["detail"] = why_unread(unit.probe or unit.text, subject)
+                    record["detail"] = why_unread(unit.probe or unit.text, subject,
+                                                  origin if guessed else "")
             records.append(record)
     _decide(pending, engine)
     return {"version": 1, "statements": records, "summary": summary(records),
@@ -517,6 +524,16 @@ def settle(record: dict, r, results: dict):
                       "parse these languages' grammar: check it by hand — "
                       + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
                                    else details), unread=list(r.unread))
+        return
+    if verdict == "false" and r.guessed and any(
+            v == "false" and f"({r.guessed}" in p.strict for p, v, _, _, _ in outcomes):
+        # said of the only model the document named before, which the statement itself
+        # does not name: it may speak of another (a model in general, one it compares)
+        record.update(detail=f"read as said of {r.guessed}, the only model the document "
+                      f"names before it, it would be false ({claim}); not flagged, since the "
+                      "statement does not name its model — " + " — ".join(
+                          details[1:] if details[:1] == ["a reading to confirm"] else details),
+                      unread=list(r.unread))
         return
     if verdict == "unknown" and all(p.family for p, v, _, _, _ in outcomes if v == "unknown"):
         # true of some of a family's models only: which one the name means decides it

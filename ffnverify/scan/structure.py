@@ -52,6 +52,7 @@ class Given:
     family: str = ""
     origin: str = ""
     nominal: Fraction | None = None
+    guessed: bool = False  # only the model the document named before: to confirm, never FALSE
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,7 @@ def places(blocks, where) -> list:
     None). `where(offset) -> (line, col)` names the heading's line in `origin`."""
     stack: list[_Section] = [_Section(0, _document(blocks, where))]
     out = []
+    before = _Before()
     for block in blocks:
         if block.kind == "heading" or block.level:
             level = block.level or 1
@@ -365,6 +367,7 @@ def places(blocks, where) -> list:
                     if got.nominal is not None else ""
                 got = Given(got.model, got.family, f"the {what} {_quote(block.text)} (line "
                             f"{line}){sized}", got.nominal)
+            before.learn(block, *_names(block.text, document=True), _names(block.text)[0])
             if block.kind == "heading":
                 stack.append(_Section(level, got))
                 out.append(None)
@@ -372,7 +375,9 @@ def places(blocks, where) -> list:
             stack.append(_Section(level, got))  # a plain-text title line is also text
         rows, others = _names(block.text)
         here = stack[-1]
-        out.append(_place(stack, rows, others, _listed(block)))  # the first paragraph's
+        got = _place(stack, rows, others, _listed(block))
+        out.append(got if got is not None or rows or others else before.only(where))
+        before.learn(block, *_names(block.text, document=True), rows)  # the first paragraph's
         # own sentences: by their words, or "It ..." after the sentence naming the model
         if not here.started:
             here.started = True  # the section's first paragraph: one model names its text
@@ -384,6 +389,36 @@ def places(blocks, where) -> list:
         here.rows |= rows
         here.others += others
     return out
+
+
+class _Before:
+    """The models a document has named so far, in every block: while that is one catalogue
+    row, named in its opening (its title or first paragraph: the model it is about, not
+    one it mentions later "for comparison"), and nothing else (no other name, no near
+    miss, no bare size), a block naming none most likely speaks of it: a `Given` to
+    confirm, never to accuse (`Given.guessed`)."""
+
+    OPENING = 2  # blocks: a title and the first paragraph
+
+    def __init__(self):
+        self.rows, self.others, self.line, self.seen = set(), False, 0, 0
+
+    def learn(self, block, rows, others, named=frozenset()):
+        """`rows`, `others`: the block's own names; `named`: every row it names, a model
+        compared with too ("smaller than Llama 2 7B"), which is another model named."""
+        if rows - self.rows and not self.rows:
+            self.line = block
+        late = self.seen >= self.OPENING and bool(rows - self.rows)
+        self.seen += 1
+        self.rows |= rows
+        self.others = self.others or bool(others) or bool(set(named) - rows) or late
+
+    def only(self, where) -> Given | None:
+        if len(self.rows) != 1 or self.others or next(iter(self.rows)).startswith("?"):
+            return None
+        line = where(self.line.offset(0))[0] if self.line.length else 0
+        return Given(next(iter(self.rows)), origin="the only model the document names "
+                     f"before it (line {line})", guessed=True)
 
 
 _KEY_VALUE = re.compile(r"^\W{0,3}[A-Za-z][^:.!?]{0,48}:\s*\S")

@@ -61,6 +61,7 @@ class Unit:
     origin: str = ""  # where that model (or `family`) came from: "the heading “GPT-3” (line 1)"
     family: str = ""  # a family its place names without a size ("GPT-2"), for a row of sizes
     nominal: object = None  # the size the section's model was identified by: a name
+    guessed: bool = False  # `section` is only the model the document named before
     field: object = None  # the field its section's heading names (`structure.Field`)
     around: object = None  # what the text before gives it (`carried.Around`)
     sized: bool = False  # its header's sizes were named as a family's rows (`structure`)

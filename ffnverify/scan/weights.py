@@ -18,6 +18,7 @@ from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import (
     DTYPES,
     dtypes,
+    formats_named,
     inside,
     model,
     nearest,
@@ -266,7 +267,7 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     stated_copies = [(c[0], c) for c in copies(toks, text)]
     copy_figures = {f for _, c in stated_copies for f in c[2]}
     per_param = [p for p in per_param if p[1] not in copy_figures]
-    formats = dtypes(text)
+    formats = formats_named(text)
     sizes = [(toks[i].start, i) for i in memory.counts(toks, names)]
     # a count carried from the text before, only where the unit gives no size of its own,
     # bound or not ("13B: ~26 GB" speaks of a 13B model), and is no table row (whose cells
@@ -296,6 +297,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 bpp = None
             else:
                 fmt = None
+        if fmt is not None and fmt[2] is None:
+            continue  # said of a format the claim language gives no size: "in Q8 about 70 GB"
         if bpp is None and fmt is None and copied is None:
             continue
         if bpp is None and copied is None and memory_words.STATE_WORDS.search(

@@ -371,7 +371,7 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      r"(?:embeddings?|hidden states?|residual stream)\b(?! (?:per|for each|of each|in each) "
      r"(?:head|expert|layer))", "d_model"),
     (r"active experts|experts per token|experts active|experts? (?:are |is )?(?:routed|"
-     r"activated|active|used|selected|chosen)(?: \w+){0,2}? (?:per|for each|for every|"
+     r"activated|activates?|active|used|selected|chosen|fire|fires)(?: \w+){0,2}? (?:per|for each|for every|"
      r"to each|at a|each) (?:token|time)|experts? (?:are |is )?(?:active|activated)\b",
      "active_experts"),  # "two experts routed per token", "only 2 experts are active"
     (r"\bexperts\b", "experts"),
@@ -382,9 +382,9 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
     (r"context (?:length|window|size)|max(?:imum)? (?:sequence length|"
-     r"positions)|(?<=-)token context|tokens? (?:of )?context|\bcontext\b|\b(?:n_)?ctx\b",
+     r"positions?(?: embeddings)?)|max_position_embeddings|(?<=-)token context|tokens? (?:of )?context|\bcontext\b|\b(?:n_)?ctx\b",
      "context"),
-    (r"\bparam(?:eter)?s\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?param(?:eter)?s?\b",
+    (r"\bparam(?:eter)?s\b|\bparam(?:eter)? count\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?param(?:eter)?s?\b",
      "params_total"),
 ]
 
@@ -408,7 +408,7 @@ OTHER_UNIT_AFTER = re.compile(
     r"usd)(?![\w-])", re.I)
 
 # a field bound to its number: "hidden size of 8192", "layers: 32", "d_ff = 11008"
-NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
+NOUN_BEFORE = re.compile(r"^[\"'”’]?\s*(?:\)\s*)?(?:size\s*(?=[:=]))?(?:of|is|are|=|:|equals?|was|were|set to|of size|"
                           r"is set to|totals?|totalling|totaling|reaches|becomes|\(|,)?\s*"
                           r"(?:just |exactly |only |roughly |about |around |approximately |"
                           r"nearly |almost |over |under |at least |at most |up to |"

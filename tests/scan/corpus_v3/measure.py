@@ -54,7 +54,13 @@ def _plain(s: str) -> str:
     of a Markdown escape (`\\(\\theta\\)` renders as `(\\theta)`: the scan shows the
     rendered text)."""
     s = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", s)
-    return _squash(s.replace("**", "").replace("`", "")).strip("| ")
+    s = _squash(s.replace("**", "").replace("`", "")).strip("| ")
+    return _MARKER.sub("", s)
+
+
+# a list item's bullet or number, a heading's hashes, at the start of a label's `starts`
+# (the scan shows an item's text, not its marker; labellers wrote both ways)
+_MARKER = re.compile(r"^(?:[-*+•·]|#{1,6}|\d{1,2}[.)])\s+")
 
 
 def labels(folder: Path) -> list:
