@@ -251,6 +251,23 @@ CONFIGS = {
     # a width of 11008 / 13696, vocab 151936 / 152064, 8192 positions); fields only.
     "qwen-7b": dict(d=4096, L=32, H=32, ff=11008, V=151936, ctx=8192, fields_only=True),
     "qwen-14b": dict(d=5120, L=40, H=40, ff=13696, V=152064, ctx=8192, fields_only=True),
+    # --- added for fresh6/ (the eighth v3 session); fields typed from config.json -------
+    # Qwen/Qwen3-Coder-30B-A3B-Instruct config.json (hidden 2048, 48 layers, 32 heads, 4 KV
+    # heads, head_dim 128, moe_intermediate_size 768, 128 experts, 8 per token, vocab
+    # 151936, 262144 positions); fields only.
+    "qwen3-coder-30b-a3b": dict(d=2048, L=48, H=32, kv=4, hd=128, ff=768, V=151936,
+                                ctx=262144, E=128, k=8, fields_only=True),
+    # Qwen/Qwen3-VL-32B-Instruct config.json, text_config (hidden 5120, 64 layers, 64 heads,
+    # 8 KV heads, head_dim 128, intermediate 25600, vocab 151936, 262144 positions); the
+    # language model's fields only.
+    "qwen3-vl-32b": dict(d=5120, L=64, H=64, kv=8, hd=128, ff=25600, V=151936, ctx=262144,
+                         fields_only=True),
+    # meta-llama/Llama-4-Maverick-17B-128E-Instruct config.json, text_config (hidden 5120,
+    # 48 layers, 40 heads, 8 KV heads, head_dim 128, expert intermediate_size 8192, 128
+    # routed experts, 1 per token, a shared expert, vocab 202048, 1048576 positions);
+    # fields only.
+    "llama-4-maverick": dict(d=5120, L=48, H=40, kv=8, hd=128, ff=8192, V=202048,
+                             ctx=1048576, E=128, k=1, shared_n=1, fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
