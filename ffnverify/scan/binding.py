@@ -70,6 +70,15 @@ def formats_named(text: str) -> list[tuple[int, int, str | None]]:
                                       for s, e, _ in found)])
 
 
+def unsized_beside(pos: int, formats, blockers=(), reach: int = 24) -> bool:
+    """Whether a format the claim language cannot size stands right beside `pos` (within
+    `reach` characters, no blocker between), on either side: "in Q8 about 70 GB" in a text
+    that elsewhere writes "35 GB in Q4" is still Q8's figure, whichever side the text
+    prefers."""
+    got = nearest(pos, [f for f in formats if f[2] is None], blockers)
+    return got is not None and min(abs(got[0] - pos), abs(got[1] - pos)) <= reach
+
+
 def inside(toks, start: int, end: int) -> list[int]:
     """Indices of the number tokens inside [start, end) (`8-bit`'s 8)."""
     return [i for i, t in enumerate(toks) if t.kind == "NUM" and start <= t.start < end]

@@ -89,6 +89,7 @@ class Carry:
         self.title_kv = False  # the document's first heading names the KV cache
         self.section_kv = False  # the current heading names it
         self._headings = 0
+        self._paragraph = (None, False)  # plain text: (paragraph, a line of it names the cache)
         self._before = ""  # the last unit that is no row: its context is a table's
         # (text, its context, its dtype, whether it names the KV cache), worked out once,
         # when a row asks
@@ -107,7 +108,15 @@ class Carry:
 
     @property
     def kv(self) -> bool:
-        return self.title_kv or self.section_kv
+        return self.title_kv or self.section_kv or self._paragraph[1]
+
+    def line(self, text: str, paragraph):
+        """A line of plain text, in `paragraph`: a short one naming the KV cache ("Context
+        KV cache", a table's header flattened into text) makes the cache the topic of the
+        lines after it in that paragraph."""
+        said = self._paragraph[1] if self._paragraph[0] == paragraph else False
+        self._paragraph = (paragraph, said or (len(text) <= 40 and not re.search(r"\d", text)
+                                               and bool(memory_words.KV_CACHE.search(text))))
 
     def heading(self, text: str):
         named = counts_named(text) or size_only(text)

@@ -136,20 +136,19 @@ def _figure_rows(previous: str, line: str) -> bool:
         and bool(_FIGURES_ONLY.fullmatch(line)) and len(line.split()) >= 2
 
 
-_LEADS_ON = {"of", "is", "are", "was", "were", "to", "with", "by", "at", "the", "a", "an",
-             "about", "around", "roughly", "approximately", "and", "or", "than", "from",
-             "for", "in", "on", "takes", "needs", "uses", "has", "have", "requires",
-             "=", "≈", "~", "×", "x", "*", "+", "-", "—"}
+_SHORT = 40  # characters: a listing's line, no prose wrapped at a width
 
 
-def _wrapped_before_a_figure(previous: str) -> bool:
-    """Whether a line beginning with a figure goes on from `previous`: prose wrapped at a
-    width ("... the model has" over "32 layers") is long or stops on a word that leads on;
-    a short line ("Context KV cache" over "4K tokens 0.5 GB", "T — tokens" over "2 — bytes
-    per value") is a label or a listing's line, which the figure's line does not continue."""
-    last = previous.split()[-1].lower()
-    return len(previous) > 40 or last in _LEADS_ON or last[-1].isdigit()  # "is 32" over
-    # "80 for the largest model": a line of words under a figure goes on
+def _listing(src: Source, number: int) -> bool:
+    """Whether line `number`, which begins with a figure, is one line of a listing of
+    short figure-led lines ("Context KV cache" over "4K tokens 0.5 GB" / "32K tokens 4 GB"
+    / "128K tokens 16 GB"): the line before or after it is another such line. Such a line
+    is a unit of its own; a figure-led line otherwise goes on from the line before ("The
+    layer count is 32" over "80 for the largest model")."""
+    def led(k: int) -> bool:
+        line = src.line_text(k).strip() if 1 <= k <= len(src.starts) else ""
+        return bool(line) and line[0].isdigit() and len(line) <= _SHORT
+    return led(number) and (led(number - 1) or led(number + 1))
 
 
 def read_text(text: str) -> Doc:
@@ -191,7 +190,7 @@ def read_text(text: str) -> Doc:
             stripped = stripped[mark.end():]
         wraps = (current is not None and previous and previous[-1] not in _ENDS
                  and (stripped[0].islower() or stripped[0] in "(,"
-                      or (stripped[0].isdigit() and _wrapped_before_a_figure(previous)))
+                      or (stripped[0].isdigit() and not _listing(src, number)))
                  and not _figure_rows(previous, stripped)
                  and not _CJK_EDGE.search(previous[-1] + stripped[0]))  # (Chinese and
         # Japanese are not wrapped at spaces: a line break beside their letters ends a line)

@@ -23,6 +23,7 @@ from ffnverify.scan.binding import (
     model,
     nearest,
     side,
+    unsized_beside,
     words_after,
 )
 from ffnverify.scan.figure import bound, call, compare, const, range_ends
@@ -211,7 +212,7 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
         ctx_tok = given if ctx is None else None if per_tok else toks[ctx[1]]
         name, sure = model(names, res.start)
         fmt = nearest(res.start, formats, others, side(starts, formats))
-        if fmt is not None and fmt[2] is None:
+        if (fmt is not None and fmt[2] is None) or unsized_beside(res.start, formats, others):
             continue  # a cache in a format the claim language gives no size ("Q8 KV")
         dtype = fmt[2] if fmt else "bf16"
         batch = nearest(res.start, batches, others, side(starts, batches))

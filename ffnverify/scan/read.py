@@ -362,7 +362,11 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                      "name the row to check it")
     if not parts:
         return Reading([], notes, polarity=kind) if notes else None
-    read = set().union(*(p.figures for p in parts)) | names_read | _givens(toks)
+    # a symbol set to a figure is a premise ("d = 4096") where no model is spoken of; beside
+    # a model's name ("Llama-3-70B (L=80, H=8, d=128)") it may state the model's own field:
+    # a claim, read or unread like any figure
+    read = set().union(*(p.figures for p in parts)) | names_read | (
+        _givens(toks) if not names and not subject else set())
     said = {toks[i].value for i in read if toks[i].kind == "NUM"}
     index = {id(t): i for i, t in enumerate(toks)}
     unread = [t.text for t in meaningful_numbers(clean, toks)  # a figure restated (the

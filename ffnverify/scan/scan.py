@@ -102,6 +102,7 @@ def statements_of(text: str, fmt: str, shown: str):
     carry = carried.Carry()  # the count and topic the text before a unit gives it
     too_long = []  # units left out for a figure past numbers.MAX_DIGITS: said, never lost
     heads = _header_rows(doc.blocks)
+    heads_of = {}  # plain text: paragraph -> (the one model its first line names, its line)
     table = ((), False)  # the header of the table being read, and whether a row stated
     for k, (block, place, field) in enumerate(zip(doc.blocks, given, headed)):
         named = models(normalise(block.text)) if block.kind != "row" else ()
@@ -119,6 +120,15 @@ def statements_of(text: str, fmt: str, shown: str):
             if block.kind == "row" \
             else (intro, "the paragraph before it") if intro \
             else (_parent_item(block, parents), "the list item it is under")
+        if block.kind == "line":  # plain text: "Llama-3-8B (L=32, d=128)" heading
+            # its paragraph's lines ("4K tokens 0.5 GB"): they speak of it
+            carry.line(block.text, block.group)  # and "Context KV cache" over them
+            if block.group not in heads_of:
+                heads_of[block.group] = (one, doc.where(block.offset(0))[0]) \
+                    if len(block.text) <= 80 else ("", 0)
+            elif not around and not named and heads_of[block.group][0]:
+                around = heads_of[block.group][0]
+                origin = f"the line heading its paragraph (line {heads_of[block.group][1]})"
         guessed = not around and place is not None and place.guessed
         if not around and place is not None:
             around, origin = place.model, place.origin

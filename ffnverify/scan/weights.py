@@ -24,6 +24,7 @@ from ffnverify.scan.binding import (
     nearest,
     nominal,
     side,
+    unsized_beside,
     words_after,
 )
 from ffnverify.scan.figure import Term, bound, call, compare, const, range_ends, terms_of
@@ -297,7 +298,7 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 bpp = None
             else:
                 fmt = None
-        if fmt is not None and fmt[2] is None:
+        if (fmt is not None and fmt[2] is None) or unsized_beside(res.start, formats, others):
             continue  # said of a format the claim language gives no size: "in Q8 about 70 GB"
         if bpp is None and fmt is None and copied is None:
             continue

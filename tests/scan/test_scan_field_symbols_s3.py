@@ -43,7 +43,17 @@ def test_symbols_that_may_be_another_quantity_are_not_read(scan_text):
                 claim or ""), (doc, claim)
 
 
-def test_a_field_bound_by_its_noun_keeps_the_symbols_as_premises(scan_text):
-    doc = "GPT-2 medium, with d = 1024, has 24 layers.\n"
-    (row,) = _got(scan_text, doc)
+def test_a_symbol_beside_a_model_is_a_claim_not_a_premise(scan_text):
+    # "with d = 1024" said of GPT-2 medium states its width: unread, the statement is not
+    # checked on its layers alone (it was, before: "with d = 2048" was CHECKED TRUE), and a
+    # wrong symbol's figure never leaves it CHECKED TRUE
+    for d in ("1024", "2048"):
+        (row,) = _got(scan_text, f"GPT-2 medium, with d = {d}, has 24 layers.\n")
+        assert row[1] != "checked", row
+    for doc in ("Llama-3-70B (L=80, H=8 KV heads, d=128)\n",
+                "Llama-3-70B (L=64, H=8 KV heads, d=128)\n"):
+        (row,) = _got(scan_text, doc)
+        assert row[1] != "checked", row
+    # where no model is spoken of, a symbol set to a figure stays a premise
+    (row,) = _got(scan_text, "With d = 4096, the FFN holds 3 * 4096 * 11008 = 135266304 weights.\n")
     assert (row[1], row[2]) == ("checked", "true"), row

@@ -55,7 +55,7 @@ def _plain(s: str) -> str:
     rendered text)."""
     s = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", s)
     s = _squash(s.replace("**", "").replace("`", "")).strip("| ")
-    return _MARKER.sub("", s)
+    return re.sub(r"\s*\|\s*", " | ", _MARKER.sub("", s))  # "a| b" and "a | b": one row
 
 
 # a list item's bullet or number, a heading's hashes, at the start of a label's `starts`

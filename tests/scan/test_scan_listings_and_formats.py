@@ -1,0 +1,79 @@
+"""Families found on fresh6/'s half A (looked at once; the text here is written for these
+tests, not copied): a plain-text listing of short figure-led lines under a line naming a
+model and a line naming the KV cache (a table flattened into text); `| a | b |` lines with
+no header rule; formats the claim language cannot size (Q8, GGUF, GPTQ), which no figure
+is bound across; "experts activate for each token".
+"""
+
+import pytest
+
+
+def _by_line(result):
+    return {s["line"]: s for s in result["statements"]}
+
+
+_LISTING = """KV cache sizes
+
+Llama-3-70B (L=80, H=8 KV heads, d=128)
+Context KV cache
+4K tokens {a}
+32K tokens {b}
+"""
+
+
+def test_a_listing_under_a_model_line_is_read_line_by_line(scan_text):
+    got = _by_line(scan_text(_LISTING.format(a="1.25 GB", b="10 GB"), "doc.txt"))
+    for line in (5, 6):
+        assert got[line]["status"] == "suggested" and got[line]["verdict"] == "true", got[line]
+        assert "kv_cache_bytes(llama-3-70b" in got[line]["claim"], got[line]
+
+
+def test_a_wrong_line_of_a_listing_is_flagged(scan_text):
+    # 2·80·8·128·4096·2 bytes = 1.25 GiB: 5 GB is the cache of 64 KV heads, not 8
+    got = _by_line(scan_text(_LISTING.format(a="5 GB", b="40 GB"), "doc.txt"))
+    assert [got[k]["verdict"] for k in (5, 6)] == ["false", "false"], got
+
+
+def test_a_figure_led_line_under_prose_still_goes_on(scan_text):
+    got = scan_text("The layer count is 32\n80 for the largest model, with 8 KV heads.\n",
+                    "doc.txt")["statements"]
+    assert len(got) == 1, got
+    got = scan_text("A long line of prose that wraps at a fixed width, and the model has\n"
+                    "32 layers in all.\n", "doc.txt")["statements"]
+    assert len(got) == 1, got
+
+
+def test_pipe_lines_without_a_header_rule_are_rows(scan_text):
+    doc = "| FP32 | 4 bytes/param |\n| FP16 | 2 bytes/param |\n| INT8 | 2 bytes/param |\n"
+    got = _by_line(scan_text(doc))
+    assert sorted(got) == [1, 2, 3], got
+    assert got[2]["verdict"] == "true" and got[3]["verdict"] == "false", got
+
+
+def test_one_pipe_line_is_no_table(scan_text):
+    got = scan_text("| The model has 32 layers |\n")["statements"]
+    assert len(got) == 1 and got[0]["col"] == 1, got
+
+
+@pytest.mark.parametrize("text,figure", [
+    ("A 70B model is about 35 GB in Q4; in Q8 about 70 GB; in FP16 about 140 GB.", 70),
+    ("Llama 3 8B weights take 16 GB in FP16 and about 8.5 GB in Q8_0.", 8.5),
+    ("Llama 2 70B takes 140 GB in FP16 and 40 GB as GGUF Q4_K_M.", 40),
+])
+def test_a_figure_said_of_an_unsized_format_is_bound_to_no_other(scan_text, text, figure):
+    (s,) = scan_text(text + "\n")["statements"]
+    assert s["verdict"] == "true", s  # the FP16 figure holds; the other is no FP16 figure
+    assert f", {int(figure * 10**9)}, abs" not in s["claim"], s
+
+
+def test_a_sized_format_named_with_an_unsized_one_is_still_read(scan_text):
+    got = scan_text("Llama 2 70B with GPTQ 4-bit takes about 35 GB of VRAM.\n")["statements"]
+    assert "dtype=int4" in (got[0]["claim"] or ""), got
+
+
+@pytest.mark.parametrize("verb", ["activate", "fire", "are activated"])
+@pytest.mark.parametrize("k,verdict", [("2", "true"), ("3", "false")])
+def test_experts_that_activate_per_token_are_the_active_ones(scan_text, verb, k, verdict):
+    got = scan_text(f"In Mixtral 8x7B, only {k} experts {verb} for each token.\n")["statements"]
+    assert (got[0]["claim"], got[0]["verdict"]) == (
+        f"active_experts(mixtral-8x7b) == {k}", verdict), got
