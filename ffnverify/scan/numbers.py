@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ffnverify import notation
-from ffnverify.scan import cjk, words
+from ffnverify.scan import cjk, european, words
 
 MAX_DIGITS = 60
 MAX_POWER = 64
@@ -93,6 +93,10 @@ def normalise(text: str) -> str:
         text = _CJK_EDGE.sub(" ", text)  # figure or a Latin name: "7B的FP16权重" reads as
         # "7B 的 FP16 权重", so every pattern's word boundary holds; the domain's words are
         text = cjk.to_english(text)  # then the English ones the readers know (`cjk`)
+    else:
+        lang = european.language(text)  # German, French, Spanish: figures and words
+        if lang:  # the English way (`european`)
+            text = european.to_english(text, lang)
     if "\u2010" in text or "\u2011" in text:  # a (non-breaking) hyphen as typeset pages
         text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:

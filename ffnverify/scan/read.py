@@ -48,6 +48,7 @@ from ffnverify.scan import (
     carried,
     carried_compute,
     derived,
+    european,
     formula_rows,
     quantities,
     shares,
@@ -104,7 +105,7 @@ class Reading:
     other: list = field(default_factory=list)  # other readings, decided and reported only
     unread: list = field(default_factory=list)
     polarity: str = ""
-    glossary: bool = False  # read in CJK text through `cjk`: never FALSE (`scan.settle`)
+    glossary: bool = False  # read through `cjk` or `european`: never FALSE (`scan.settle`)
     guessed: str = ""  # the document's only model, which the statement does not name:
     # a reading of it is never FALSE (`scan.settle`)
 
@@ -351,6 +352,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     if glossary:
         parts, why = _cjk(parts, text)
         notes += why
+    elif parts and european.language(text):
+        glossary = True
+        parts, why = _european(parts, text, clean)
+        notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
                         or "as a primary source publishes it" in m})
     notes += contrasts
@@ -418,6 +423,21 @@ def _cjk(parts, clean: str) -> tuple[list, list]:
                     "suppose: not read"]
     return [replace(p, sure=False) for p in parts], [
         "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
+
+
+_LANGUAGE_NAMES = {"de": "German", "fr": "French", "es": "Spanish"}
+
+
+def _european(parts, text: str, clean: str) -> tuple[list, list]:
+    """Parts of a statement in German, French or Spanish read through `european`'s
+    glossary: to confirm (suggested at most); nothing where a word may negate, ask or
+    suppose, or a figure reads two ways ("1,234")."""
+    name = _LANGUAGE_NAMES[european.language(text)]
+    if european.doubtful(text) or re.search(r"\bnot\b|\bif\b|\?", clean):
+        return [], [f"{name} text with a word that may negate, ask or suppose, or a figure "
+                    "that reads two ways: not read"]
+    return [replace(p, sure=False) for p in parts], [
+        f"read in {name} text through a glossary of its figures and nouns: to confirm"]
 
 
 def _words_unread(clean: str, toks, read: set) -> list[str]:

@@ -529,9 +529,9 @@ def settle(record: dict, r, results: dict):
             v == "false" and not p.reading.startswith(_AS_WRITTEN) for p, v, _, _, _ in outcomes):
         # a reading through a glossary may have bound a figure to the wrong noun: a FALSE
         # from it is never a flag, only a lead (arithmetic as written needs no words)
-        record.update(detail="read through the Chinese, Japanese or Korean glossary, it "
-                      f"would be false ({claim}); not flagged, since the scan does not "
-                      "parse these languages' grammar: check it by hand — "
+        record.update(detail="read through a glossary (`cjk`, `european`), it would be "
+                      f"false ({claim}); not flagged, since the scan does not parse the "
+                      "language's grammar: check it by hand — "
                       + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
                                    else details), unread=list(r.unread))
         return

@@ -22,7 +22,10 @@ MAX_UNIT_CHARS = 2000  # a longer sentence is cut (it is read in pieces of this 
 
 _ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "fig", "eq", "eqs", "approx", "cf", "resp", "no",
                   "sec", "ch", "ref", "refs", "etc", "ca", "cca", "tab", "dept", "mr", "dr",
-                  "st", "jr", "inc", "ltd", "p", "pp", "vol", "ed", "eds", "ibid"}
+                  "st", "jr", "inc", "ltd", "p", "pp", "vol", "ed", "eds", "ibid",
+                  # German, French, Spanish: "46,7 Mrd. Parameter", "z.B.", "env."
+                  "mrd", "mio", "bzw", "z.b", "d.h", "u.a", "usw", "ggf", "inkl", "env",
+                  "p.ex", "aprox"}
 # words that open sentences and are no one's surname: "= P. With LoRA" ends a sentence,
 # "N. Shazeer" does not
 _STARTERS = {"the", "a", "an", "this", "that", "these", "those", "it", "its", "with", "in",

@@ -115,7 +115,7 @@ AREAS = {
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
             "chains", "cjk", "compute", "derived", "detect", "doc_html", "doc_ipynb",
-            "doc_markdown", "doc_rst", "doc_text", "fields", "figure", "formats",
+            "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure", "formats",
             "formula_rows", "inline", "kv_tables", "memory", "memory_words", "moe",
             "nesting", "numbers", "optimizer", "parts", "precision", "pytest_scan",
             "quantities", "read",
@@ -152,7 +152,9 @@ AREAS = {
             "test_scan_headed_tables", "test_scan_intro_list", "test_scan_kv_heads_factor",
             "test_scan_out_of_memory", "test_scan_published_cards", "test_scan_scale_apart",
             "test_scan_standard_ffn", "test_scan_unread_reasons", "test_scan_worded_links",
-            "test_scan_mutants", "test_scan_cjk", "test_scan_optimizer")],
+            "test_scan_mutants", "test_scan_cjk", "test_scan_optimizer",
+            "test_scan_document_subject", "test_scan_listings_and_formats",
+            "test_scan_european")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
