@@ -412,15 +412,24 @@ _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”")  # a phrase in doubl
 _CJK_NOT_STATED = re.compile(r"不|没|沒|并非|並非|非|无法|無法|未|否|ない|ません|ず|않|아니|못|"
                              r"吗|嗎|呢|？|\?|か[。？]?$|如果|假如|若|要是|もし|なら|場合|만약|"
                              r"면")
+# ... of which a condition only ("if you load it in FP16, 7 * 2 = 14 GB"): arithmetic as
+# written holds or fails whatever is supposed
+_CJK_SUPPOSED = re.compile(r"如果|假如|若|要是|もし|なら|場合|만약|면")
 
 
 def _cjk(parts, clean: str) -> tuple[list, list]:
     """Parts of a statement in Chinese, Japanese or Korean, read by its figures and nouns
     only: to confirm (suggested at most), and nothing where a word may negate, ask or
     suppose (the scan does not parse these languages' grammar)."""
-    if _CJK_NOT_STATED.search(clean):
-        return [], ["Chinese, Japanese or Korean text with a word that may negate, ask or "
-                    "suppose: not read"]
+    if _CJK_NOT_STATED.search(_CJK_SUPPOSED.sub("", clean)):
+        return [], ["Chinese, Japanese or Korean text with a word that may negate or ask: "
+                    "not read"]
+    if _CJK_SUPPOSED.search(clean):
+        kept = [replace(p, sure=False) for p in parts if p.reading.startswith(("arithmetic",
+                                                                              "a figure restated"))]
+        return kept, ["Chinese, Japanese or Korean text with a word that may suppose: only "
+                      "its arithmetic as written read" if kept else "Chinese, Japanese or "
+                      "Korean text with a word that may suppose: not read"]
     return [replace(p, sure=False) for p in parts], [
         "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
 

@@ -204,7 +204,7 @@ AREAS = {
          "tests/catalogue/test_transformer_properties.py",
          "tests/catalogue/test_model_functions.py", "tests/catalogue/test_catalogue_torch.py",
          # the catalogue's lookup table, layer_parts and params_active (the first run's left)
-         "tests/catalogue/test_catalogue_mutants.py",
+         "tests/catalogue/test_catalogue_mutants.py", "tests/catalogue/test_catalogue_lookup.py",
          "tests/claims/test_dtype_spellings.py",
          "tests/catalogue/test_attention_flops_torch.py::test_attention_flops_mutants_are_caught",
          "tests/catalogue/test_attention_flops_torch.py::test_moe_mutants_are_caught",

@@ -149,3 +149,18 @@ def test_a_table_with_a_cjk_header_binds_its_columns_as_suggested(scan_text):
 ])
 def test_a_conversion_with_its_noun_between(scan_text, text, verdict):
     assert only(scan_text, text)["verdict"] == verdict
+
+
+@pytest.mark.parametrize("text,status,verdict", [
+    # a condition leaves arithmetic as written to be checked (suggested); a figure bound
+    # through the glossary is not read beside it; a negation leaves nothing read
+    ("如果用 FP16 加载，7 * 2 = 14 GB。", "suggested", "true"),
+    ("LLama 2의 7B를 FP16으로 가져오면 결과 값은 7 * 4B / 2 * 1.2 = 16.8 GB가 필요하다.",
+     "suggested", "true"),
+    ("如果用 FP16 加载，7 * 2 = 15 GB。", "suggested", "false"),
+    ("如果 Llama 2 7B 有 40 层，它的显存会更大。", "unchecked", None),
+    ("Llama 2 7B 不是 32 层，7 * 2 = 14。", "unchecked", None),
+])
+def test_a_condition_leaves_arithmetic_as_written(scan_text, text, status, verdict):
+    (got,) = scan_text(text + "\n")["statements"]
+    assert (got["status"], got["verdict"]) == (status, verdict), got
