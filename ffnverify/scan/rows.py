@@ -137,11 +137,17 @@ _SCALE_SUFFIX = {"b": "B", "bn": "B", "billion": "B", "billions": "B", "m": "M",
                  "thousands": "K", "t": "T"}
 
 
+_SYMBOL_SET = re.compile(r"\s*[A-Za-z][A-Za-z_]{0,9}\s*=\s*~?\s*")
+
+
 def _a_value(cell: str, t) -> bool:
     """Whether a cell states its figure as a value, not as a term of a formula
     ("N · 4 d2", "4d", "= 2 × d"): nothing around it computes."""
     text = normalise(cell)
-    rest = text[:t.start] + " " + text[t.end:]
+    before = text[:t.start]
+    if _SYMBOL_SET.fullmatch(before):  # "d = 16,384", "n_kv = 8": the field's symbol set
+        before = ""  # to its value, under a label naming the field
+    rest = before + " " + text[t.end:]
     glued = t.end < len(text) and text[t.end].isalpha() and not text[t.end:].lower().startswith(
         ("x ", "×"))
     return not re.search(r"[·×*^=+/]", rest) and not glued

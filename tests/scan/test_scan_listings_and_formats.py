@@ -77,3 +77,28 @@ def test_experts_that_activate_per_token_are_the_active_ones(scan_text, verb, k,
     got = scan_text(f"In Mixtral 8x7B, only {k} experts {verb} for each token.\n")["statements"]
     assert (got[0]["claim"], got[0]["verdict"]) == (
         f"active_experts(mixtral-8x7b) == {k}", verdict), got
+
+
+_SPEC_TABLE = """# Llama 3.1 405B
+
+| Parameter | Value | Source |
+|---|---|---|
+| Hidden Dimension | d = {d} | config |
+| KV Heads | n_kv = 8 | config |
+| Head Dimension | d_head = 128 | config |
+"""
+
+
+@pytest.mark.parametrize("d,verdict", [("16,384", "true"), ("8,192", "false")])
+def test_a_value_cell_may_set_the_fields_symbol(scan_text, d, verdict):
+    got = _by_line(scan_text(_SPEC_TABLE.format(d=d)))
+    assert got[5]["claim"] == f"d_model(llama-3.1-405b) == {d.replace(',', '')}", got[5]
+    assert got[5]["verdict"] == verdict, got[5]
+    assert (got[6]["claim"], got[7]["claim"]) == ("kv_heads(llama-3.1-405b) == 8",
+                                                  "head_dim(llama-3.1-405b) == 128")
+
+
+def test_a_value_cell_that_computes_is_no_value(scan_text):
+    doc = "# Llama 3.1 405B\n\n| Field | Value |\n|---|---|\n| Head Dimension | d = 16384 / 128 |\n"
+    got = _by_line(scan_text(doc))
+    assert "head_dim(llama-3.1-405b) == 128" not in (got[5]["claim"] or ""), got[5]
