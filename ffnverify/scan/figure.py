@@ -77,10 +77,39 @@ def alternatives(t: Tok, binary: bool = False,
 
 def bound(text: str, t: Tok) -> str:
     """The comparison a bound word gives figure t (`words.bound`; "fits on a 24 GB GPU" is
-    at most), or "" for none."""
+    at most; so is the memory of one of several devices, "fits on two 80 GB A100s",
+    `devices`), or "" for none."""
     before, after = text[max(0, t.start - 40):t.start], text[t.end:t.end + 24]
-    return words.bound(before, after) or ("<=" if _FITS.search(before)
-                                          and not _OFFLOAD.search(text) else "")
+    if words.bound(before, after):
+        return words.bound(before, after)
+    if _FITS.search(before) and not _OFFLOAD.search(text):
+        return "<="
+    return "<=" if devices(text, t) and not _NOT_RESIDENT.search(text) else ""
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "sixteen": 16}
+# "2x A100 80GB", "2 x 80 GB", "two 80 GB": a count of devices before a memory figure
+_DEVICES_BEFORE = re.compile(r"\b(\d{1,2}|two|three|four|five|six|seven|eight|sixteen)"
+                             r"(?:\s*[x×*]\s*|\s+)(?:(?:nvidia\s+)?[a-z]{1,4}\d{2,4}[a-z]*\s+)?"
+                             r"~?\s*$", re.I)
+_DEVICE_BEFORE = re.compile(r"[a-z]{1,4}\d{2,4}[a-z]*\s+~?\s*$", re.I)  # "A100 80GB"
+_DEVICE_AFTER = re.compile(r"\s*(?:gpus|cards|devices|accelerators|a100s|h100s|h200s|"
+                           r"[a-z]{1,4}\d{2,4}[a-z]*s?\b|each\b)", re.I)
+# memory beyond the devices' own ("offloaded to CPU", "swap", "disk"): no bound on the weights
+_NOT_RESIDENT = re.compile(r"\boffload\w*|\bcpu\b|\bswap\w*|\bdisk\b", re.I)
+
+
+def devices(text: str, t: Tok) -> int:
+    """How many devices a memory figure is the memory of one of ("two 80 GB A100s", "2x
+    A100 80GB", "2 x 80 GB GPUs"): the count before it, with a device named beside it; 0
+    when it is no such figure."""
+    m = _DEVICES_BEFORE.search(text[max(0, t.start - 32):t.start])
+    if not m or not (_DEVICE_AFTER.match(text, t.end) or _DEVICE_BEFORE.search(m.group(0))):
+        return 0
+    k = m.group(1).lower()
+    k = _COUNT_WORDS[k] if k in _COUNT_WORDS else int(k)
+    return k if 2 <= k <= 64 else 0
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ weights, gradients, a runtime figure, a partial fine-tune) is in `words`.
 """
 
 import re
+from fractions import Fraction
 
 from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import (
@@ -27,7 +28,16 @@ from ffnverify.scan.binding import (
     unsized_beside,
     words_after,
 )
-from ffnverify.scan.figure import Term, bound, call, compare, const, range_ends, terms_of
+from ffnverify.scan.figure import (
+    Term,
+    bound,
+    call,
+    compare,
+    const,
+    devices,
+    range_ends,
+    terms_of,
+)
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 
@@ -344,9 +354,16 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
                                     f"{rough.hi} * {per[0].text}"))
             factors = [choices]
+            shared = devices(text, res)  # "fits on two 80 GB A100s": within their total
+            if shared:
+                factors.append([const(Fraction(1, shared))])
+                sure = False
+                figures += [i for i, t in enumerate(toks) if t.kind == "NUM" and t.value == shared
+                            and res.start - 32 <= t.start < res.start][-1:]  # the count
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"weights of {name} at {per_text}" + (
-                f" (leniently also its nominal size {size.text})" if size is not None else "")
+                f" (leniently also its nominal size {size.text})" if size is not None else "") + (
+                f", on {shared} devices of {res.text} each: at most their total" if shared else "")
         elif carried is not None and not memory_words.NOT_WEIGHTS.search(text) and not memory_words.MIXED.search(text) \
                 and not memory_words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
             factors = [terms_of(carried), per]

@@ -55,7 +55,7 @@ def test_a_statement_naming_another_model_is_not_said_of_the_documents_one(scan_
 
 
 def test_an_unread_statement_says_which_figures_went_unread(scan_text):
-    got = _by_line(scan_text("Llama 2 70B in fp16 needs 2 x 80 GB GPUs.\n"))
+    got = _by_line(scan_text("Llama 2 70B in FP16 is split across 2 GPUs with 80 GB each.\n"))
     detail = got[1]["detail"]
     assert got[1]["status"] == "unchecked", got[1]
     assert "llama-2-70b" in detail and "80 GB" in detail, detail

@@ -102,3 +102,25 @@ def test_a_value_cell_that_computes_is_no_value(scan_text):
     doc = "# Llama 3.1 405B\n\n| Field | Value |\n|---|---|\n| Head Dimension | d = 16384 / 128 |\n"
     got = _by_line(scan_text(doc))
     assert "head_dim(llama-3.1-405b) == 128" not in (got[5]["claim"] or ""), got[5]
+
+
+# Llama 2 70B's weights in FP16: 137,953,296,384 bytes, more than one 80 GB device holds
+@pytest.mark.parametrize("text,verdict", [
+    ("Llama 2 70B in FP16 fits on two 80 GB A100s.", "true"),
+    ("Llama 2 70B in FP16 runs on 2x A100 80GB.", "true"),
+    ("Llama 2 70B in fp16 needs 2 x 80 GB GPUs.", "true"),
+    ("Llama 2 70B in FP16 fits on two 40 GB A100s.", "false"),
+    ("Llama 2 70B in FP16 fits on 4 x 24 GB GPUs.", "false"),
+])
+def test_the_memory_of_several_devices_bounds_the_weights_by_their_total(
+        scan_text, text, verdict):
+    got = _by_line(scan_text(text + "\n"))[1]
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+    assert "weight_bytes(llama-2-70b, dtype=fp16) * " in got["claim"], got
+    assert got["unread"] == [], got  # the count is read with the figure
+
+
+def test_one_device_is_still_a_bound_of_its_own(scan_text):
+    got = _by_line(scan_text("Llama 2 70B in FP16 fits on a single 80 GB A100.\n"))[1]
+    assert (got["status"], got["verdict"], got["claim"]) == (
+        "checked", "false", "weight_bytes(llama-2-70b, dtype=fp16) <= 80000000000"), got
