@@ -17,7 +17,13 @@ from functools import lru_cache
 
 from ffnverify.scan.numbers import CJK, tokens
 from ffnverify.scan.recognise import writes_arithmetic
-from ffnverify.scan.words import HYPERPARAMETER_BEFORE, MONTHS, VARIANT_PREFIX, VARIANT_SUFFIX
+from ffnverify.scan.words import (
+    CARD_BEFORE,
+    HYPERPARAMETER_BEFORE,
+    MONTHS,
+    VARIANT_PREFIX,
+    VARIANT_SUFFIX,
+)
 
 VOCABULARY = re.compile(
     r"param|weight|flop|\bmacs?\b|multiply|\bcompute\b|computation|hidden|intermediate|d_?ff|"
@@ -426,8 +432,6 @@ def is_statement(text: str, heading: bool = False) -> bool:
 # ("H200 141GB", "RTX 4090 24GB")
 _NOMINAL_AFTER = re.compile(r"[\s-]*(?:parameters?[\s-]+)?(?:models?|llms?|variants?|"
                             r"class|versions?)\b", re.I)
-_CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*|"
-                          r"\b\d{4}(?:\s?Ti)?)\s*$")
 
 
 _LOWER_SCALE = re.compile(r"\s?[bmk]\b(?=[\s-]*param)")  # "1.1b parameter", "350m params"
@@ -443,7 +447,7 @@ def heading_states(text: str) -> bool:
         return False
     return any((t.scale or t.ratio or _LOWER_SCALE.match(text, t.end))
                and not _NOMINAL_AFTER.match(text, t.end)
-               and not _CARD_BEFORE.search(text[:t.start])
+               and not CARD_BEFORE.search(text[:t.start])
                for t in meaningful_numbers(text, heading=True))
 
 

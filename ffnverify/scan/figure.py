@@ -33,8 +33,9 @@ MAX_ALTERNATIVES = 32
 TOO_MANY_READINGS = "too_many_readings_to_decide()"
 # "fits on a single 40 GB A100", "fits in 2GB": at most (beside `words.BOUNDS`)
 _FITS = re.compile(r"\b(?:(?:fits?|fitting) (?:in|into|within|on|onto)|(?:runs?|running|loads?|"
-                   r"loading) (?:\w+ )?on)(?: (?:a|an|one|the|a single|single))?\s*~?\s*$|"
-                   r"\bwithin\s*$", re.I)
+                   r"loading) (?:\w+ )?on)(?: (?:a|an|one|the|a single|single))?"
+                   r"(?:\s+(?:nvidia\s+)?(?:rtx\s?\d{4}(?:\s?ti)?|[a-z]{1,4}\d{2,4}[a-z]*))?"  # "a single
+                   r"\s*\(?\s*~?\s*$|\bwithin\s*$", re.I)  # H100 80GB", "an RTX 4090 (24 GB)"
 # what makes "runs on a 24 GB GPU" no bound on the weights: memory beyond the device's
 _OFFLOAD = re.compile(r"\boffload\w*|\bcpu\b|\bswap\w*|\bdisk\b|\bsharded\b|\bacross\b|"
                       r"\bsplit\b|\bmulti-?gpu\b", re.I)

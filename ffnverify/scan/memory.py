@@ -15,7 +15,7 @@ not sure. The vocabulary (attention forms, batch and context words) is in `words
 import re
 
 from ffnverify import catalogue
-from ffnverify.scan import memory_words
+from ffnverify.scan import memory_words, words
 from ffnverify.scan.binding import (
     formats_named,
     in_names,
@@ -48,8 +48,10 @@ def result_figures(toks, text):
         if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or (t.tilde and
                 memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1])):
             continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
-        if memory_words.DEVICE.match(text, t.end) and not bound(text, t):
-            continue  # "on a 24 GB GPU", "an 80GB A100": a device named by its memory
+        if (memory_words.DEVICE.match(text, t.end)
+                or words.CARD_BEFORE.search(text[max(0, t.start - 24):t.start])) \
+                and not bound(text, t):
+            continue  # "on a 24 GB GPU", "an 80GB A100", "an H100 80GB": a device's memory
         if t.scale == "bytes" or (not t.scale and t.value >= 1024
                                   and re.match(r"\s*bytes?\b", after)):
             out.append(i)

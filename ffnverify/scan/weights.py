@@ -331,9 +331,15 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             per = [_per_dtype(fmt[2])]
             figures += inside(toks, fmt[0], fmt[1])
             per_text = fmt[2]
+        # "fits on two 80 GB A100s": the figure is one device's memory, the weights at most
+        # the devices' total (a factor 1/k on the weights' side), to confirm
+        k = devices(text, res)
+        shared = [[const(Fraction(1, k))]] if k else []
+        figures += [i for i, t in enumerate(toks) if k and t.kind == "NUM" and t.value == k
+                    and res.start - 32 <= t.start < res.start][-1:]  # the count
         if count_at:
             figures.append(count_at[1])
-            factors = [terms_of(toks[count_at[1]]), per]
+            factors = [terms_of(toks[count_at[1]]), per] + shared
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
@@ -353,20 +359,13 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
                 rough = terms_of(size)[0]
                 choices.append(Term(f"{rough.text} * {per[0].text}", f"{rough.lo} * {per[0].text}",
                                     f"{rough.hi} * {per[0].text}"))
-            factors = [choices]
-            shared = devices(text, res)  # "fits on two 80 GB A100s": within their total
-            if shared:
-                factors.append([const(Fraction(1, shared))])
-                sure = False
-                figures += [i for i, t in enumerate(toks) if t.kind == "NUM" and t.value == shared
-                            and res.start - 32 <= t.start < res.start][-1:]  # the count
+            factors = [choices] + shared
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = f"weights of {name} at {per_text}" + (
-                f" (leniently also its nominal size {size.text})" if size is not None else "") + (
-                f", on {shared} devices of {res.text} each: at most their total" if shared else "")
+                f" (leniently also its nominal size {size.text})" if size is not None else "")
         elif carried is not None and not memory_words.NOT_WEIGHTS.search(text) and not memory_words.MIXED.search(text) \
                 and not memory_words.RUNTIME.search(text) and (copied or bpp or len({f[2] for f in formats}) == 1):
-            factors = [terms_of(carried), per]
+            factors = [terms_of(carried), per] + shared
             strict, lenient = compare(factors, res, bound(text, res), low=low)
             reading = (f"{carried.text} parameters × {per_text} (the count {carried.text} is "
                        "named before it, not in it: assumed)")
@@ -380,6 +379,9 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             _, floor = compare(factors, res, "<=")
             lenient = f"({lenient} or {floor})"
             reading += " (a requirement: leniently, at least the weights)"
+        if k:
+            sure = False
+            reading += f", on {k} devices of {res.text} each: at most their total"
         figures += [rng[0]] if rng else []
         parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
     return parts

@@ -585,3 +585,9 @@ INPUT_AMOUNT = re.compile(r"\b(?:every|each|per)\s+~?$|\b(?:cache|memory|vram|ra
                           r"size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
 # the kind of model named, not a part of it: "a 46.7B-parameter Mixture-of-Experts model"
 MIXTURE_NAMED = re.compile(r"\bmixture[\s‐‑-]+of[\s‐‑-]+experts?\b(?:\s*\(moe\))?", re.I)
+
+# an accelerator named just before a memory figure ("H200 141GB", "A100 80GB", "RTX 4090
+# 24GB", "RTX 4090 (24 GB)"): the figure is the device's memory, no nominal size and no
+# model's memory
+CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*|"
+                         r"\b\d{4}(?:\s?Ti)?)\s*\(?\s*~?\s*$")

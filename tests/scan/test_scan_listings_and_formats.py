@@ -124,3 +124,22 @@ def test_one_device_is_still_a_bound_of_its_own(scan_text):
     got = _by_line(scan_text("Llama 2 70B in FP16 fits on a single 80 GB A100.\n"))[1]
     assert (got["status"], got["verdict"], got["claim"]) == (
         "checked", "false", "weight_bytes(llama-2-70b, dtype=fp16) <= 80000000000"), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    # an accelerator named just before a memory figure: the device's memory, a bound where
+    # the weights run on it, never the weights' own size (this was CHECKED FALSE: "80GB"
+    # read as the 4-bit weights)
+    ("Llama 3 70B runs on a single H100 80GB only with 4-bit quantization (about 35 GB).",
+     "true"),
+    ("Llama 3 70B in FP16 runs on a single H100 80GB.", "false"),
+    ("Llama 2 13B in 8-bit needs 13 GB, which fits on an RTX 4090 (24 GB).", "true"),
+    # a count of devices on a count's reading too (this was CHECKED FALSE once the devices
+    # were read: 140 GB against one 80 GB device)
+    ("The 70B model needs 140GB of VRAM for inference in FP16, so you need at least two "
+     "A100 80GB GPUs.", "true"),
+])
+def test_a_device_named_before_its_memory(scan_text, text, verdict):
+    for got in scan_text(text + "\n")["statements"]:
+        assert got["verdict"] == verdict, got
+        assert "80000000000, abs" not in (got["claim"] or ""), got
