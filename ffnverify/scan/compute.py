@@ -181,8 +181,17 @@ def _unstated_token_rule(toks, text, names) -> list[Part]:
     else:
         return []
     strict, lenient = compare(factors, toks[flops[0]])
-    return [Part(strict, lenient, False, tuple(sorted(figures)),
-                 f"the {k}N rule a token (not stated: the usual one), {what}")]
+    reading = f"the {k}N rule a token (not stated: the usual one), {what}"
+    if k == 2 and not _INFERENCE.search(text):  # no pass named: a training step's 6N a
+        _, training = compare([[const(Fraction(6))], factors[1]], toks[flops[0]])  # token is
+        lenient = f"({lenient} or {training})"  # as careful a reading ("400 GFLOPs per
+        reading += "; leniently also 6N, a training step's"  # token" of a 70B model)
+    return [Part(strict, lenient, False, tuple(sorted(figures)), reading)]
+
+
+# what makes FLOPs a token a forward pass's: generating, inference, decoding, serving
+_INFERENCE = re.compile(r"\b(?:generat\w*|inference|infer|forward|decod\w*|serv(?:e|es|ing)|"
+                        r"output)\b", re.I)
 
 
 _TRAINING = re.compile(r"\b(?:train(?:ed|ing|s)?|pre-?train(?:ed|ing)?)\b", re.I)

@@ -143,3 +143,17 @@ def test_a_device_named_before_its_memory(scan_text, text, verdict):
     for got in scan_text(text + "\n")["statements"]:
         assert got["verdict"] == verdict, got
         assert "80000000000, abs" not in (got["claim"] or ""), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    # no pass named: 2N (a forward pass) or 6N (a training step) a token, either careful;
+    # Llama 2 70B: 2N ≈ 138 GFLOPs, 6N ≈ 414 GFLOPs
+    ("Llama 2 70B needs about 400 GFLOPs per token.", "true"),
+    ("Llama 2 70B needs about 140 GFLOPs per token.", "true"),
+    ("Llama 2 70B needs about 900 GFLOPs per token.", "false"),
+    # a forward pass named: 2N only
+    ("Llama 2 70B needs about 400 GFLOPs per generated token.", "false"),
+])
+def test_flops_a_token_with_no_pass_named(scan_text, text, verdict):
+    (got,) = scan_text(text + "\n")["statements"]
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
