@@ -319,6 +319,13 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     if field is not None and not cells:
         parts += _by_heading(toks, clean, parts, names, near, subject, origin, field)
     parts = list({p.strict: p for p in parts}.values())
+    # "LoRA with rank 8 trains only 4.2M parameters": a count said of adapters, of what is
+    # trained, is no count of the whole model
+    parts = [p for p in parts if not (p.strict.startswith(("approx(params_total(",
+                                                           "params_total("))
+                                      and any(_TRAINED_PART.search(clean, max(0, toks[i].start - 60),
+                                                                   toks[i].start)
+                                              for i in p.figures))]
     # a figure read as active (or as experts) is not also the total (or a layer count):
     # "activates 12.9B parameters", "2 of 8 expert blocks"
     moe = {f for p in parts if p.strict.startswith(("approx(params_active(", "experts(",
@@ -405,6 +412,8 @@ def others_sizes(toks, clean: str) -> set:
 
 
 _CJK_TEXT = re.compile(f"[{CJK}]")
+_TRAINED_PART = re.compile(r"\b(?:q?lora|peft|adapters?|trainable|trains?(?:\s+only)?|"
+                           r"trained\s+only|updates?\s+only)\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”")  # a phrase in double quotation marks
 # what turns a Chinese, Japanese or Korean sentence from a statement into something else:
 # a negation (不是, 没有, 并非, ではない, ません, 아니), a question (吗, ？, か), a condition

@@ -157,3 +157,15 @@ def test_a_device_named_before_its_memory(scan_text, text, verdict):
 def test_flops_a_token_with_no_pass_named(scan_text, text, verdict):
     (got,) = scan_text(text + "\n")["statements"]
     assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+@pytest.mark.parametrize("text", [
+    "LoRA with rank 8 trains only 4.2M parameters, about 0.06% of the model.",
+    "With adapters, Llama 2 7B has just 4.2M trainable parameters.",
+    "QLoRA updates only 20M parameters of Llama 2 7B.",
+])
+def test_a_count_of_what_is_trained_is_no_count_of_the_model(scan_text, text):
+    doc = "# Llama 2 7B\n\n" + text + "\n"
+    for got in scan_text(doc)["statements"]:
+        assert "params_total(llama-2-7b)" not in (got["claim"] or ""), got
+        assert got["verdict"] != "false", got
