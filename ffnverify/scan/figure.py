@@ -88,8 +88,6 @@ def bound(text: str, t: Tok) -> str:
     return "<=" if devices(text, t) and not _NOT_RESIDENT.search(text) else ""
 
 
-_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "sixteen": 16}
 # "2x A100 80GB", "2 x 80 GB", "two 80 GB": a count of devices before a memory figure
 _DEVICES_BEFORE = re.compile(r"\b(\d{1,2}|two|three|four|five|six|seven|eight|sixteen)"
                              r"(?:\s*[x×*]\s*|\s+)(?:(?:nvidia\s+)?[a-z]{1,4}\d{2,4}[a-z]*\s+)?"
@@ -109,7 +107,7 @@ def devices(text: str, t: Tok) -> int:
     if not m or not (_DEVICE_AFTER.match(text, t.end) or _DEVICE_BEFORE.search(m.group(0))):
         return 0
     k = m.group(1).lower()
-    k = _COUNT_WORDS[k] if k in _COUNT_WORDS else int(k)
+    k = words.UNIT_WORDS[k] if k in words.UNIT_WORDS else int(k)
     return k if 2 <= k <= 64 else 0
 
 

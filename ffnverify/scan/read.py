@@ -354,14 +354,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts = [replace(p, sure=False) if any(a <= toks[i].start < b for i in p.figures
                                                for a, b in quoted) else p for p in parts]
         notes.append("a figure in quotation marks: a term quoted, not surely a claim")
-    glossary = bool(parts) and bool(_CJK_TEXT.search(text)
-                                    or any(_CJK_TEXT.search(h) for h in header))
+    cjk = bool(_CJK_TEXT.search(text) or any(_CJK_TEXT.search(h) for h in header))
+    glossary = bool(parts) and (cjk or bool(european.language(text)))
     if glossary:
-        parts, why = _cjk(parts, text)
-        notes += why
-    elif parts and european.language(text):
-        glossary = True
-        parts, why = _european(parts, text, clean)
+        parts, why = _glossed(parts, text, clean, cjk)
         notes += why
     contrasts = sorted({m for m in missing if "given two values" in m
                         or "as a primary source publishes it" in m})
@@ -426,36 +422,35 @@ _CJK_NOT_STATED = re.compile(r"不|没|沒|并非|並非|非|无法|無法|未|�
 _CJK_SUPPOSED = re.compile(r"如果|假如|若|要是|もし|なら|場合|만약|면")
 
 
-def _cjk(parts, clean: str) -> tuple[list, list]:
-    """Parts of a statement in Chinese, Japanese or Korean, read by its figures and nouns
-    only: to confirm (suggested at most), and nothing where a word may negate, ask or
-    suppose (the scan does not parse these languages' grammar)."""
-    if _CJK_NOT_STATED.search(_CJK_SUPPOSED.sub("", clean)):
-        return [], ["Chinese, Japanese or Korean text with a word that may negate or ask: "
-                    "not read"]
-    if _CJK_SUPPOSED.search(clean):
-        kept = [replace(p, sure=False) for p in parts if p.reading.startswith(("arithmetic",
-                                                                              "a figure restated"))]
-        return kept, ["Chinese, Japanese or Korean text with a word that may suppose: only "
-                      "its arithmetic as written read" if kept else "Chinese, Japanese or "
-                      "Korean text with a word that may suppose: not read"]
-    return [replace(p, sure=False) for p in parts], [
-        "read in Chinese, Japanese or Korean text by its figures and nouns alone: to confirm"]
-
-
 _LANGUAGE_NAMES = {"de": "German", "fr": "French", "es": "Spanish"}
 
 
-def _european(parts, text: str, clean: str) -> tuple[list, list]:
-    """Parts of a statement in German, French or Spanish read through `european`'s
-    glossary: to confirm (suggested at most); nothing where a word may negate, ask or
-    suppose, or a figure reads two ways ("1,234")."""
-    name = _LANGUAGE_NAMES[european.language(text)]
-    if european.doubtful(text) or re.search(r"\bnot\b|\bif\b|\?", clean):
-        return [], [f"{name} text with a word that may negate, ask or suppose, or a figure "
-                    "that reads two ways: not read"]
+def _glossed(parts, text: str, clean: str, cjk: bool) -> tuple[list, list]:
+    """Parts of a statement read through a glossary (`cjk` for Chinese, Japanese and
+    Korean, `european` for German, French and Spanish), by its figures and nouns only:
+    to confirm (suggested at most); nothing where a word may negate or ask, or a figure
+    reads two ways ("1,234" in German); only the arithmetic as written where a word may
+    suppose (the scan does not parse these languages' grammar)."""
+    if cjk:  # the statement's or its table header's
+        name = "Chinese, Japanese or Korean"
+        stops = _CJK_NOT_STATED.search(_CJK_SUPPOSED.sub("", text))  # the words as written:
+        supposed = _CJK_SUPPOSED.search(text)  # the glossary has turned them into English
+    else:
+        name = _LANGUAGE_NAMES[european.language(text)]
+        stops = european.doubtful(text) or re.search(r"\bnot\b|\?", clean)
+        supposed = re.search(r"\bif\b", clean)
+    if stops:
+        return [], [f"{name} text with a word that may negate or ask, or a figure that reads "
+                    "two ways: not read"]
+    if supposed:
+        kept = [replace(p, sure=False) for p in parts if p.reading.startswith(AS_WRITTEN)]
+        return kept, [f"{name} text with a word that may suppose: "
+                      + ("only its arithmetic as written read" if kept else "not read")]
     return [replace(p, sure=False) for p in parts], [
         f"read in {name} text through a glossary of its figures and nouns: to confirm"]
+
+
+AS_WRITTEN = ("arithmetic", "a figure restated")  # readings made of figures and operators
 
 
 def _words_unread(clean: str, toks, read: set) -> list[str]:

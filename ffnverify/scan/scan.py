@@ -34,7 +34,7 @@ from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounde
 from ffnverify.scan import carried, numbers, readers, structure, units
 from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
 from ffnverify.scan.numbers import normalise, tokens
-from ffnverify.scan.read import Context, learn, reading, why_unread
+from ffnverify.scan.read import AS_WRITTEN, Context, learn, reading, why_unread
 
 # a statement about the model the sentence before named: "It has ...", "With GQA, it fits"
 # ("With a 131,072-token window, it …": a figure's separators are no clause's end)
@@ -465,7 +465,6 @@ def _would_hold(res) -> str:
     return f" (it would hold with the figure {left})" if left and len(left) < 60 else ""
 
 
-_AS_WRITTEN = ("arithmetic", "a figure restated")  # readings made of figures and operators
 
 
 def settle(record: dict, r, results: dict):
@@ -526,7 +525,7 @@ def settle(record: dict, r, results: dict):
         details.append(f"read at equal width h instead: {p}: {results[p]['verdict']}")
     claim = " and ".join(holds for _, _, _, holds, _ in outcomes)
     if verdict == "false" and r.glossary and any(
-            v == "false" and not p.reading.startswith(_AS_WRITTEN) for p, v, _, _, _ in outcomes):
+            v == "false" and not p.reading.startswith(AS_WRITTEN) for p, v, _, _, _ in outcomes):
         # a reading through a glossary may have bound a figure to the wrong noun: a FALSE
         # from it is never a flag, only a lead (arithmetic as written needs no words)
         record.update(detail="read through a glossary (`cjk`, `european`), it would be "

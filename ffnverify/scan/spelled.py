@@ -24,9 +24,7 @@ from ffnverify.scan.figure import bound, compare, const, terms_of
 from ffnverify.scan.numbers import Tok, literal
 from ffnverify.scan.parts import Part
 
-UNITS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen".split())}
+UNITS = words.UNIT_WORDS
 TENS = {w: 10 * n for n, w in enumerate(
     "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
 SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9,

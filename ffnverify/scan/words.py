@@ -591,3 +591,9 @@ MIXTURE_NAMED = re.compile(r"\bmixture[\s‐‑-]+of[\s‐‑-]+experts?\b(?:\s*
 # model's memory
 CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,3}\d{2,4}[A-Za-z]*|\bRTX|\bGTX|\bTPU\w*|"
                          r"\b\d{4}(?:\s?Ti)?)\s*\(?\s*~?\s*$")
+
+# the numbers written as one word, zero to nineteen (`spelled`, and a count of devices in
+# `figure.devices`)
+UNIT_WORDS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
