@@ -240,6 +240,7 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
         if rng:
             figures.append(rng[0])
         window = _window(name)
+        per_layer = bool(words.PER_LAYER.search(text))
         readings = []  # (strict, lenient) at each width read; the first is the strict one
         for d in (dtype,) if fmt else _UNSTATED_DTYPES:
             calls = []
@@ -255,11 +256,19 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
                             f"2 * layers({name}) * {as_form} * head_dim({name})"
                             f" * {literal(c_at)} * {literal(b)} * bytes({d})"))
             choices = [calls] + ([[const(toks[shrink[1]].value, divide=True)]] if shrink else [])
+            if per_layer:  # "4 KB per token per layer": one layer's share, read first; the
+                # whole cache leniently too (a figure a text says of "each layer" may be its sum)
+                layer = compare(choices + [[call(f"layers({name})", divide=True)]], res,
+                                bound(text, res), low=low)
+                whole = compare(choices, res, bound(text, res), low=low)
+                readings.append((layer[0], f"({layer[1]} or {whole[1]})"))
+                continue
             readings.append(compare(choices, res, bound(text, res), low=low))
         strict = readings[0][0]  # each width compared on its own: none is cut off
         lenient = " or ".join(le for _, le in readings)
         lenient = lenient if len(readings) == 1 else f"({lenient})"
-        said = "per token" if per_tok else f"at {ctx_tok.text} tokens"
+        said = ("per token" if per_tok else f"at {ctx_tok.text} tokens") + (
+            ", per layer (leniently also the whole cache)" if per_layer else "")
         reading = (f"KV cache of {name} {said}"
                    + (f", batch {toks[batch[1]].text}" if batch else "")
                    + (f", in {dtype}" if fmt else

@@ -169,3 +169,17 @@ def test_a_count_of_what_is_trained_is_no_count_of_the_model(scan_text, text):
     for got in scan_text(doc)["statements"]:
         assert "params_total(llama-2-7b)" not in (got["claim"] or ""), got
         assert got["verdict"] != "false", got
+
+
+# Mistral 7B: 2 · 8 KV heads · 128 · 2 bytes = 4,096 bytes of KV cache a token in each of
+# its 32 layers, 131,072 in all
+@pytest.mark.parametrize("text,status,verdict", [
+    ("Mistral 7B's KV cache per token per layer is 4 KB in FP16.", "checked", "true"),
+    ("Mistral 7B's KV cache per token per layer is 8 KB in FP16.", "checked", "false"),
+    # a figure said of "each layer" that is the whole cache's: leniently still true
+    ("Mistral 7B's KV cache per token per layer is 128 KB in FP16.", "suggested", "true"),
+    ("Mistral 7B's KV cache per token is 128 KB in FP16.", "suggested", "true"),  # KiB
+])
+def test_a_kv_cache_per_layer_is_one_layers_share(scan_text, text, status, verdict):
+    (got,) = scan_text(text + "\n")["statements"]
+    assert (got["status"], got["verdict"]) == (status, verdict), got
