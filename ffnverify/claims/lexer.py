@@ -232,7 +232,7 @@ def percent_reading(text: str, j: int, spaced_before: bool, after_number: bool) 
             return "percent"  # 33% - 1, 33%- 1
         lead = text[:j].rstrip(_SPACES)
         tail = text[k + 1:].lstrip(_SPACES)
-        word = re.match(r"[0-9.]+|\w*[A-Za-z_]", lead[::-1])
+        word = re.match(r"[0-9]*[A-Za-z_]\w*|[0-9.]+", lead[::-1])  # "x1", "d_model", "3.5"
         a = word.group()[::-1] if word else "a"
         right = re.match(r"[0-9.]+|[A-Za-z_]\w*", tail)
         b = right.group() if right else "b"

@@ -170,7 +170,8 @@ AREAS = {
          "tests/claims/test_dtype_spellings.py", "tests/claims/test_registry.py",
          "tests/catalogue/test_model_functions.py",
          # the first language run's survivors, each killed by a test of its property
-         "tests/claims/test_language_mutants.py"],
+         "tests/claims/test_language_mutants.py",
+         "tests/claims/test_language_population.py"],
     ),
     # the kit around the checks: identifying a module's layout, the layout tables, the
     # counter checker, the bench's measurements (test_tool_mechanisms is left out: a
