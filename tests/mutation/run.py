@@ -171,7 +171,7 @@ AREAS = {
          "tests/catalogue/test_model_functions.py",
          # the first language run's survivors, each killed by a test of its property
          "tests/claims/test_language_mutants.py",
-         "tests/claims/test_language_population.py"],
+         "tests/claims/test_language_population.py", "tests/claims/test_read_bounded.py"],
     ),
     # the kit around the checks: identifying a module's layout, the layout tables, the
     # counter checker, the bench's measurements (test_tool_mechanisms is left out: a
