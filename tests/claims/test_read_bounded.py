@@ -50,3 +50,24 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path):
 
 def test_a_missing_file_says_why(tmp_path):
     assert read_bounded(tmp_path / "gone.md") == "cannot read the file: No such file or directory"
+
+
+@pytest.mark.parametrize("size,limit", [(3 * MIB, 1000), (3 * MIB, 2 * MIB + 7), (1001, 1000)])
+def test_a_file_that_grows_after_its_size_was_checked_is_read_no_further_than_the_limit(
+        tmp_path, monkeypatch, size, limit):
+    # the size stat gives is from before the read: a file written to meanwhile (a log, a
+    # pipe swapped in) is still cut at limit + 1 bytes and refused
+    from ffnverify.claims import files
+
+    path = tmp_path / "claims.md"
+    path.write_bytes(b"y" * size)
+    real = os.stat(path)
+    small = os.stat_result((real.st_mode, real.st_ino, real.st_dev, real.st_nlink, real.st_uid,
+                            real.st_gid, 0, real.st_atime, real.st_mtime, real.st_ctime))
+    monkeypatch.setattr(files.os, "stat", lambda p: small)
+    read = []
+    real_read = os.read
+    monkeypatch.setattr(files.os, "read", lambda fd, n: read.append(n) or real_read(fd, n))
+    assert read_bounded(path, limit) == f"file is over the limit of {limit:,} bytes"
+    assert sum(read) == limit + 1  # asked for, in all: never a byte past limit + 1
+    assert max(read) <= MIB  # in chunks of at most 1 MiB
