@@ -50,6 +50,16 @@ def _at_conventions(toks, names, r: int, conventions):
     return readings, "(" + " or ".join(le for _, le in readings) + ")", tuple(sorted(figures))
 
 
+def _part(toks, names, r, conventions, usual, reading) -> list[Part]:
+    """The reading of byte figure r at every convention (`_at_conventions`): strictly the
+    usual one, leniently any; a reading to confirm. [] without one model or count."""
+    got = _at_conventions(toks, names, r, conventions)
+    if got is None:
+        return []
+    readings, lenient, figures = got
+    return [Part(readings[conventions.index(usual)][0], lenient, False, figures, reading)]
+
+
 def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
     """The byte figure said of the optimizer's state, at each convention of `CONVENTIONS`,
     for the one model the unit names or the one count it states ("a 70B parameter
@@ -64,18 +74,13 @@ def optimizer_states(toks, text, names, about: str = "") -> list[Part]:
     results = memory.result_figures(toks, text)
     if len(results) != 1:
         return []
-    r = results[0]
-    res = toks[r]
+    res = toks[results[0]]
     if min(abs(res.start - state.end()), abs(state.start() - res.end)) > 60:
         return []
-    got = _at_conventions(toks, names, r, CONVENTIONS)
-    if got is None:
-        return []
-    readings, lenient, figures = got
-    return [Part(readings[2][0], lenient, False, figures,
+    return _part(toks, names, results[0], CONVENTIONS, 8,
                  "the optimizer's state at 2, 4, 8 or 12 bytes a parameter (8-bit, bf16 or "
                  "fp32 moments, or fp32 moments and a master copy: the convention is the "
-                 "author's)")]
+                 "author's)")
 
 
 TRAINING_CONVENTIONS = (12, 16, 18, 20)
@@ -105,11 +110,6 @@ def training_totals(toks, text, names, about: str = "") -> list[Part]:
     results = memory.result_figures(toks, text)
     if len(results) != 1:
         return []
-    r = results[0]
-    got = _at_conventions(toks, names, r, TRAINING_CONVENTIONS)
-    if got is None:
-        return []
-    readings, lenient, figures = got
-    return [Part(readings[1][0], lenient, False, figures,
+    return _part(toks, names, results[0], TRAINING_CONVENTIONS, 16,
                  "full fine-tuning with Adam at 12, 16, 18 or 20 bytes a parameter (weights, "
-                 "gradients and the optimizer's state: the convention is the author's)")]
+                 "gradients and the optimizer's state: the convention is the author's)")

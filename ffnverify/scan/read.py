@@ -50,6 +50,7 @@ from ffnverify.scan import (
     derived,
     european,
     formula_rows,
+    memory_words,
     quantities,
     shares,
     structure,
@@ -408,7 +409,8 @@ def others_sizes(toks, clean: str) -> set:
 
 
 _CJK_TEXT = re.compile(f"[{CJK}]")
-_TRAINED_PART = re.compile(r"\b(?:q?lora|peft|adapters?|trainable|trains?(?:\s+only)?|"
+# what is trained when not every parameter is (`memory_words.PARTIAL`), or said so
+_TRAINED_PART = re.compile(memory_words.PARTIAL.pattern + r"|\b(?:trains?(?:\s+only)?|"
                            r"trained\s+only|updates?\s+only)\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”")  # a phrase in double quotation marks
 # what turns a Chinese, Japanese or Korean sentence from a statement into something else:
