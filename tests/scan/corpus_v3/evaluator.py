@@ -268,6 +268,14 @@ CONFIGS = {
     # fields only.
     "llama-4-maverick": dict(d=5120, L=48, H=40, kv=8, hd=128, ff=8192, V=202048,
                              ctx=1048576, E=128, k=1, shared_n=1, fields_only=True),
+    # --- added for fresh7/ (the ninth v3 session); fields typed from config.json --------
+    # Qwen/Qwen3-235B-A22B config.json (hidden 4096, 94 layers, 64 heads, 4 KV heads,
+    # head_dim 128, moe_intermediate_size 1536, 128 experts, 8 per token, vocab 151936,
+    # 40960 positions; the same fields, head_dim aside, in a copy found with the stored-code
+    # search: a fleet_sim test fixture `_QWEN3_MOE_CONFIG` named "Qwen/Qwen3-235B-A22B");
+    # fields only.
+    "qwen3-235b-a22b": dict(d=4096, L=94, H=64, kv=4, hd=128, ff=1536, V=151936, ctx=40960,
+                            E=128, k=8, fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
