@@ -435,17 +435,25 @@ _NOMINAL_AFTER = re.compile(r"[\s-]*(?:parameters?[\s-]+)?(?:models?|llms?|varia
 
 
 _LOWER_SCALE = re.compile(r"\s?[bmk]\b(?=[\s-]*param)")  # "1.1b parameter", "350m params"
+# a figure a heading states with its unit ("Why Adam Needs 12 Bytes per Parameter"); a
+# model's count with its noun, where the heading names the model ("Llama 2 7B: 32 Layers";
+# "Step 4: 32 layers" is a title)
+_UNIT_AFTER = re.compile(r"\s*-?\s*(?:bytes?|bits?)\b", re.I)
+_COUNTED_AFTER = re.compile(r"\s*-?\s*(?:layers?|(?:kv |key-value |attention )?heads?|"
+                            r"experts?|dimensions?)\b", re.I)
 
 
 def heading_states(text: str) -> bool:
     """Whether a heading states a figure of its own ("Where GPT-2 small's 124M goes",
-    "Estimate overcounts by ~8x", "… with Only 2.7B Activated Parameters"): a figure with
-    a scale, a unit or a ratio that is no nominal size ("Fine-tuning a 7B model"), no
+    "Estimate overcounts by ~8x", "… with Only 2.7B Activated Parameters", "Why Adam
+    Needs 12 Bytes per Parameter"): a figure with a scale, a unit, a counted noun or a ratio that is no nominal size ("Fine-tuning a 7B model"), no
     card's memory ("on H200 141GB") and no section number. A heading is a title
     otherwise: its section's text holds the statements."""
     if not is_statement(text, heading=True):
         return False
-    return any((t.scale or t.ratio or _LOWER_SCALE.match(text, t.end))
+    return any((t.scale or t.ratio or _LOWER_SCALE.match(text, t.end)
+                or _UNIT_AFTER.match(text, t.end)
+                or (_COUNTED_AFTER.match(text, t.end) and models(text)))
                and not _NOMINAL_AFTER.match(text, t.end)
                and not CARD_BEFORE.search(text[:t.start])
                for t in meaningful_numbers(text, heading=True))

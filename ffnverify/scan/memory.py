@@ -296,11 +296,40 @@ def counts(toks, names):
     for i, t in enumerate(toks):
         if t.kind != "NUM" or t.scale not in COUNT_SCALES or in_names(t, names) or t.ratio:
             continue
-        after = words_after(toks, i, 2)
+        after = [re.sub(r"['’]s$", "", w) for w in words_after(toks, i, 2)]  # "model's"
         if after and (after[0] in memory_words.COUNT_NOUNS or after[0].startswith("parameter")
                       or (len(after) > 1 and after[1] in ("model", "models", "parameters"))):
             out.append(i)
+        elif _COUNT_SAID_BEFORE.search(_before(toks, i)) or (
+                t.scale in ("B", "billion") and _FORMAT_BEFORE.search(_before(toks, i))
+                and not (after and _OTHER_NOUN.match(after[0]))):
+            out.append(i)
     return out
+
+
+# the noun said before the count: "the total parameter count for this model is 57B",
+# "number of parameters: 13B"
+_COUNT_SAID_BEFORE = re.compile(r"\b(?:parameter count|number of parameters|param(?:eter)?s? "
+                                r"count|total param(?:eter)?s?)\b[^.;:\d]{0,30}?(?:\bis|\bare|:|=)"
+                                r"\s*(?:about|roughly|around|approximately|~)?\s*$", re.I)
+
+
+# a count in billions right after a format: "INT4 quantised 70B runs on a 48GB GPU"
+_FORMAT_BEFORE = re.compile(r"(?:^|\s)(?:int[48]|nf4|fp(?:8|16|32)|bf16|[48]-?bit)"
+                            r"(?:\s+quanti[sz]ed)?\s*$", re.I)
+
+
+# what a count in billions may count instead of parameters
+_OTHER_NOUN = re.compile(r"(?:tokens?|flops?|gpus?|hours?|gpu-hours?|steps?|samples?|images?|"
+                         r"words?|sequences?|requests?|users?|dollars?|usd|bytes?)$", re.I)
+
+
+def _before(toks, i) -> str:
+    """The text of the tokens before token i, back to the previous figure."""
+    k = i - 1
+    while k >= 0 and toks[k].kind != "NUM":
+        k -= 1
+    return " ".join(t.text for t in toks[k + 1:i])
 
 
 # the shared helpers, as the table readers (`kv_tables`) use them

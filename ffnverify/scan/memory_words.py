@@ -33,7 +33,7 @@ BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "sampl
 BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
 PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|param|weight)",
                        re.I)
-COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model",
+COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model", "llm", "llms",
                "models", "-parameter", "parameter-model"}
 STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
                          r"\btraining\b|\bfine-?tun", re.I)

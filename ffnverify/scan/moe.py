@@ -112,6 +112,10 @@ def _total_said(toks, i) -> bool:
         "total" in words_before(toks, i, 3) and after[:1] and after[0] in params)
 
 
+_PER_TOKEN = re.compile(r"^(?:(?:parameters|params|are|is|get|gets|only|used|active)\s+)*"
+                        r"per (?:token|forward)\b")
+
+
 def parameters(toks, text, names, about: str = "") -> list[Part]:
     """Total and active parameter counts of a named model, in a sentence about experts or
     active parameters."""
@@ -137,8 +141,9 @@ def parameters(toks, text, names, about: str = "") -> list[Part]:
             pass  # bound by its subject's noun
         elif not role or (not about_activity and not (
                 (role == "total" and _total_said(toks, i)) or (role == "active"
-                and words_after(toks, i, 2) in (["per", "token"], ["per", "forward"])))):
-            continue  # without activity words: only "total parameters", "12.9B per token"
+                and _PER_TOKEN.search(" ".join(words_after(toks, i, 4)))))):
+            continue  # without activity words: only "total parameters", "12.9B per token",
+            # "12.9B are used per token"
         noun = i + 1 if i + 1 < len(toks) else i
         if EACH.match(text, toks[noun].end):
             continue  # "experts of 7B parameters each": one expert's size, not the model's

@@ -52,6 +52,7 @@ from ffnverify.scan import (
     formula_rows,
     memory_words,
     quantities,
+    restated,
     shares,
     structure,
     symbolic,
@@ -221,7 +222,8 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
 
 def reading(text: str, context: Context | None = None, header=(), cells=(),
             subject: str | None = None, origin: str = "", family: str = "",
-            nominal=None, field=None, around=None, sized: bool = False) -> Reading | None:
+            nominal=None, field=None, around=None, sized: bool = False,
+            assumed: bool = False) -> Reading | None:
     """The parts `text` states (`parts.Part`), with the figures none of them reads.
     `subject`: the model the unit's place names, which "It has 32 layers" or "Layers: 80"
     under its heading speaks of (a reading to confirm); `origin` says where it came from
@@ -232,8 +234,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     which a figure bound to no field of its own is read as (`fields.field_by_heading`).
     `around`: what the text before gives it (`carried.Around`: a count, the KV topic, a
     context). `sized`: the header's sizes were named as the rows of a family the paragraph
-    over the table names (`structure.sized_header`): what they bind is to confirm. None
-    when nothing is read."""
+    over the table names (`structure.sized_header`): what they bind is to confirm.
+    `assumed`: the subject is only the model named before (`structure.Given.guessed`), so a
+    symbol set to a figure stays a premise, as where no model is spoken of. None when
+    nothing is read."""
     context = context or Context()
     clean = re.sub(r"[ \t\r\n]+", " ", normalise(text))  # a sentence wrapped over lines
     toks = tokens(clean)
@@ -254,7 +258,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     arith, _ = arithmetic(toks)
     parts += arith + worded_results(toks, clean) + worded_sources(toks, clean) \
         + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
-    parts += expansions(toks) + conversions(toks)
+    parts += expansions(toks) + conversions(toks) + restated.restatements(toks, clean, names)
     parts += shares.percent_of(toks, clean, names)
     before = carried.before(context, text)
     if cells and before is not None:
@@ -338,8 +342,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     whole = {f for p in parts if p.strict.startswith("experts(") for f in p.figures}
     parts = [p for p in parts if not (p.strict.startswith("active_experts(")
                                       and whole & set(p.figures))]
-    parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),) if subject else
-                             names)
+    parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),)
+                             if subject and not assumed else names)
     if _OUT_OF_MEMORY.search(clean) and any(_MEMORY_CALL.search(p.strict) for p in parts):
         # "70B model OOM on 24GB VRAM even with 4-bit weights": the figure is the memory
         # that ran out, not the weights' size; which side of it they fall is not said
@@ -369,13 +373,16 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     for s, e, row, what in near:
         notes.append(f"{clean[s:e]!r} is not the catalogue's {row} ({what}); "
                      "name the row to check it")
+    # a symbol set to a figure is a premise ("d = 4096") where no model is spoken of, or
+    # only one named before is guessed; beside a model's name ("Llama-3-70B (L=80, H=8,
+    # d=128)") it may state the model's own field: a claim, read or unread like any figure
+    premises = _givens(toks) if not names and (not subject or assumed) else set()
+    if premises and subject:  # not the assumed model's own fields
+        parts = [p for p in parts if not (p.figures and set(p.figures) <= premises
+                                          and f"({subject}" in p.strict)]
     if not parts:
         return Reading([], notes, polarity=kind) if notes else None
-    # a symbol set to a figure is a premise ("d = 4096") where no model is spoken of; beside
-    # a model's name ("Llama-3-70B (L=80, H=8, d=128)") it may state the model's own field:
-    # a claim, read or unread like any figure
-    read = set().union(*(p.figures for p in parts)) | names_read | (
-        _givens(toks) if not names and not subject else set())
+    read = set().union(*(p.figures for p in parts)) | names_read | premises
     said = {toks[i].value for i in read if toks[i].kind == "NUM"}
     index = {id(t): i for i, t in enumerate(toks)}
     unread = [t.text for t in meaningful_numbers(clean, toks)  # a figure restated (the

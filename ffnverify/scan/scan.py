@@ -419,7 +419,8 @@ def scan(paths, engine, claims=None) -> dict:
                 r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
                             None if named else subject, origin=origin, family=unit.family,
                             nominal=unit.nominal if subject == unit.section else None,
-                            field=unit.field, around=unit.around, sized=unit.sized)
+                            field=unit.field, around=unit.around, sized=unit.sized,
+                            assumed=bool(guessed))
                 if r is not None and r.parts:
                     pending.append((record, replace(r, guessed=guessed, parts=[
                         replace(p, sure=False) if f"({guessed}" in p.strict else p
@@ -538,9 +539,9 @@ def settle(record: dict, r, results: dict):
             v == "false" and f"({r.guessed}" in p.strict for p, v, _, _, _ in outcomes):
         # said of the only model the document named before, which the statement itself
         # does not name: it may speak of another (a model in general, one it compares)
-        record.update(detail=f"read as said of {r.guessed}, the only model the document "
-                      f"names before it, it would be false ({claim}); not flagged, since the "
-                      "statement does not name its model — " + " — ".join(
+        record.update(detail=f"read as said of {r.guessed}, a model named before it, it "
+                      f"would be false ({claim}); not flagged, since the statement does not "
+                      "name its model — " + " — ".join(
                           details[1:] if details[:1] == ["a reading to confirm"] else details),
                       unread=list(r.unread))
         return

@@ -376,7 +376,9 @@ def places(blocks, where) -> list:
         rows, others = _names(block.text)
         here = stack[-1]
         got = _place(stack, rows, others, _listed(block))
-        out.append(got if got is not None or rows or others else before.only(where))
+        headed = any(sec.given is not None for sec in stack)  # a heading names a model
+        out.append(got if got is not None or rows or others
+                   else before.only(where) or (None if headed else before.last(where)))
         before.learn(block, *_names(block.text, document=True), rows)  # the first paragraph's
         # own sentences: by their words, or "It ..." after the sentence naming the model
         if not here.started:
@@ -402,6 +404,7 @@ class _Before:
 
     def __init__(self):
         self.rows, self.others, self.line, self.seen = set(), False, 0, 0
+        self.previous = None  # the block just before, when it is prose naming one row
 
     def learn(self, block, rows, others, named=frozenset()):
         """`rows`, `others`: the block's own names; `named`: every row it names, a model
@@ -412,6 +415,21 @@ class _Before:
         self.seen += 1
         self.rows |= rows
         self.others = self.others or bool(others) or bool(set(named) - rows) or late
+        one = len(rows) == 1 and not others and not set(named) - rows \
+            and not next(iter(rows)).startswith("?")
+        self.previous = (block, next(iter(rows))) if one and block.kind in ("para", "item") \
+            else None
+
+    def last(self, where) -> Given | None:
+        """The one model the paragraph just before names (no heading between): "Mixtral
+        8x7B operates as a sparse MoE." then "While the total is 46.7 billion, …". A
+        `Given` to confirm, never to accuse (`Given.guessed`)."""
+        if self.previous is None:
+            return None
+        block, model = self.previous
+        line = where(block.offset(0))[0] if block.length else 0
+        return Given(model, origin=f"the paragraph before it (line {line}), which names "
+                     "no other model", guessed=True)
 
     def only(self, where) -> Given | None:
         if len(self.rows) != 1 or self.others or next(iter(self.rows)).startswith("?"):

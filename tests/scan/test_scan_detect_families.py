@@ -164,6 +164,8 @@ def test_headings_that_state_a_figure():
     assert heading_states("The cache estimate is off by ~4x for grouped heads")
     assert heading_states("A mixture of experts with only 3.1B active parameters")
     assert heading_states("1.3b parameter decoder with a long context")  # a size, lower case
+    assert heading_states("Why Adam Needs 12 Bytes per Parameter")  # a unit
+    assert heading_states("Llama 2 13B: 40 Layers")  # a named model's count
 
 
 def test_headings_that_are_titles():
@@ -174,6 +176,7 @@ def test_headings_that_are_titles():
     assert not heading_states("Running Llama 2 70B on an A100 80GB")
     assert not heading_states("2.3.1 Memory of the KV cache")
     assert not heading_states("Step 4: 32 layers")  # a plain count in a title
+    assert not heading_states("Section 3 Layers of the model")
     assert not heading_states("Release notes for 2024")
     assert not heading_states("1.3 Bigger models")
 

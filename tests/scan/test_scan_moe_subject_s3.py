@@ -3,6 +3,8 @@ activated parameters of Mixtral 8x7B are 13B", "The total parameter count of Mix
 is 46.7B" — the subject's noun names the role. Sentences written for these tests, not
 taken from the corpus. Mixtral 8x7B: 46,702,792,704 in all, 12,879,925,248 active."""
 
+import pytest
+
 from ffnverify.scan import moe
 from ffnverify.scan.detect import models
 from ffnverify.scan.numbers import normalise, tokens
@@ -42,3 +44,15 @@ def test_a_mixture_of_experts_model_is_a_kind_not_its_experts_part(scan_text):
     assert got[0][:2] == ("checked", "true") and "part=ffn" not in got[0][2], got
     assert got[1][:2] == ("checked", "false") and "part=ffn" not in got[1][2], got
     assert "part=ffn" in got[2][2], got  # its experts: the FFN's part
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Mixtral 8x7B has 46.7 billion parameters, but only 12.9 billion are used per token.",
+     "true"),
+    ("Mixtral 8x7B has 46.7 billion parameters, but only 22 billion are used per token.",
+     "false"),
+])
+def test_a_count_used_per_token_is_the_active_count(scan_text, text, verdict):
+    got = scan_text(text, "doc.md")["statements"]
+    assert len(got) == 1 and got[0]["status"] == "checked", got
+    assert got[0]["verdict"] == verdict and "params_active(mixtral-8x7b)" in got[0]["claim"], got
