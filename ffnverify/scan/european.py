@@ -1,10 +1,11 @@
-"""German, French and Spanish text made readable by the scan's English readers, as `cjk`
+"""German, French, Spanish, Portuguese and Russian text made readable by the scan's English readers, as `cjk`
 does for Chinese, Japanese and Korean: a statement is taken to be in one of these
 languages when two or more of that language's own function words are in it and fewer
 English ones (`language`); then its figures are written the English way ("13,5 GB" →
 "13.5 GB", "4.096 Token" → "4096 Token", "46,7 Mrd." → "46.7 billion", "13,5 Go" → "13.5
 GB") and the domain's words are replaced by the English ones the readers know
-("Schichten" layers, "couches" layers, "nicht" not, "wenn" if: `to_english`).
+("Schichten" layers, "couches" layers, "camadas" layers, "слоёв" layers, "nicht" not,
+"wenn" if: `to_english`).
 
 This is a glossary, not a translation: word order stays as written, so a reading made
 from it may bind a figure to the wrong noun. What it guarantees: nothing read in such
@@ -29,6 +30,12 @@ _OWN = {
     "es": {"los", "las", "con", "para", "una", "tiene", "necesita", "aproximadamente",
            "del", "cada", "por", "pero", "el", "la", "y", "un", "que", "requiere",
            "unos", "unas", "como", "si", "sin", "más"},
+    "pt": {"os", "com", "uma", "tem", "precisa", "do", "da", "dos", "das", "mas", "não",
+           "são", "um", "requer", "em", "ao", "no", "na", "nos", "cerca", "exemplo",
+           "modelo", "é", "ou", "também", "então", "cada"},
+    "ru": {"и", "в", "на", "с", "для", "это", "не", "или", "что", "как", "по", "из", "от",
+           "при", "всего", "около", "примерно", "требует", "нужно", "занимает", "модель",
+           "модели", "если", "но", "только", "уже", "также"},
 }
 _ENGLISH_WORDS = {"the", "and", "of", "is", "are", "with", "for", "to", "in", "has",
                   "have", "needs", "about", "each", "per", "that", "this", "it", "its",
@@ -37,7 +44,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 
 
 def language(text: str) -> str:
-    """"de", "fr" or "es" when the text is in that language by its function words (two
+    """"de", "fr", "es", "pt" or "ru" when the text is in that language by its function words (two
     distinct ones at least, more than the English ones it holds), else ""."""
     words = {w.lower() for w in _WORD.findall(text)}
     english = len(words & _ENGLISH_WORDS)
@@ -109,6 +116,46 @@ GLOSSARY = {
         (("o",), "or"), (("con",), "with"), (("para",), "for"), (("de", "del"), "of"),
         (("en total",), "total"), (("no", "nunca"), "not"), (("si",), "if"),
     ],
+    "pt": [
+        (("bilhões", "bilhão", "bi"), "billion"), (("milhões", "milhão"), "million"),
+        (("trilhões", "trilhão"), "trillion"),  # Brazilian usage: 10^9, 10^12
+        (("camadas",), "layers"), (("parâmetros", "parâmetro"), "parameters"),
+        (("cabeças",), "heads"),
+        (("comprimento de contexto", "janela de contexto", "contexto"), "context length"),
+        (("vocabulário",), "vocabulary size"), (("pesos",), "weights"),
+        (("memória", "VRAM"), "memory"), (("especialistas",), "experts"),
+        (("ativos", "ativo", "ativas", "ativados"), "active"),
+        (("dimensão oculta", "dimensão do modelo"), "hidden size"),
+        (("bytes",), "bytes"), (("por",), "per"), (("precisa", "requer", "necessita"),
+                                                   "needs"),
+        (("ocupa",), "takes"), (("tem", "possui"), "has"), (("é",), "is"), (("são",), "are"),
+        (("aproximadamente", "cerca de"), "about"), (("pelo menos",), "at least"),
+        (("no máximo",), "at most"), (("e",), "and"), (("ou",), "or"), (("com",), "with"),
+        (("para",), "for"), (("de", "do", "da", "dos", "das"), "of"),
+        (("no total", "ao todo"), "total"), (("não", "nunca"), "not"), (("se",), "if"),
+        (("em",), "in"),
+    ],
+    "ru": [
+        (("млрд.", "млрд", "миллиардов", "миллиарда", "миллиард"), "billion"),
+        (("млн.", "млн", "миллионов", "миллиона", "миллион"), "million"),
+        (("трлн.", "трлн", "триллионов", "триллиона", "триллион"), "trillion"),
+        (("тыс.",), "thousand"),
+        (("слоёв", "слоев", "слоя", "слоями", "слои", "слой"), "layers"),
+        (("параметров", "параметра", "параметры", "параметр"), "parameters"),
+        (("голов", "головы", "головами"), "heads"),
+        (("длина контекста", "контекстное окно", "контекста", "контекст"), "context length"),
+        (("словаря", "словарь"), "vocabulary size"), (("весов", "веса"), "weights"),
+        (("памяти", "память", "видеопамяти", "VRAM"), "memory"),
+        (("экспертов", "эксперта", "эксперты"), "experts"),
+        (("активных", "активные", "активных"), "active"),
+        (("байта", "байтов", "байт"), "bytes"), (("требует", "требуется", "нужно", "нужен",
+                                                  "необходимо"), "needs"),
+        (("занимает",), "takes"), (("имеет",), "has"),
+        (("около", "примерно", "порядка", "приблизительно", "~"), "about"),
+        (("не менее", "минимум"), "at least"), (("не более", "максимум"), "at most"),
+        (("и",), "and"), (("или",), "or"), (("для",), "for"), (("всего",), "total"),
+        (("не", "нет"), "not"), (("если",), "if"), (("в", "во"), "in"),
+    ],
 }
 _PATTERNS = {
     lang: (re.compile(r"(?<![\w.-])(?:" + "|".join(
@@ -123,6 +170,8 @@ _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d+),(\d{1,2})(?![\d,.])")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.,])(\d{1,3}(?:\.\d{3})+)(?![\d,.])")
 _THOUSANDS_SPACE = re.compile(r"(?<![\d.,])(\d{1,3}(?:[\u202f\u00a0]\d{3})+)(?![\d,.])")  # narrow
 _FRENCH_UNITS = re.compile(r"(?<=\d)\s?([KMGT])o\b")  # "13,5 Go": gigaoctets
+_RUSSIAN_UNITS = re.compile(r"(?<=\d)\s?([КкМмГгТт])[Бб](?![\w])")  # "13,5 ГБ": гигабайт
+_CYRILLIC_SCALE = {"К": "K", "М": "M", "Г": "G", "Т": "T"}
 
 
 _DOUBTFUL = re.compile(r"(?<![\d.,])\d{1,3},\d{3}(?![\d])")
@@ -135,11 +184,15 @@ def doubtful(text: str) -> bool:
 
 def _figures(text: str, lang: str) -> str:
     text = _DECIMAL_COMMA.sub(r"\1.\2", text)
-    if lang in ("de", "es"):
+    if lang in ("de", "es", "pt"):
         text = _THOUSANDS_DOT.sub(lambda m: m.group(1).replace(".", ""), text)
-    if lang == "fr":
+    if lang in ("fr", "ru"):
         text = _THOUSANDS_SPACE.sub(lambda m: re.sub(r"\D", "", m.group(1)), text)
+    if lang == "fr":
         text = _FRENCH_UNITS.sub(r" \1B", text)
+    if lang == "ru":
+        text = _RUSSIAN_UNITS.sub(lambda m: " " + _CYRILLIC_SCALE[m.group(1).upper()] + "B",
+                                  text)
     return text
 
 

@@ -94,8 +94,9 @@ SIZE_COLUMN = re.compile(r"\bmodels?\b|\bsizes?\b|\bparam(?:eter)?s?\b|\b#\s*par
 MEMORY_HEADER = re.compile(r"\bmemory\b|\bv?ram\b|\bsize\b|\bweights?\b|\bfootprint\b|"
                            r"\bstorage\b|\bdisk\b|\bgi?b\b", re.I)
 # a column of the bytes one number takes ("Bytes/Param", "Bytes per parameter")
-BYTES_HEADER = re.compile(r"^\W*bytes?\s*(?:/|per|a)\s*(?:param(?:eter)?|value|weight|element|"
-                          r"number)s?\W*$", re.I)
+BYTES_HEADER = re.compile(r"^\W*(?:size\s*\(\s*)?bytes?(?:\s*(?:/|per|a)\s*(?:param(?:eter)?|value|"
+                          r"weight|element|number)s?)?\W*$", re.I)  # or "Bytes" alone: the
+# row's format names what one number of it takes
 # "32 bits / value", "16 bits per parameter": the bits of one number
 BITS_AFTER = re.compile(r"\s*-?\s*bits?\s*(?:/|per|a)\s*(?:value|param(?:eter)?|weight|"
                         r"number|element)\b", re.I)

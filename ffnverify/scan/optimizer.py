@@ -3,7 +3,9 @@
 of full fine-tuning with Adam (`training_totals`): "Full fine-tuning an 8B model with Adam
 occupies roughly 56 GB: weights, gradients and both optimizer moments" (12, 16, 18 or 20
 bytes a parameter: bf16 weights and gradients with fp32 moments; with an fp32 master copy,
-or all in fp32; with the buffers some frameworks keep).
+or all in fp32; with the buffers some frameworks keep); and a figure said to hold the
+weights and their gradients (`weights_and_gradients`: "~28 GB (fp16 weights +
+gradients)", twice the format's bytes a parameter).
 
 How many bytes a parameter's optimizer state takes is a convention the text seldom
 states: Adam keeps two moments (8 bytes in fp32, 4 in bf16, 2 in 8-bit) and, in mixed
@@ -19,7 +21,9 @@ activations said beside it unless the text says "alone", "solely" or "only".
 
 import re
 
+from derivations.model_costs import DTYPE_BYTES
 from ffnverify.scan import memory, words
+from ffnverify.scan.binding import dtypes
 from ffnverify.scan.figure import call, compare, const, terms_of
 from ffnverify.scan.parts import Part
 
@@ -95,6 +99,38 @@ _NOT_PLAIN = re.compile(r"\blora\b|\bqlora\b|\badapters?\b|\bpeft\b|\b(?:8|4)-?b
 _ACTIVATIONS = re.compile(r"\bactivations?\b", re.I)
 _WITHOUT_ACTIVATIONS = re.compile(r"\b(?:before|excluding|without|not counting|plus)\b[^.;]{0,30}"
                                   r"\bactivations?\b", re.I)
+
+
+# the parts a figure says it holds, listed: "(fp16 weights + gradients)", "weights and
+# gradients in bf16"
+_WEIGHTS_AND_GRADIENTS = re.compile(
+    r"(?:\(|:|\bfor\b|\bholds?\b|\bstores?\b)\s*(?P<fmt>[\w-]+\s+)?(?:weights|parameters|params)"
+    r"\s*(?:\+|and|&)\s*(?:their\s+)?grad(?:ient)?s\b(?:\s+(?:in|at)\s+(?P<fmt2>[\w-]+))?"
+    r"(?P<more>\s*(?:\+|and|,)\s*\w+)?", re.I)
+
+
+def weights_and_gradients(toks, text, names, about: str = "") -> list[Part]:
+    """"A 7B model needs ~28 GB (fp16 weights + gradients)": a figure said to hold the
+    weights and their gradients, and nothing more, at the format named with them: twice
+    the bytes of that format a parameter (at 16 or 32 bits where none is named), for the
+    one model or count the unit names; a reading to confirm (which copies the author
+    counts is theirs)."""
+    m = _WEIGHTS_AND_GRADIENTS.search(text)
+    if about or not m or m.group("more") or _ADAM.search(text) or _STATE.search(text) or \
+            _NOT_PLAIN.search(text) or _ACTIVATIONS.search(text) or words.NEGATION.search(text):
+        return []
+    named = {d for _, _, d in dtypes(" ".join(filter(None, (m.group("fmt"), m.group("fmt2")))))}
+    if len(named) > 1:
+        return []
+    results = memory.result_figures(toks, text)
+    if len(results) != 1:
+        return []
+    if named:
+        fmt = named.pop()
+        return _part(toks, names, results[0], (2 * DTYPE_BYTES[fmt],), 2 * DTYPE_BYTES[fmt],
+                     f"weights and gradients, each in {fmt} (the figure says it holds them)")
+    return _part(toks, names, results[0], (4, 8), 4, "weights and gradients at 16 or 32 bits "
+                 "each (the figure says it holds them; no format named)")
 
 
 def training_totals(toks, text, names, about: str = "") -> list[Part]:

@@ -301,7 +301,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
                   + thirds(clean) + flops_rules(clean)):
         parts.append(Part(claim, claim, False, _value_figures(toks, claim, nums), claim))
     subjects = tuple(n for n in names if not words.MODIFIER.match(clean, n[1]))
-    about = " | ".join(header)  # a table's header says what its columns measure
+    about = " | ".join(" ".join(normalise(h).split()) for h in header)  # a table's header
+    # says what its columns measure (glossed as the row is: "바이트" bytes)
     if subjects:
         parts += quantities.read_quantities(toks, clean, subjects, about=about, around=around)
     elif (subject or _member(cells, family)) and not near and not _others(clean, subject):
@@ -431,7 +432,8 @@ _CJK_NOT_STATED = re.compile(r"不|没|沒|并非|並非|非|无法|無法|未|�
 _CJK_SUPPOSED = re.compile(r"如果|假如|若|要是|もし|なら|場合|만약|면")
 
 
-_LANGUAGE_NAMES = {"de": "German", "fr": "French", "es": "Spanish"}
+_LANGUAGE_NAMES = {"de": "German", "fr": "French", "es": "Spanish", "pt": "Portuguese",
+                   "ru": "Russian"}
 
 
 def _glossed(parts, text: str, clean: str, cjk: bool) -> tuple[list, list]:

@@ -1,4 +1,4 @@
-"""German, French and Spanish statements read through `scan/european.py`'s glossary:
+"""German, French, Spanish, Portuguese and Russian statements read through `scan/european.py`'s glossary:
 figures written the continental way ("13,5 GB", "4.096", "46,7 Mrd.", "13,5 Go"), the
 domain's nouns, and what turns a statement into something else ("nicht", "si"): read to
 confirm, never CHECKED, never flagged FALSE but as arithmetic, and English text left as
@@ -16,6 +16,8 @@ from ffnverify.scan.numbers import normalise
     ("Llama 2 7B hat 32 Schichten und eine Kontextlänge von 4.096 Token.", "de"),
     ("Le modèle Llama 2 7B a 32 couches et nécessite 13,5 Go en FP16.", "fr"),
     ("Llama 2 7B tiene 32 capas y necesita 13,5 GB en FP16.", "es"),
+    ("Llama 2 7B tem 32 camadas e precisa de 13,5 GB em FP16.", "pt"),
+    ("Llama 2 7B имеет 32 слоя и занимает около 13,5 ГБ памяти в FP16.", "ru"),
     ("Llama 2 7B has 32 layers and a context of 4,096 tokens.", ""),
     ("The model uses a pro license and die-cast GPUs with 32 layers.", ""),
     ("Llama 2 7B: 32 layers, 4096 context, 13.5 GB in FP16", ""),
@@ -31,6 +33,9 @@ def test_the_language_is_told_by_its_function_words(text, lang):
     ("il nécessite 13,5 Go pour les poids", "13.5 GB"),
     ("hat 1 Billion Parameter und 32 Schichten", "1 trillion"),  # German Billion: 10^12
     ("il a un billion de paramètres et des couches", "trillion"),  # French billion: 10^12
+    ("um modelo 7B tem 7 bilhões de parâmetros e 32 camadas", "7 billion"),
+    ("занимает около 13,5 ГБ памяти и имеет 32 слоя", "13.5 GB"),
+    ("всего 46,7 млрд параметров и 32 слоя", "46.7 billion"),
 ])
 def test_figures_are_written_the_english_way(text, want):
     assert want in " ".join(normalise(text).split())
@@ -53,6 +58,9 @@ def _one(scan_text, text):
     ("Le modèle Llama 2 7B a 32 couches et nécessite 13,5 Go en FP16.", "true"),
     ("Llama 2 7B tiene 32 capas y necesita 13,5 GB en FP16.", "true"),
     ("Float32 benötigt 4 Byte pro Parameter.", "true"),
+    ("Llama 2 7B tem 32 camadas e precisa de 13,5 GB em FP16.", "true"),
+    ("Llama 2 7B имеет 32 слоя и занимает около 13,5 ГБ памяти в FP16.", "true"),
+    ("Mixtral 8x7B имеет всего 46,7 млрд параметров, из них 12,9 млрд активных.", "true"),
 ])
 def test_a_statement_is_read_to_confirm(scan_text, text, verdict):
     got = _one(scan_text, text)
@@ -62,6 +70,8 @@ def test_a_statement_is_read_to_confirm(scan_text, text, verdict):
 @pytest.mark.parametrize("text", [
     "Llama 2 7B hat 40 Schichten und eine Kontextlänge von 4.096 Token.",
     "Llama 2 7B tiene 40 capas y necesita 13,5 GB en FP16.",
+    "Llama 2 7B tem 40 camadas e precisa de 13,5 GB em FP16.",
+    "Llama 2 7B имеет 40 слоёв и занимает около 13,5 ГБ памяти в FP16.",
 ])
 def test_a_wrong_figure_is_never_flagged_through_the_glossary(scan_text, text):
     got = _one(scan_text, text)
@@ -73,6 +83,8 @@ def test_a_wrong_figure_is_never_flagged_through_the_glossary(scan_text, text):
     "Llama 2 7B hat nicht 32 Schichten und braucht etwa 13,5 GB.",
     "Si Llama 2 7B a 32 couches, il nécessite 13,5 Go en FP16.",
     "Llama 2 7B hat 32 Schichten und 1,024 Köpfe mit etwa 13,5 GB.",  # 1,024 reads two ways
+    "Llama 2 7B não tem 40 camadas e precisa de 13,5 GB em FP16.",
+    "Llama 2 7B не имеет 40 слоёв и занимает около 13,5 ГБ памяти в FP16.",
 ])
 def test_negation_condition_or_a_doubtful_figure_is_not_read(scan_text, text):
     got = _one(scan_text, text)

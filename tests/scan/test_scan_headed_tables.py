@@ -2,7 +2,10 @@
 "| FP16 | ~14 GB |") is read as that model's weights at the row's format, a reading to
 confirm; a column of what running it takes (VRAM, GPU memory, minimum) is leniently at
 least the weights, so more than the weights is never FALSE there, while less is.
-Documents written for these tests."""
+Documents written for these tests. Also a column of the bytes one number takes, bound by
+its header ("Precision | Bytes" over "INT4 | 0.5")."""
+
+import pytest
 
 
 def _rows(scan_text, text):
@@ -35,3 +38,37 @@ def test_a_kv_cache_per_token_column(scan_text):
                 "| Llama 2 7B | 512 KiB |\n| Llama 2 70B | 320 KiB |\n| Mistral 7B | 512 KiB |\n")
     assert got == {"Llama 2 7B": ("checked", "true"), "Llama 2 70B": ("checked", "true"),
                    "Mistral 7B": ("checked", "false")}, got
+
+
+# ---- a column of bytes per number (`formats._bytes_by_header`) --------------------------
+
+_BYTES_TABLE = "| {h0} | {h1} |\n|---|---|\n| FP32 | {a} |\n| INT4 | {b} |\n"
+
+
+@pytest.mark.parametrize("h1", ["Bytes", "Bytes/param", "Bytes per parameter", "bytes"])
+def test_a_bytes_column_binds_the_size_of_the_rows_format(scan_text, h1):
+    got = {s["line"]: s for s in scan_text(_BYTES_TABLE.format(h0="Precision", h1=h1, a="4",
+                                                                 b="0.5"))["statements"]}
+    assert got[3]["status"] == "checked" and got[3]["claim"] == "bytes(fp32) == 4", got
+    assert got[4]["status"] == "checked" and got[4]["verdict"] == "true", got
+
+
+def test_a_wrong_size_in_a_bytes_column_is_false(scan_text):
+    got = {s["line"]: s for s in scan_text(_BYTES_TABLE.format(h0="Precision", h1="Bytes",
+                                                                 a="4", b="1"))["statements"]}
+    assert got[4]["status"] == "checked" and got[4]["verdict"] == "false", got
+
+
+@pytest.mark.parametrize("row", ["| Q4_K_M | 0.56 |", "| FP16 + FP32 master | 6 |",
+                                 "| FP16 | ~2 |"])
+def test_a_row_of_no_one_sized_format_or_a_hedged_size_is_not_bound(scan_text, row):
+    doc = "| Precision | Bytes |\n|---|---|\n" + row + "\n"
+    got = scan_text(doc)["statements"]
+    assert not any(s["status"] == "checked" for s in got), got
+
+
+def test_a_korean_header_is_glossed(scan_text):
+    doc = "| 정밀도 | 바이트 |\n|---|---|\n| FP16 | 2 |\n| INT8 | 1 |\n"
+    got = scan_text(doc)["statements"]
+    assert [s["verdict"] for s in got] == ["true", "true"], got
+    assert all(s["status"] in ("checked", "suggested") for s in got), got

@@ -78,3 +78,28 @@ def test_it_after_a_short_phrase_is_the_model_before(scan_text):
 def test_a_negated_convention_figure_is_not_read(scan_text, text):
     """The negation of "one of the conventions gives it" is no charitable reading."""
     assert only(scan_text, text)["verdict"] is None
+
+
+# ---- a figure said to hold the weights and their gradients (`weights_and_gradients`) --
+
+@pytest.mark.parametrize("text, verdict, per", [
+    ("Full fine-tuning a 7B model needs ~28GB VRAM (fp16 weights + gradients).", "true", 4),
+    ("Full fine-tuning a 7B model needs ~56GB VRAM (fp32 weights + gradients).", "true", 8),
+    ("Full fine-tuning a 7B model needs 42 GB (bf16 weights + gradients).", "false", 4),
+    ("A 13B model needs about 52 GB for weights and gradients.", "true", 4),
+])
+def test_weights_and_gradients_are_twice_the_format(scan_text, text, verdict, per):
+    (s,) = scan_text(text, "doc.md")["statements"]
+    assert s["status"] == "suggested" and s["verdict"] == verdict, s
+    assert f"* {per}" in s["claim"], s
+
+
+@pytest.mark.parametrize("text", [
+    "Full fine-tuning a 7B model needs ~28GB VRAM (fp16 weights + gradients + activations).",
+    "Full fine-tuning a 7B model with Adam needs ~112GB (fp16 weights + gradients).",
+    "LoRA on a 7B model needs ~28GB (fp16 weights + gradients).",
+    "Full fine-tuning a 7B model needs ~28GB VRAM (fp16 weights + fp32 gradients).",
+])
+def test_more_than_weights_and_gradients_is_not_read_as_them(scan_text, text):
+    got = scan_text(text, "doc.md")["statements"]
+    assert not any("weights and gradients" in s["detail"] for s in got), got
