@@ -110,7 +110,8 @@ EACH_LAYER_AFTER = re.compile(r"^[^,;.]{0,30}?\b(?:in|for|of) (?:each|every one)
 PER_TOKEN = re.compile(r"\bper[- ]token\b|\beach token\b|\ba token\b", re.I)
 SCOPES = [  # (pattern, part of the model) — first match wins
     (re.compile(r"\bnon[- ]?embedding\b", re.I), "non_embedding"),
-    (re.compile(r"\b(?:active|activated)\b", re.I), "active"),
+    (re.compile(r"\b(?:active|activated)\b|\bused (?:per|for each|for every|on each|in each) "
+                r"(?:token|forward pass)\b|\bparam(?:eter)?s? per token\b", re.I), "active"),
     (re.compile(r"\b(?:ffn|mlp|feed[- ]?forward|expert)s?\b", re.I), "ffn"),
     (re.compile(r"\battention\b|\bself-attention\b|\bq,? ?k,? ?v\b", re.I), "attention"),
     (re.compile(r"\b(?:embedding|embeddings|vocab(?:ulary)? matri)", re.I), "embedding"),

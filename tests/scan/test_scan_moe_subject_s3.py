@@ -51,6 +51,9 @@ def test_a_mixture_of_experts_model_is_a_kind_not_its_experts_part(scan_text):
      "true"),
     ("Mixtral 8x7B has 46.7 billion parameters, but only 22 billion are used per token.",
      "false"),
+    ("Mixtral 8x7B has 46.7 billion parameters, but only 12.9 billion parameters are used "
+     "per token.", "true"),
+    ("Mixtral 8x7B has 46.7B parameters and 12.9B parameters per token.", "true"),
 ])
 def test_a_count_used_per_token_is_the_active_count(scan_text, text, verdict):
     got = scan_text(text, "doc.md")["statements"]
