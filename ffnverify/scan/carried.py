@@ -38,9 +38,9 @@ _SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]
 def counts_named(text: str) -> list[str]:
     """The distinct parameter counts a text gives a model by its noun ("a 7B model",
     "7B-parameter", "7 billion parameters"), as written, left to right."""
-    if not _SIZED.search(text):
+    clean = re.sub(r"\s+", " ", normalise(text))  # glossed first, "7 Milliarden Parametern"
+    if not _SIZED.search(clean):
         return []
-    clean = normalise(text)
     toks = tokens(clean)
     out = {}
     for i in memory.counts(toks, models(clean)):

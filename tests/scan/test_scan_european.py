@@ -89,3 +89,12 @@ def test_a_wrong_figure_is_never_flagged_through_the_glossary(scan_text, text):
 def test_negation_condition_or_a_doubtful_figure_is_not_read(scan_text, text):
     got = _one(scan_text, text)
     assert got["status"] == "unchecked", got
+
+
+def test_a_count_in_a_glossed_intro_carries_to_the_list_under_it(scan_text):
+    doc = ("Beispiel:\nEin Modell mit 7 Milliarden Parametern benötigt:\n\n"
+           "- 28 GB bei Float32\n- 14 GB bei Float16\n- 5 GB bei INT8\n")
+    got = {s["line"]: s for s in scan_text(doc)["statements"]}
+    assert [(got[k]["status"], got[k]["verdict"]) for k in (4, 5)] == [
+        ("suggested", "true")] * 2, got
+    assert "7000000000 * bytes(int8)" in got[6]["claim"] and got[6]["verdict"] == "false", got
