@@ -17,7 +17,14 @@ sentence itself states none; a utilisation beside a rate said to be "effective" 
 import re
 from fractions import Fraction
 
-from ffnverify.scan.compute import _GPU_HOURS, _PRICE, _flop_counts, _rate, _utilisation
+from ffnverify.scan.compute import (
+    _GPU_HOURS,
+    _PRICE,
+    SECONDS,
+    _flop_counts,
+    _rate,
+    _utilisation,
+)
 from ffnverify.scan.figure import compare, const, terms_of
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
@@ -27,12 +34,11 @@ _POINTS_BACK = re.compile(r"\b(?:that|this|it|which)\s+(?:would\s+|will\s+)?(?:t
                           r"\bthat's\b|\bthat is\b", re.I)
 _GPU_TIME = re.compile(r"\s*(?:gpu|a100|h100|h200|v100|tpu|chip|accelerator)[- ]?"
                        r"(seconds?|secs?|hours?|hrs?|days?)\b", re.I)
-_UNIT_SECONDS = {"s": 1, "h": 3600, "d": 86400}
 _EFFECTIVE = re.compile(r"\beffective\b|\bactual\b|\bsustained\b|\bachieved\b|\breal\b", re.I)
 
 
 def _seconds(unit: str) -> int:
-    return _UNIT_SECONDS[unit[0].lower()]
+    return SECONDS[unit.lower()]
 
 
 def _carried_flops(before):

@@ -23,7 +23,7 @@ from fractions import Fraction
 from ffnverify.scan.binding import in_names, model, nominal, words_after, words_before
 from ffnverify.scan.figure import Term, call, compare, const, terms_of
 from ffnverify.scan.memory import counts as param_counts
-from ffnverify.scan.numbers import SCALE_WORDS
+from ffnverify.scan.numbers import SCALE_WORDS, literal
 from ffnverify.scan.parts import Part
 
 RULE = re.compile(r"(?<![\w.])([246])\s*[·×*]?\s*(?:N|P)(?:\s*[·×*]?\s*(D))?(?![\w])|"
@@ -31,7 +31,11 @@ RULE = re.compile(r"(?<![\w.])([246])\s*[·×*]?\s*(?:N|P)(?:\s*[·×*]?\s*(D))?
                   r"(?:\s*(?:per|/|and per)\s*(token|training token))?")
 _PASSES = {2: "forward", 4: "backward", 6: "train"}
 _TOKENS_SCALES = {"B", "T", "M", "billion", "trillion", "million", "bn"}
-SECONDS = {"seconds": 1, "second": 1, "s": 1, "minutes": 60, "minute": 60, "hours": 3600,
+SECONDS = {"ms": Fraction(1, 1000), "milliseconds": Fraction(1, 1000),
+           "millisecond": Fraction(1, 1000), "µs": Fraction(1, 10**6),
+           "microseconds": Fraction(1, 10**6), "sec": 1, "secs": 1,
+           "seconds": 1, "second": 1, "s": 1, "minutes": 60, "minute": 60, "hours": 3600,
+           "hrs": 3600, "hr": 3600,
            "hour": 3600, "h": 3600, "days": 86400, "day": 86400, "weeks": 604800,
            "week": 604800, "months": 2592000, "month": 2592000, "years": 31536000,
            "year": 31536000}
@@ -246,6 +250,72 @@ def _first(pred, toks):
     return next((i for i, t in enumerate(toks) if t.kind == "NUM" and pred(i, t)), None)
 
 
+# devices beyond one, which a time said with no count of them may be divided among
+_MANY_DEVICES = re.compile(r"\b(?:gpus|devices|nodes|cluster|accelerators|chips|cards|tpus|"
+                           r"[abh]\d{2,3}s)\b|\bper (?:gpu|device)\b", re.I)
+
+
+def _time_after(toks, after: int) -> int | None:
+    """The first figure after token `after` followed by a unit of time ("47ms", "20
+    seconds"), not a count of GPU-hours or money; None if there is none."""
+    for i in range(after + 1, len(toks)):
+        t = toks[i]
+        unit = words_after(toks, i, 1)
+        if t.kind == "NUM" and not t.money and not t.scale and unit and unit[0] in SECONDS:
+            return i
+    return None
+
+
+# an amount at a rate of the same unit: bytes at a bandwidth ("140 GB at 3 TB/s"), tokens
+# at a speed ("1,000 tokens at 50 tokens per second")
+_PER_SECOND = re.compile(r"\s*(?:/\s?s(?:ec)?\b|per second\b|a second\b)", re.I)
+_TOKENS_PER_SECOND = re.compile(r"\s*(?:tokens?|tok)\s*(?:/\s?s(?:ec)?\b|per second\b|a second\b)",
+                                re.I)
+_TOKENS = re.compile(r"\s*tokens?\b(?!\s*(?:/|per second|a second))", re.I)
+_SHARED = re.compile(r"\b(?:across|each|split|shard\w*|parallel|batch\w*|users?|requests?|"
+                     r"concurrent\w*|streams?|sequences)\b", re.I)
+
+
+def amount_at_rate(toks, text, names, about: str = "") -> list[Part]:
+    """Bytes moved at a bandwidth, or tokens made at a speed, and the time that takes, each
+    figure as written: `140 GB / 3 TB/s = 47 ms`. The amount and the rate in one unit (a
+    byte figure and a byte figure per second; a token count and tokens per second), the
+    time a figure with a unit of time after both; sure only when the sentence has one of
+    each and says "takes", "=" or "in" before the time."""
+    if about or _MANY_DEVICES.search(text) or _SHARED.search(text):
+        return []  # the amount may be divided among devices, users or a batch
+    rates, amounts = [], []
+    for i, t in enumerate(toks):
+        if t.kind != "NUM" or t.money or t.ratio:
+            continue
+        if t.scale == "bytes":
+            (rates if _PER_SECOND.match(text, t.end) else amounts).append((i, "bytes"))
+        elif not t.scale or t.scale in SCALE_WORDS or t.scale in ("K", "M", "B"):
+            if _TOKENS_PER_SECOND.match(text, t.end):
+                rates.append((i, "tokens"))
+            elif _TOKENS.match(text, t.end):
+                amounts.append((i, "tokens"))
+    parts = []
+    for unit in ("bytes", "tokens"):
+        rate = [i for i, u in rates if u == unit]
+        amount = [i for i, u in amounts if u == unit]
+        if len(rate) != 1 or len(amount) != 1:
+            continue
+        time = _time_after(toks, max(rate[0], amount[0]))
+        if time is None:
+            continue
+        word = words_after(toks, time, 1)[0]
+        between = text[toks[max(rate[0], amount[0])].end:toks[time].start]
+        sure = bool(re.search(r"\btakes?\b|=|\bin\b|\btaking\b", between, re.I))
+        strict, lenient = compare([terms_of(toks[amount[0]]), terms_of(toks[rate[0]], divide=True),
+                                   [const(Fraction(SECONDS[word]), True)]], toks[time])
+        parts.append(Part(strict, lenient, sure, tuple(sorted((amount[0], rate[0], time))),
+                          f"{word} = {unit} / {unit} per second"
+                          + ("" if SECONDS[word] == 1 else
+                             f" / {literal(Fraction(SECONDS[word]))}")))
+    return parts
+
+
 def throughput(toks, text, names, about: str = "") -> list[Part]:
     """FLOPs → GPU-hours, wall time and cost at a stated rate, utilisation and price."""
     rate = _first(lambda i, t: _rate(toks, text, i), toks)
@@ -286,6 +356,18 @@ def throughput(toks, text, names, about: str = "") -> list[Part]:
                               f"{after[0]} = FLOPs / (rate × utilisation × GPUs) / "
                               f"{SECONDS[after[0]]}"))
             break
+    if base and gpus is None and gpu_hours is None and not _MANY_DEVICES.search(text):
+        # one device ("At 1000 TFLOP/s, 140 GFLOPs is 0.14 ms"): FLOPs / rate, a time
+        # after both; to confirm (no GPU count is stated, so one is assumed)
+        time = _time_after(toks, max(figures))
+        if time is not None:
+            unit = words_after(toks, time, 1)[0]
+            strict, lenient = compare(base + [[const(Fraction(SECONDS[unit]), True)]],
+                                      toks[time])
+            parts.append(Part(strict, lenient, False, tuple(sorted(figures + [time])),
+                              f"{unit} = FLOPs / (rate × utilisation) / "
+                              f"{literal(Fraction(SECONDS[unit]))}, on one device (no count "
+                              "of devices is stated)"))
     if price is not None:
         cost = next((i for i, t in enumerate(toks) if t.kind == "NUM" and t.money
                      and i != price and t.start > toks[price].start), None)

@@ -34,7 +34,7 @@ MAX_PARTS = 64  # per unit: a unit is at most 2,000 characters; more parts is a 
 READERS = (memory.kv_cache, weights.weights, weights.products, weights.dtype_sizes,
            optimizer.optimizer_states, optimizer.training_totals,
            optimizer.weights_and_gradients, moe.parameters, moe.routing,
-           compute.rules, compute.throughput, chains.chains, chains.stated_ratios,
+           compute.rules, compute.throughput, compute.amount_at_rate, chains.chains, chains.stated_ratios,
            spelled.ratios, formats.rows, formats.lines, formats.per_billion,
            kv_tables.rows)
 # the readers that also bind a cardinal written in words ("eighty layers", "two of its
