@@ -243,6 +243,10 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     toks = tokens(clean)
     parts, notes, names_read, missing = [], [], set(), []
     names = models(clean)
+    if names and all(_CONTRASTED.search(clean, max(0, a - 32), a) for a, _, _ in names):
+        # "Unlike Mixtral 8x7B, this model has 46.7B parameters": the figures are another's
+        notes.append("names only a model it is set against, not the one its figures are of")
+        names = ()
     near = near_misses(clean)
     if not names and words.OTHER_SUBJECT.search(clean):
         subject = None  # "Its bigger sibling has 40 layers": not the model the place names
@@ -393,13 +397,17 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     return Reading(parts, notes, other, unread, kind, glossary)
 
 
+# what a model is set against, so that figures beside it are another's ("unlike Mixtral
+# 8x7B, this model …"); not "like", "same as", "similar to", which share the figures
+_CONTRASTED = re.compile(r"\b(?:unlike|compared (?:to|with)|versus|vs\.?|as opposed to|in contrast "
+                         r"to|rather than|instead of|than|outperform\w*|surpass\w*|beat\w*|"
+                         r"exceed\w*)\s*(?:(?:the|a|an)\s+)?$", re.I)
 # after a figure: the nominal size of other models, in the plural ("7 billion-parameter
 # LLMs", "70B-class models", "13B models"); before it: what a model is measured against
 _SIZE_OF_OTHERS = re.compile(r"[\s-]*(?:param(?:eter)?s?[\s-]+)?(?:class[\s-]+)?"
                              r"(?:[a-z]+[\s-]+){0,2}?(?:models|llms|networks)\b", re.I)
-_MEASURED_AGAINST = re.compile(r"(?:\b(?:comparable|similar|close|equal) to|\bon par with|"
-                               r"\brivals?|\bmatch(?:es|ing)?|\boutperform(?:s|ing)?|"
-                               r"\bbeats?|\bthan)\s+(?:[\w-]+\s+){0,3}?(?:[~≈]\s?)?$", re.I)
+_MEASURED_AGAINST = re.compile(r"\b" + words.COMPARED_WORDS + r"\s+(?:[\w-]+\s+){0,3}?"
+                               r"(?:[~≈]\s?)?$", re.I)
 
 
 def others_sizes(toks, clean: str) -> set:

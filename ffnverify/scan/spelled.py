@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from ffnverify.scan import words
+from ffnverify.scan import moe, words
 from ffnverify.scan.figure import bound, compare, const, terms_of
 from ffnverify.scan.numbers import Tok, literal
 from ffnverify.scan.parts import Part
@@ -299,9 +299,10 @@ def fields(toks, text, names, about: str = "") -> list[Part]:
         return []
     name = names[0][2]
     parts = []
+    per_token = {i for p in moe._per_token(toks, text, names) for i in p.figures}
     for i, t in enumerate(toks):
-        if not is_spelled(t):
-            continue
+        if not is_spelled(t) or i in per_token:  # "routes each token to two experts": the
+            continue  # experts per token (`moe`), not the model's count of experts
         after = text[t.end:t.end + 40]
         lead = len(after) - len(after.lstrip())
         for pattern, func in words.FIELD_RES:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+from ffnverify.scan import words
 from ffnverify.scan.binding import subjects
 from ffnverify.scan.detect import (
     consistent,
@@ -156,16 +157,6 @@ def _names(text: str, document: bool = False) -> tuple[set, list]:
                   if not (own and _compared(clean, s))] + sized
 
 
-# a model named as what another is measured against ("outperforms Llama 2 70B", "smaller
-# than GPT-3", "compared with Mistral 7B"): the text is still about its own model
-_COMPARED_WITH = re.compile(
-    r"\b(?:than|outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
-    r"rival(?:s|led|ing)?|match(?:es|ed|ing)?|exceed(?:s|ed|ing)?|versus|vs\.?|"
-    r"(?:compared|relative|similar|comparable|close) (?:to|with)|on par with|unlike|"
-    r"(?:the\s+)?same\s+as)"
-    r"\s+(?:the\s+|a\s+|an\s+|both\s+|even\s+)?$", re.I)
-
-
 def _range_start(text: str, start: int) -> int:
     """The start of a range a size ends ("~30B–40B dense models": the "~30B")."""
     m = re.search(r"[~≈]?\d+(?:\.\d+)?\s?[MB]?\s?[–-]\s?$", text[max(0, start - 16):start], re.I)
@@ -174,7 +165,7 @@ def _range_start(text: str, start: int) -> int:
 
 def _compared(text: str, start: int) -> bool:
     """Whether the name at `start` is what the text measures its model against."""
-    return bool(_COMPARED_WITH.search(text[max(0, start - 40):start]))
+    return bool(words.COMPARED_WITH.search(text[max(0, start - 40):start]))
 
 
 def _clashes(given: Given, rows: set, others: list) -> bool:
@@ -276,8 +267,6 @@ def heading_field(text: str) -> str | None:
     """The field a heading names when it names nothing else: it is one field's name as a
     whole ("vocab_size", "n_heads", "Context length"), not a phrase that mentions one
     ("Where the parameters live")."""
-    from ffnverify.scan import words
-
     clean = re.sub(r"[*_`#:]+$|^[*_`#\s]+", "", text.strip()).strip().lower()
     if len(clean) > 40:
         return None

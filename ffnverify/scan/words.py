@@ -95,7 +95,6 @@ BIT_UNIT = re.compile(r"bits?", re.I)
 
 QUESTION = re.compile(r"\?\s*[\"'”’)\]*]*\s*$")
 
-
 # scope: which quantity a parameter figure counts (docs/architecture.md §4.3)
 PER_LAYER = re.compile(r"\b(?:per[- ](?:layer|block)|(?:each|every|a single|one|in a)\s+"
                        r"(?:[\w.-]+\s+){0,4}?(?:layer|block))\b(?!\s*(?:s\b|of\b))", re.I)
@@ -439,11 +438,12 @@ CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\
 # a family spoken of as a group ("the Llama 3 family", "the Qwen series")
 GROUP_NOUN = r"family|series|line-?up|line|generation|herd"
 
-COMPARED_WITH = re.compile(r"\b(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|"
-                           r"in contrast to|rather than|instead of|besides|than|relative to|"
-                           r"outperform(?:s|ed|ing)?|surpass(?:es|ed|ing)?|beat(?:s|ing)?|"
-                           r"rival(?:s|led|ing)?|exceed(?:s|ed|ing)?|on par with)"
-                           r"\s*(?:the\s+)?$", re.I)
+# what a model or size is measured against: for `fields`, `structure` and `read` alike
+COMPARED_WORDS = (r"(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|in contrast to|"
+                  r"rather than|instead of|besides|than|relative to|outperform(?:s|ed|ing)?|on par "
+                  r"with|surpass(?:es|ed|ing)?|beat(?:s|ing)?|rival(?:s|led|ing)?|exceed(?:s|ed|ing)?|"
+                  r"match(?:es|ed|ing)?|(?:similar|comparable|close|equal) (?:to|with)|(?:the\s+)?same\s+as)")
+COMPARED_WITH = re.compile(r"\b" + COMPARED_WORDS + r"\s*(?:(?:the|a|an|both|even)\s+)?$", re.I)
 
 # a subject that is another model than the one the place names ("Its bigger sibling has 40
 # layers", "The 13B version has 40", "the smaller one") under a heading "Llama 2 7B"

@@ -59,3 +59,25 @@ def test_a_count_used_per_token_is_the_active_count(scan_text, text, verdict):
     got = scan_text(text, "doc.md")["statements"]
     assert len(got) == 1 and got[0]["status"] == "checked", got
     assert got[0]["verdict"] == verdict and "params_active(mixtral-8x7b)" in got[0]["claim"], got
+
+
+@pytest.mark.parametrize("text", ["Mixtral 8x7B routes each token to two experts.",
+                                  "Mixtral 8x7B sends every token to two of its eight experts."])
+def test_experts_per_token_in_words_are_the_active_ones(scan_text, text):
+    # "two experts" after "each token to" counts the experts a token meets, not the model's
+    got = scan_text(text, "doc.md")["statements"]
+    assert len(got) == 1 and (got[0]["status"], got[0]["verdict"]) == ("checked", "true"), got
+    assert "experts(mixtral-8x7b) == 2" not in got[0]["claim"].replace("active_experts", ""), got
+
+
+@pytest.mark.parametrize("text, status", [
+    ("Unlike Mixtral 8x7B, this model has 46.7 billion parameters of which 12.9 billion are "
+     "used per token.", "unchecked"),
+    ("Compared with Llama 2 7B, our model has 48 layers.", "unchecked"),
+    ("Mixtral 8x7B, unlike Llama 2 70B, has 46.7 billion parameters.", "suggested"),
+])
+def test_figures_beside_a_model_set_against_are_not_its_own(scan_text, text, status):
+    got = scan_text(text, "doc.md")["statements"]
+    assert len(got) == 1 and got[0]["status"] == status, got
+    if status == "unchecked":
+        assert "set against" in got[0]["detail"], got
