@@ -21,7 +21,7 @@ import re
 from fractions import Fraction
 
 from ffnverify.scan.binding import in_names, model, nominal, words_after, words_before
-from ffnverify.scan.figure import Term, call, compare, const, terms_of
+from ffnverify.scan.figure import Term, bound, call, compare, const, terms_of
 from ffnverify.scan.memory import counts as param_counts
 from ffnverify.scan.numbers import SCALE_WORDS, literal
 from ffnverify.scan.parts import Part
@@ -308,7 +308,8 @@ def amount_at_rate(toks, text, names, about: str = "") -> list[Part]:
         between = text[toks[max(rate[0], amount[0])].end:toks[time].start]
         sure = bool(re.search(r"\btakes?\b|=|\bin\b|\btaking\b", between, re.I))
         strict, lenient = compare([terms_of(toks[amount[0]]), terms_of(toks[rate[0]], divide=True),
-                                   [const(Fraction(SECONDS[word]), True)]], toks[time])
+                                   [const(Fraction(SECONDS[word]), True)]], toks[time],
+                                  bound(text, toks[time]))  # "takes at least 70 ms"
         parts.append(Part(strict, lenient, sure, tuple(sorted((amount[0], rate[0], time))),
                           f"{word} = {unit} / {unit} per second"
                           + ("" if SECONDS[word] == 1 else

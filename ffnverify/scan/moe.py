@@ -237,7 +237,7 @@ def _per_token(toks, text, names) -> list[Part]:
             after = after[1:]
         if after[:2] not in (["per", "token"], ["for", "each"], ["for", "every"]) and not (
                 before[-3:] in (["each", "token", "to"], ["every", "token", "to"])
-                and after[:1] in ([], ["experts"])):
+                and (after[:1] in ([], ["experts"]) or after[:2] == ["out", "of"])):
             continue
         name, sure = model(names, t.start)
         if name is None:

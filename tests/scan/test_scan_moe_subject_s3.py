@@ -62,7 +62,8 @@ def test_a_count_used_per_token_is_the_active_count(scan_text, text, verdict):
 
 
 @pytest.mark.parametrize("text", ["Mixtral 8x7B routes each token to two experts.",
-                                  "Mixtral 8x7B sends every token to two of its eight experts."])
+                                  "Mixtral 8x7B sends every token to two of its eight experts.",
+                                  "Mixtral 8x7B routes each token to two experts out of eight."])
 def test_experts_per_token_in_words_are_the_active_ones(scan_text, text):
     # "two experts" after "each token to" counts the experts a token meets, not the model's
     got = scan_text(text, "doc.md")["statements"]

@@ -68,3 +68,12 @@ def test_gpu_time_carried_from_the_sentence_before_in_each_unit(scan_text, time,
                     "doc.md")["statements"]
     s = next(s for s in got if "that takes" in s["text"])
     assert s["status"] == "suggested" and s["verdict"] == verdict, s
+
+
+@pytest.mark.parametrize("text, claim", [
+    ("Reading 140 GB at 2 TB/s takes at least 70 ms.", ">= 70"),
+    ("Reading 140 GB at 2 TB/s takes under 80 ms.", "< 80"),
+])
+def test_a_bound_on_the_time_is_read_by_its_meaning(scan_text, text, claim):
+    s = _one(scan_text, text)
+    assert s["verdict"] == "true" and claim in (s["claim"] or ""), s
