@@ -58,6 +58,12 @@ def result_figures(toks, text):
     return out
 
 
+# after a cache's figure: it is one sequence's, whatever batch the sentence names after it
+_ONE_SEQUENCE = re.compile(r"\s*(?:per|for (?:a|one|each|every|a single))\s+(?:single\s+)?"
+                           r"(?:sequence|request|user|prompt|sample|conversation|session)\b",
+                           re.I)
+
+
 def carried_count(count: str):
     """The token of a carried count ("7B"), or None."""
     if not count:
@@ -218,6 +224,8 @@ def kv_cache(toks, text, names, about: str = "", topic: bool = False,
             continue  # a cache in a format the claim language gives no size ("Q8 KV")
         dtype = fmt[2] if fmt else "bf16"
         batch = nearest(res.start, batches, others, side(starts, batches))
+        if _ONE_SEQUENCE.match(text, res.end):
+            batch = None  # "1.25 GiB per sequence, for a batch of 8 …": one sequence's
         form = nearest(res.start, forms, others, side(starts, forms))
         as_form = _as_form(name, form[2]) if form else "actual"
         if as_form is None or not (said_kv or form or by_topic):

@@ -76,3 +76,13 @@ def test_a_per_token_list_under_a_model_heading_reads_each_form(scan_text):
     mha, gqa = got["Memory per Token (MHA): ~2.5 MB"], got["Memory per Token (GQA): ~65 KB"]
     assert (mha["status"], mha["verdict"]) == ("suggested", "true"), mha
     assert (gqa["status"], gqa["verdict"]) == ("suggested", "false"), gqa
+
+
+@pytest.mark.parametrize("per", ["per sequence", "for one request", "per user"])
+def test_a_cache_said_of_one_sequence_takes_no_batch_named_after_it(scan_text, per):
+    # 2·80·8·128·4096·2 bytes = 1.25 GiB for one sequence of Llama 2 70B; the batch of 8 is
+    # the next figure's
+    doc = (f"Llama 2 70B's KV cache at 4096 tokens in fp16 is 1.25 GiB {per}, for a batch of 8 "
+           "that is 10 GiB.\n")
+    (s,) = scan_text(doc)["statements"]
+    assert s["verdict"] == "true" and "batch=8" not in s["claim"], s
