@@ -38,8 +38,13 @@ _SIZED = re.compile(r"\d\s*(?:[BMT]|billion|million|trillion|bn)\b[\s-]*(?:[\w-]
 def counts_named(text: str) -> list[str]:
     """The distinct parameter counts a text gives a model by its noun ("a 7B model",
     "7B-parameter", "7 billion parameters"), as written, left to right."""
-    clean = re.sub(r"\s+", " ", normalise(text))  # glossed first, "7 Milliarden Parametern"
-    if not _SIZED.search(clean):
+    if _SIZED.search(text):
+        clean = normalise(text)
+    elif text.rstrip().endswith((":", "：")):  # a glossed intro to a list: "Ein Modell mit 7
+        clean = re.sub(r"\s+", " ", normalise(text))  # Milliarden Parametern benötigt:"
+        if not _SIZED.search(clean):
+            return []
+    else:
         return []
     toks = tokens(clean)
     out = {}

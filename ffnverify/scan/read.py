@@ -379,12 +379,16 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         notes.append(f"{clean[s:e]!r} is not the catalogue's {row} ({what}); "
                      "name the row to check it")
     # a symbol set to a figure is a premise ("d = 4096") where no model is spoken of, or
-    # only one named before is guessed; beside a model's name ("Llama-3-70B (L=80, H=8,
-    # d=128)") it may state the model's own field: a claim, read or unread like any figure
+    # where only one named before is guessed and the statement computes from it; beside a
+    # model's name ("Llama-3-70B (L=80, H=8, d=128)") it may state the model's own field: a
+    # claim, read or unread like any figure
     premises = _givens(toks) if not names and (not subject or assumed) else set()
-    if premises and subject:  # not the assumed model's own fields
-        parts = [p for p in parts if not (p.figures and set(p.figures) <= premises
-                                          and f"({subject}" in p.strict)]
+    own = [p for p in parts if subject and p.figures and set(p.figures) <= premises
+           and f"({subject}" in p.strict]
+    if own and len(own) < len(parts):  # the assumed model's fields, where the statement
+        parts = [p for p in parts if p not in own]  # computes from them: its premises
+    elif own:
+        premises = set()  # "d = 4096" alone: it may state the assumed model's field
     if not parts:
         return Reading([], notes, polarity=kind) if notes else None
     read = set().union(*(p.figures for p in parts)) | names_read | premises

@@ -98,3 +98,11 @@ def test_a_count_in_a_glossed_intro_carries_to_the_list_under_it(scan_text):
     assert [(got[k]["status"], got[k]["verdict"]) for k in (4, 5)] == [
         ("suggested", "true")] * 2, got
     assert "7000000000 * bytes(int8)" in got[6]["claim"] and got[6]["verdict"] == "false", got
+
+
+def test_only_a_glossed_intro_to_a_list_carries_its_count(scan_text):
+    # a glossed sentence that introduces no list gives its count to nothing after it
+    doc = ("Ein Modell mit 7 Milliarden Parametern ist klein und schnell.\n\n"
+           "- 28 GB bei Float32\n")
+    got = {s["line"]: s for s in scan_text(doc)["statements"]}
+    assert got[3]["status"] == "unchecked", got

@@ -59,3 +59,20 @@ def test_a_paragraph_two_back_gives_none(scan_text):
            "The total number of parameters is 46.7 billion.\n")
     got = _by_line(scan_text(doc))
     assert got[7]["status"] == "unchecked", got[7]
+
+
+def test_symbols_are_premises_where_the_statement_computes_from_them(scan_text):
+    doc = ("Mistral 7B and Llama 2 13B are both small.\n\n"
+           "Mixtral 8x7B routes each token to two of its experts.\n\n"
+           "Each expert has d = 4096 and h = 14336, so it holds 3 × 4096 × 14336 = "
+           "176,160,768 weights.\n")
+    s = _by_line(scan_text(doc))[5]
+    assert s["status"] == "checked" and s["claim"] == "3 * 4096 * 14336 == 176160768", s
+
+
+def test_a_symbol_alone_may_state_the_assumed_models_field(scan_text):
+    doc = ("Mistral 7B and Llama 2 13B are both small.\n\n"
+           "Mixtral 8x7B routes each token to two of its experts.\n\n"
+           "Its width is d = 4096.\n")
+    s = _by_line(scan_text(doc))[5]
+    assert s["status"] == "suggested" and "d_model(mixtral-8x7b) == 4096" in s["claim"], s
