@@ -104,6 +104,18 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     return mine[0][2], True
 
 
+# a figure set to a symbol just before it ("n_kv_heads = 8"), which no noun after it takes
+_ASSIGNED = re.compile(r"[A-Za-z_][\w]*\s*=\s*~?$")
+# a preposition opening a clause, or after a verb of running, before a figure that comes
+# before its field's noun: a setting of the run, not the model's field
+_SETTING = re.compile(r"(?:(?:^|[,;:(])\s*(?:(?:first|then|now|here|so|and|but)\s*,?\s+)?|"
+                      r"\b(?:measured|tested|evaluated|benchmarked|ran|run|running|profiled|"
+                      r"served|serving|trained|fine-?tuned)\b[^.;]{0,40}?\s)"
+                      r"(?:under|over|below|above|beyond|past|using)\s+(?:a\s+|an\s+)?~?$",
+                      re.I)  # "Under 2048 context length, for llama-2-7b, …", "We measured
+# Llama 2 7B under 2048 context length"
+
+
 def _scope(text: str, fs: int, fe: int, cand: Tok) -> tuple[str, bool]:
     """What a parameter figure counts: (part or "", per layer)."""
     lo = min(cand.start, fs)
@@ -277,6 +289,8 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         before = [t for t in nums if t.end <= fs and fs - t.end <= 24 and id(t) not in used]
         after = [t for t in nums if t.start >= fe and t.start - fe <= 24 and id(t) not in used]
         cand, bound = None, False
+        if before and _ASSIGNED.search(text, 0, before[-1].start):
+            before = []  # "num_kv_heads = 8 head_dim = …": the 8 is the symbol's before it
         if before and words.NOUN_AFTER.match(text[before[-1].end:fs]) and not words.DIFFERENCE.search(
                 text[max(0, before[-1].start - 12):before[-1].start]) and not \
                 words.DIFFERENCE_AFTER.match(text, fe):
@@ -295,6 +309,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         i = index[id(cand)]
         if func in words.BINARY_FIELDS and (
                 words.INPUT.search(text[max(0, cand.start - 8):cand.start])
+                or (cand.end <= fs and _SETTING.search(text, 0, cand.start))
                 or words.INPUT_AMOUNT.search(text[max(0, cand.start - 24):cand.start])):
             continue  # "at 128K context", "for 4096 tokens", "every 1K tokens of context",
             # "the KV cache of 1K tokens": a chosen input or an amount, not the field

@@ -5,6 +5,8 @@ is that field, to confirm — not where the letter may be another quantity (a se
 length, a head's width) or beside a field bound by its noun. Sentences written for these
 tests, not taken from the corpus. GPT-2 medium: d_model 1024, 24 layers, 16 heads."""
 
+import pytest
+
 
 def _got(scan_text, doc):
     return [(s["text"], s["status"], s["verdict"], s.get("claim"))
@@ -57,3 +59,25 @@ def test_a_symbol_beside_a_model_is_a_claim_not_a_premise(scan_text):
     # where no model is spoken of, a symbol set to a figure stays a premise
     (row,) = _got(scan_text, "With d = 4096, the FFN holds 3 * 4096 * 11008 = 135266304 weights.\n")
     assert (row[1], row[2]) == ("checked", "true"), row
+
+
+@pytest.mark.parametrize("text", [
+    "For Llama 2 70B: 80 decoder layers num_kv_heads = 8 head_dim = d_model / n_heads = "
+    "8192 / 64 = 128.",
+    "For Llama 2 70B: num_kv_heads = 8 head_dim = 128.",
+])
+def test_a_figure_set_to_a_symbol_is_not_the_next_nouns(scan_text, text):
+    # the 8 is num_kv_heads'; head_dim(llama-2-70b) is 128 (was CHECKED FALSE as 8)
+    (s,) = scan_text(text)["statements"]
+    assert s["verdict"] != "false" and "head_dim(llama-2-70b) == 8" not in (s["claim"] or ""), s
+
+
+@pytest.mark.parametrize("text, claim", [
+    ("First, under 2048 context length, for llama-2-7b,", None),
+    ("We measured Llama 2 7B under 2048 context length.", None),
+    ("Under 2048 context length, for llama-2-7b, the cache is small.", None),
+    ("Llama 2 7B's context is under 8192 tokens.", "context(llama-2-7b) < 8192"),
+])
+def test_a_context_a_run_is_set_under_is_no_claim_of_the_models(scan_text, text, claim):
+    (s,) = scan_text(text)["statements"]
+    assert s["claim"] == claim and s["verdict"] != "false", s
