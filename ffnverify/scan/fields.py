@@ -104,8 +104,10 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     return mine[0][2], True
 
 
-# a figure set to a symbol just before it ("n_kv_heads = 8"), which no noun after it takes
-_ASSIGNED = re.compile(r"[A-Za-z_][\w]*\s*=\s*~?$")
+# a figure set to a field's name just before it ("num_kv_heads = 8"), which no noun after
+# it takes
+_ASSIGNED = re.compile(r"[A-Za-z]\w*_\w+\s*=\s*~?$")  # a snake_case name: "H=8 KV heads" is
+# the symbol H explained by its noun
 # a preposition opening a clause, or after a verb of running, before a figure that comes
 # before its field's noun: a setting of the run, not the model's field
 _SETTING = re.compile(r"(?:(?:^|[,;:(])\s*(?:(?:first|then|now|here|so|and|but)\s*,?\s+)?|"
