@@ -17,6 +17,7 @@ import re
 from ffnverify import catalogue
 from ffnverify.scan import memory_words, words
 from ffnverify.scan.binding import (
+    dtypes,
     formats_named,
     in_names,
     inside,
@@ -308,28 +309,19 @@ def counts(toks, names):
         if after and (after[0] in memory_words.COUNT_NOUNS or after[0].startswith("parameter")
                       or (len(after) > 1 and after[1] in ("model", "models", "parameters"))):
             out.append(i)
-        elif _COUNT_SAID_BEFORE.search(_before(toks, i)) or (
-                t.scale in ("B", "billion") and _FORMAT_BEFORE.search(_before(toks, i))
-                and not (after and _OTHER_NOUN.match(after[0]))):
+        elif memory_words.COUNT_SAID_BEFORE.search(_before(toks, i)) or (
+                t.scale in ("B", "billion") and _format_before(_before(toks, i))
+                and not (after and memory_words.COUNT_OTHER_NOUN.match(after[0]))):
             out.append(i)
     return out
 
 
-# the noun said before the count: "the total parameter count for this model is 57B",
-# "number of parameters: 13B"
-_COUNT_SAID_BEFORE = re.compile(r"\b(?:parameter count|number of parameters|param(?:eter)?s? "
-                                r"count|total param(?:eter)?s?)\b[^.;:\d]{0,30}?(?:\bis|\bare|:|=)"
-                                r"\s*(?:about|roughly|around|approximately|~)?\s*$", re.I)
-
-
-# a count in billions right after a format: "INT4 quantised 70B runs on a 48GB GPU"
-_FORMAT_BEFORE = re.compile(r"(?:^|\s)(?:int[48]|nf4|fp(?:8|16|32)|bf16|[48]-?bit)"
-                            r"(?:\s+quanti[sz]ed)?\s*$", re.I)
-
-
-# what a count in billions may count instead of parameters
-_OTHER_NOUN = re.compile(r"(?:tokens?|flops?|gpus?|hours?|gpu-hours?|steps?|samples?|images?|"
-                         r"words?|sequences?|requests?|users?|dollars?|usd|bytes?)$", re.I)
+def _format_before(before: str) -> bool:
+    """Whether a format is named right before a count in billions ("INT4 quantised 70B
+    runs on a 48GB GPU"), by `binding.dtypes`' one table of formats."""
+    rest = re.sub(r"\s+quanti[sz]ed\s*$", "", before.rstrip(), flags=re.I)
+    found = dtypes(rest)
+    return bool(found) and found[-1][1] == len(rest)
 
 
 def _before(toks, i) -> str:

@@ -35,6 +35,14 @@ PER_PARAM = re.compile(r"^\s*bytes?\s*(?:per|/|a|for each|each)\s*(?:parameter|p
                        re.I)
 COUNT_NOUNS = {"parameters", "parameter", "params", "param", "weights", "model", "llm", "llms",
                "models", "-parameter", "parameter-model"}
+# the noun said before the count: "the total parameter count for this model is 57B",
+# "number of parameters: 13B"
+COUNT_SAID_BEFORE = re.compile(r"\b(?:parameter count|number of parameters|param(?:eter)?s? "
+                               r"count|total param(?:eter)?s?)\b[^.;:\d]{0,30}?(?:\bis|\bare|:|=)"
+                               r"\s*(?:about|roughly|around|approximately|~)?\s*$", re.I)
+# what a count in billions may count instead of parameters
+COUNT_OTHER_NOUN = re.compile(r"(?:tokens?|flops?|gpus?|hours?|gpu-hours?|steps?|samples?|images?|"
+                              r"words?|sequences?|requests?|users?|dollars?|usd|bytes?)$", re.I)
 STATE_WORDS = re.compile(r"\bgradients?\b|\boptimi[sz]er\b|\badam\b|\bactivations?\b|"
                          r"\btraining\b|\bfine-?tun", re.I)
 # the noun a byte figure is said of, just before it, when it is not the KV cache: "weights
