@@ -118,7 +118,7 @@ AREAS = {
             "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure", "formats",
             "formula_rows", "inline", "kv_tables", "memory", "memory_words", "moe",
             "nesting", "numbers", "optimizer", "parts", "precision", "pytest_scan",
-            "quantities", "read",
+            "quantities", "read", "restated",
             "readers", "recognise", "report", "rows", "scan", "shares", "spelled",
             "structure", "suggest", "symbolic", "tildes", "totals", "units", "variants",
             "weights", "words")],
@@ -154,7 +154,8 @@ AREAS = {
             "test_scan_standard_ffn", "test_scan_unread_reasons", "test_scan_worded_links",
             "test_scan_mutants", "test_scan_cjk", "test_scan_optimizer",
             "test_scan_document_subject", "test_scan_listings_and_formats",
-            "test_scan_european")],
+            "test_scan_european", "test_scan_restated", "test_scan_count_nouns",
+            "test_scan_paragraph_before", "test_scan_rates")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
