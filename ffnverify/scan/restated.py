@@ -75,6 +75,8 @@ def restatements(toks, text: str, names=()) -> list[Part]:
             continue
         if a.text == b.text:
             continue  # "a 7B model has 7B parameters": the figure repeated
+        if re.search(r"\bor\b", gap, re.I) and (a.scale, a.power) == (b.scale, b.power):
+            continue  # "7B or 13B parameters": alternatives in one scale, not a restatement
         strict, lenient = compare([terms_of(a)], b)
         parts.append(Part(strict, lenient, False, (a_i, b_i),
                           "a count restated in another scale (a nominal size or the count "

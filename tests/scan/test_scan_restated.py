@@ -70,6 +70,8 @@ def test_bits_and_bytes_restated(scan_text, text, verdict):
     "A 7B model has 32 layers and 4096 dimensions.",   # no count of parameters after
     "A 7B model trained on 2,000,000,000,000 tokens.",  # another noun
     "A 7B model has 7B parameters.",                    # the figure repeated
+    "Models with 7B or 13B parameters fit on one GPU.",  # alternatives, one scale
+    "Models of 7B, or 13B parameters, fit.",
 ])
 def test_what_is_no_restatement_is_not_read_as_one(scan_text, text):
     got = scan_text(text, "doc.md")["statements"]
