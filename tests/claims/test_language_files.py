@@ -71,7 +71,7 @@ def test_a_dangling_link_is_one_error_saying_it_cannot_be_read(cwd):
     ("a.md", "\u00e9t\u00e9 \u2014 ".encode() + b"\xc3(", 1, 7),  # columns in characters
     ("a.toml", b'x = "ok"\n# \xfe', 2, 3),
     ("a.toml", b"ab\r\ncd\xff", 2, 3),
-])
+], ids=["md-lf", "md-cr", "md-crlf", "md-wide", "toml-lf", "toml-crlf"])  # bytes make no id
 def test_text_that_is_not_utf8_is_one_error_at_the_offending_byte(cwd, name, data, line, col):
     (cwd / name).write_bytes(data)
     bad = data.index(b"\xff") if b"\xff" in data else data.index(b"\xfe") \
