@@ -302,8 +302,21 @@ _OPENERS = {  # one level of nesting each, written n times (width columns each),
 }
 
 
+@pytest.fixture
+def deep_stack():
+    # the limit under test is the claim's MAX_DEPTH, not Python's stack: under a tracer or
+    # mutmut's trampolines each level takes more frames than the default limit allows
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    yield
+    sys.setrecursionlimit(old)
+
+
 @pytest.mark.parametrize("kind", sorted(_OPENERS))
-def test_nesting_to_the_limit_is_read_and_one_level_more_is_refused_at_that_level(kind):
+def test_nesting_to_the_limit_is_read_and_one_level_more_is_refused_at_that_level(
+        kind, deep_stack):
     write, width, at = _OPENERS[kind]
     parse(write(MAX_DEPTH))
     with pytest.raises(ClaimSyntaxError) as got:
@@ -314,7 +327,7 @@ def test_nesting_to_the_limit_is_read_and_one_level_more_is_refused_at_that_leve
 
 
 @pytest.mark.parametrize("kind", sorted(_OPENERS))
-def test_a_closed_level_is_given_back(kind):
+def test_a_closed_level_is_given_back(kind, deep_stack):
     # levels closed before are not counted again: 100 nested pairs side by side are flat,
     # and a chain after closed levels still has all MAX_DEPTH levels and no more
     write, width, at = _OPENERS[kind]

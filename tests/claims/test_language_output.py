@@ -7,6 +7,7 @@ A model function's error names the argument at fault, so the report can point at
 (The language area's full mutation run, issue 26, docs/mutation.md: the property tests of
 test_printable.py check that nothing unsafe is left, not which escape is written.)"""
 
+import inspect
 import json
 import os
 
@@ -40,7 +41,7 @@ from ffnverify.claims.printable import (
     ("\udd00", "\\udd00"),
     (None, ""),
     (12, "12"),
-])
+], ids=lambda v: ascii(v))  # mutmut's pytest options print ids raw: no lone surrogates
 def test_visible_writes_each_unsafe_character_as_its_python_escape(text, shown):
     assert visible(text) == shown
 
@@ -121,7 +122,7 @@ BAD_ARGUMENTS = [
 def test_a_bad_argument_is_named_in_the_error_and_pointed_at(function, argument, message,
                                                               param):
     fn = M.FUNCTIONS[function]
-    names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+    names = list(inspect.signature(fn).parameters)
     args = {a: _GOOD[a] for a in names if a in _GOOD}
     args[argument] = "oops"
     with pytest.raises(ClaimError) as got:
