@@ -172,7 +172,12 @@ AREAS = {
          "tests/catalogue/test_model_functions.py",
          # the first language run's survivors, each killed by a test of its property
          "tests/claims/test_language_mutants.py",
-         "tests/claims/test_language_population.py", "tests/claims/test_read_bounded.py"],
+         "tests/claims/test_language_population.py", "tests/claims/test_read_bounded.py",
+         # the full population's survivors (ninth session), each killed by a test of its
+         # property: every error message and column, literals and node columns, the file
+         # error paths, the escapes and the model functions' argument errors
+         "tests/claims/test_language_errors.py", "tests/claims/test_language_literals.py",
+         "tests/claims/test_language_files.py", "tests/claims/test_language_output.py"],
     ),
     # the kit around the checks: identifying a module's layout, the layout tables, the
     # counter checker, the bench's measurements (test_tool_mechanisms is left out: a
