@@ -403,9 +403,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
 
 # what a model is set against, so that figures beside it are another's ("unlike Mixtral
 # 8x7B, this model …"); not "like", "same as", "similar to", which share the figures
-_CONTRASTED = re.compile(r"\b(?:unlike|compared (?:to|with)|versus|vs\.?|as opposed to|in contrast "
-                         r"to|rather than|instead of|than|outperform\w*|surpass\w*|beat\w*|"
-                         r"exceed\w*)\s*(?:(?:the|a|an)\s+)?$", re.I)
+_CONTRASTED = re.compile(r"\b" + words.CONTRASTED_WORDS + r"\s*(?:(?:the|a|an)\s+)?$", re.I)
 # after a figure: the nominal size of other models, in the plural ("7 billion-parameter
 # LLMs", "70B-class models", "13B models"); before it: what a model is measured against
 _SIZE_OF_OTHERS = re.compile(r"[\s-]*(?:param(?:eter)?s?[\s-]+)?(?:class[\s-]+)?"

@@ -439,9 +439,9 @@ CLAUSE_BREAK = re.compile(r"[;:,(]|\band\b|\bwhile\b|\bwhereas\b|\bbut\b|\bwith\
 GROUP_NOUN = r"family|series|line-?up|line|generation|herd"
 
 # what a model or size is measured against: for `fields`, `structure` and `read` alike
-COMPARED_WORDS = (r"(?:unlike|like|compared (?:to|with)|versus|vs\.?|as opposed to|in contrast to|"
-                  r"rather than|instead of|besides|than|relative to|outperform(?:s|ed|ing)?|on par "
-                  r"with|surpass(?:es|ed|ing)?|beat(?:s|ing)?|rival(?:s|led|ing)?|exceed(?:s|ed|ing)?|"
+CONTRASTED_WORDS = (r"(?:unlike|compared (?:to|with)|versus|vs\.?|as opposed to|in contrast to|rather than|"
+                    r"instead of|than|relative to|outperform\w*|surpass\w*|beat\w*|exceed\w*)")  # another's
+COMPARED_WORDS = (r"(?:" + CONTRASTED_WORDS + r"|like|besides|on par with|rival(?:s|led|ing)?|"
                   r"match(?:es|ed|ing)?|(?:similar|comparable|close|equal) (?:to|with)|(?:the\s+)?same\s+as)")
 COMPARED_WITH = re.compile(r"\b" + COMPARED_WORDS + r"\s*(?:(?:the|a|an|both|even)\s+)?$", re.I)
 
