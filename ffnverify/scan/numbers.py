@@ -66,6 +66,7 @@ _LATEX_SYMBOLS = [("\\cdot", "·"), ("\\times", "×"), ("\\approx", "≈"), ("\\
                   ("\\%", "%"), ("\\left", ""), ("\\right", ""), ("\\big", ""),
                   ("\\Big", ""), ("\\quad", " "), ("\\qquad", " "), ("\\,", "\u2009"),
                   ("\\;", " "), ("\\!", ""), ("\\ ", " "), ("{,}", "{DECIMAL}")]
+_POWER = re.compile(r"(?<=[\w)])\*\*(?=\(?\d)")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
 
 
@@ -88,7 +89,9 @@ def normalise(text: str) -> str:
         text = re.sub(r"\^\{([^{}]{1,12})\}", r"^\1", text)
         text = re.sub(r"_\{([^{}]{1,20})\}", r"_\1", text)
         text = text.replace("{DECIMAL}", ".")
-    text = text.replace("**", "").replace("`", "")
+    # Python's power between two operands ("768**2", "d_model**2", "(h)**2") is a power;
+    # any other "**" is Markdown's bold, left out as rendered text has none
+    text = _POWER.sub("^", text).replace("**", "").replace("`", "")
     if _CJK_CHAR.search(text):  # Chinese and Japanese write no space between a word and a
         text = _CJK_EDGE.sub(" ", text)  # figure or a Latin name: "7B的FP16权重" reads as
         # "7B 的 FP16 权重", so every pattern's word boundary holds; the domain's words are

@@ -9,7 +9,7 @@ is right, a range, a hedge, numbers that are not one computation).
 """
 
 import pytest
-from verdicts import case, decide
+from verdicts import case, decide, only
 
 from ffnverify.scan.read import Context, reading
 from ffnverify.scan.units import _is_arithmetic, _is_formula
@@ -281,3 +281,18 @@ def test_a_question_or_a_negation_is_not_checked_as_stated(engine):
     assert decide(engine, "Is 2048 * 4KB != 640MB?")[0] == "unchecked"  # a question
     status, verdict, _, _ = decide(engine, "Embeddings are not 38M, which is 58% of 65M.")
     assert status != "checked" or verdict != "true"
+
+
+# ---- Python's power, `**`, between two operands: not Markdown's bold --------------------
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("The count is `12 * 768**2 * 12 = 84,934,656` here.", "checked", "true"),
+    ("The FFN has 8 * 768**2 = 4,718,592 weights.", "checked", "true"),
+    ("In Python, `2**10 = 1024`.", "checked", "true"),
+    ("The FFN has 8 * 768**2 = 4,718,593 weights.", "checked", "false"),  # mutant
+    ("`12 * 768**2 * 12 = 84,934,665`", "checked", "false"),  # mutant
+    ("The FFN has **8 × 768 = 6,144** weights.", "checked", "true"),  # bold: left out
+])
+def test_a_python_power_is_a_power(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
