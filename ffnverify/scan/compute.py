@@ -317,6 +317,27 @@ def amount_at_rate(toks, text, names, about: str = "") -> list[Part]:
     return parts
 
 
+def _joined(toks, i, ops="×*/") -> list[int]:
+    """The figures written right beside token i with one of `ops` between (`a × b`, `b /
+    a`), looking through one parenthesis: `(312e12 × 0.5)`."""
+    out = []
+    for step in (-1, 1):
+        j = i + step
+        if 0 <= j < len(toks) and toks[j].kind == "OP" and toks[j].text in ops:
+            k = j + step
+            if 0 <= k < len(toks) and toks[k].kind == "OP" and toks[k].text in "()":
+                k += step
+            if 0 <= k < len(toks) and toks[k].kind == "NUM":
+                out.append(k)
+    return out
+
+
+def _factors_beside(toks, ends, util) -> list[int]:
+    """The figures that multiply or divide the FLOPs count or the rate as written, other
+    than those two and the utilisation."""
+    return sorted({k for i in ends for k in _joined(toks, i)} - set(ends) - {util})
+
+
 def throughput(toks, text, names, about: str = "") -> list[Part]:
     """FLOPs → GPU-hours, wall time and cost at a stated rate, utilisation and price."""
     rate = _first(lambda i, t: _rate(toks, text, i), toks)
@@ -328,6 +349,15 @@ def throughput(toks, text, names, about: str = "") -> list[Part]:
     counts = _flop_counts(toks, text)
     flops = max(counts, key=lambda i: toks[i].value) if counts else None
     util = _utilisation(toks, text)
+    sure = True
+    beside = _factors_beside(toks, [i for i in (flops, rate) if i is not None], util)
+    if rate is not None and util is None and len(beside) == 1 \
+            and 0 < toks[beside[0]].value < 1 and beside[0] in _joined(toks, rate, "×*"):
+        util, sure = beside[0], False  # "312e12 FLOP/s × 0.5": a bare fraction of the rate,
+        # read as its utilisation (to confirm: the text does not say so)
+    elif beside:
+        return []  # another figure multiplies or divides the FLOPs or the rate as written:
+        # the time is the written arithmetic's, which this reader would leave out
     gpus = _first(lambda i, t: t.value.denominator == 1 and not t.scale and
                   bool(words_after(toks, i, 1)) and bool(_GPU_WORDS.match(words_after(toks, i, 1)[0]))
                   and not _GPU_HOURS.match(text[t.end:t.end + 24]), toks)
@@ -342,7 +372,7 @@ def throughput(toks, text, names, about: str = "") -> list[Part]:
             figures.append(util)
     if base and gpu_hours is not None:
         strict, lenient = compare(base + [[const(Fraction(3600), True)]], toks[gpu_hours])
-        parts.append(Part(strict, lenient, True, tuple(sorted(figures + [gpu_hours])),
+        parts.append(Part(strict, lenient, sure, tuple(sorted(figures + [gpu_hours])),
                           "GPU-hours = FLOPs / (rate × utilisation) / 3600"))
     if base and gpus is not None:
         for i, t in enumerate(toks):
@@ -353,7 +383,7 @@ def throughput(toks, text, names, about: str = "") -> list[Part]:
             steps = base + [terms_of(toks[gpus], divide=True),
                             [const(Fraction(SECONDS[after[0]]), True)]]
             strict, lenient = compare(steps, t)
-            parts.append(Part(strict, lenient, True, tuple(sorted(figures + [gpus, i])),
+            parts.append(Part(strict, lenient, sure, tuple(sorted(figures + [gpus, i])),
                               f"{after[0]} = FLOPs / (rate × utilisation × GPUs) / "
                               f"{SECONDS[after[0]]}"))
             break

@@ -77,3 +77,31 @@ def test_gpu_time_carried_from_the_sentence_before_in_each_unit(scan_text, time,
 def test_a_bound_on_the_time_is_read_by_its_meaning(scan_text, text, claim):
     s = _one(scan_text, text)
     assert s["verdict"] == "true" and claim in (s["claim"] or ""), s
+
+
+# ---- a factor written beside the rate or the FLOPs (`compute._factors_beside`) ------------
+# "1e23 FLOPs / (312e12 FLOP/s × 0.5) ≈ 6.4e8 s ≈ 178,000 GPU-hours" was CHECKED FALSE: the
+# GPU-hours step was rebuilt as 1e23 / 312e12 / 3600, leaving out the 0.5 written beside
+# the rate. A bare fraction multiplying the rate is read as its utilisation, to confirm; any
+# other factor leaves the time to the written arithmetic.
+
+@pytest.mark.parametrize("text, verdict", [
+    ("1e23 FLOPs / (312e12 FLOP/s × 0.5) ≈ 6.4e8 s ≈ 178,000 GPU-hours", "true"),
+    ("1e23 FLOPs / (312e12 FLOP/s × 0.5) ≈ 6.4e8 s ≈ 17,800 GPU-hours", "false"),  # mutant
+])
+def test_a_fraction_beside_the_rate_is_its_utilisation_to_confirm(scan_text, text, verdict):
+    s = _one(scan_text, text)
+    assert s["status"] == "suggested" and s["verdict"] == verdict, s
+
+
+def test_another_factor_beside_the_rate_leaves_the_time_unread(scan_text):
+    # × 2 (two devices, say) is not a utilisation: never a FALSE from a rebuilt step
+    s = _one(scan_text, "1e23 FLOPs / (312e12 FLOP/s × 2) ≈ 1.6e8 s ≈ 44,500 GPU-hours")
+    assert s["verdict"] != "false" and s["status"] != "checked", s
+    assert "44,500" in s["unread"], s
+
+
+def test_a_stated_utilisation_still_makes_the_time_sure(scan_text):
+    s = _one(scan_text, "Training takes 1e23 FLOPs; at 312 TFLOP/s and 50% MFU that is "
+                        "1,781 GPU-hours.")
+    assert s["status"] == "checked" and s["verdict"] == "false", s
