@@ -215,6 +215,9 @@ def arithmetic(toks) -> tuple[list, bool]:
     parts, unsure = [], False
     at = {id(t): i for i, t in enumerate(toks)}
     for run in runs(toks):
+        run, aside = _aside(toks, at, run)
+        if aside is not None:
+            parts.append(aside)
         sides, ops, cur = [], [], []
         for t in run:
             if t.kind == "OP" and t.text in _COMPARE:
@@ -242,6 +245,47 @@ def arithmetic(toks) -> tuple[list, bool]:
             if part is not None:
                 parts.append(part)
     return parts, unsure
+
+
+_ASIDE_HEDGE = re.compile(r"about|roughly|approximately|around|approx\.?|nearly|circa|ca\.?|"
+                          r"i\.e\.|or", re.I)
+
+
+def _aside(toks, at, run):
+    """(the run without it, the part) for a result restated in parentheses right after it:
+    `= 67,108,864 (~67M)`, `= 27,660 (about 27.7K)`. The aside is the same figure at
+    a rounder precision (`figure.compare`: 67M is [66.5M, 67.5M], a hedge looser), so it
+    is compared with the result as stated. Not for bytes (`_compared`: another reader's),
+    a share, a year or a figure with its own noun: then the run is returned whole and the
+    part is None."""
+    end = len(run)
+    if end >= 2 and is_op(run[-1], "(") and run[-2].kind == "NUM":
+        k = at[id(run[-1])] + 1  # "(" then a hedge word: the run stopped at the word
+        if k < len(toks) and toks[k].kind == "WORD" and _ASIDE_HEDGE.fullmatch(toks[k].text):
+            k += 1
+        result, cut = run[-2], end - 1
+    elif end >= 4 and is_op(run[-1], ")") and run[-2].kind == "NUM":
+        cut = end - 3 if is_op(run[-3], "(") else end - 4
+        if cut < 1 or not is_op(run[cut], "(") or cut + 2 != end - 1 and not is_op(
+                run[cut + 1], "~", "≈"):
+            return run, None
+        result, k = run[cut - 1], at[id(run[-2])]
+    else:
+        return run, None
+    if result.kind != "NUM" or not 0 < cut - 1 or not (is_op(run[cut - 2], "=", "≈")):
+        return run, None
+    if k + 1 >= len(toks) or toks[k].kind != "NUM" or not is_op(toks[k + 1], ")"):
+        return run, None
+    said, hedge = toks[k], toks[k].tilde or k > at[id(run[cut])] + 1
+    if said.money != result.money or said.ratio or not said.value or said.value == result.value:
+        return run, None
+    if "%" in (said.scale, result.scale) or not (said.scale or hedge) or said.power:
+        return run, None  # "(12%)": a share; "(2020)", "(4096)": not a rounder figure
+    if "bytes" in (said.scale, result.scale):
+        return run, None  # "= 4 GiB (4.29 GB)": byte arithmetic is `chains`' and `memory`'s
+    strict, lenient = compare([terms_of(result)], hedged_tok(said) if hedge else said)
+    return run[:cut], Part(strict, lenient, True, (at[id(result)], k),
+                           "a figure restated (the result, rounder, in parentheses after it)")
 
 
 _SIDE_OPS = ("+", "-", "×", "/", "^", "=", "≈", "(", ")")

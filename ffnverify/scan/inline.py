@@ -94,6 +94,18 @@ def _align(content: str, cursor: int, piece: str, literal: bool = False):
     return None
 
 
+_EMPHASIS = ("em_open", "em_close", "strong_open", "strong_close")
+
+
+def _product(content: str, d: int, n: int) -> bool:
+    """Whether the `*` (or `**`) at d is arithmetic CommonMark took for emphasis: within a
+    word, with a digit on one side ("4096*4096*4", "2*d*h", "768**2")."""
+    before = content[d - 1] if d > 0 else " "
+    after = content[d + n] if d + n < len(content) else " "
+    return ((before.isalnum() or before in ")]") and (after.isalnum() or after in "([")
+            and (before.isdigit() or after.isdigit()))
+
+
 def copy(tok, block, src, offset_of_line=None):
     """Copy an inline token's visible text into `block`, with positions; `offset_of_line`:
     the source offsets of its content's lines where known (a table cell), else found."""
@@ -108,8 +120,18 @@ def copy(tok, block, src, offset_of_line=None):
 
     cursor = 0
     skip = 0  # inside an autolink or image: its text is a link target, not prose
+    starred = []  # for each open emphasis: whether its stars are arithmetic, kept as text
     for child in tok.children or ():
         kind = child.type
+        if kind in _EMPHASIS and child.markup in ("*", "**"):
+            d = content.find(child.markup, cursor)
+            if kind.endswith("_open"):
+                starred.append(d != -1 and _product(content, d, len(child.markup)))
+            if (starred.pop() if kind.endswith("_close") and starred else
+                    kind.endswith("_open") and starred[-1]):
+                block.add(child.markup, pos(d), contiguous=False)
+                cursor = d + len(child.markup)
+            continue
         if kind == "link_open" and child.markup in ("autolink", "linkify"):
             skip += 1
             continue

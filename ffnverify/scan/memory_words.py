@@ -57,8 +57,15 @@ WEIGHTS_WORDS = re.compile(r"\bweights?\b|\bload(?:s|ed|ing)?\b|\bfootprint\b|\b
                            r"\b(?:takes|needs|requires|occupies|uses|fits?|runs?)\b", re.I)
 NOT_WEIGHTS = re.compile(r"\btokens?\b|\bcontext\b|\bsequences?\b|\bbatch|\bactivations?\b|"
                          r"seq_len|\b[SB]\s*=", re.I)
-CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?)\s+(?:an?\s+|only\s+|"
+CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?|gives?(?: you)?|giving(?: you)?)\s+(?:an?\s+|only\s+|"
                       r"just\s+|about\s+|roughly\s+)?~?\s*$", re.I)
+# after a memory figure: it is what a device or a set of them holds, set against what
+# something needs ("160 GB, enough for the weights", "80 GB with room to spare")
+CAPACITY_AFTER = re.compile(r"\s*(?:of\s+(?:memory|vram|hbm)\s*)?,?\s*(?:(?:which|that)\s+"
+                            r"(?:is|are|'s)\s+)?(?:(?:just|barely|more than|easily|not|plenty)"
+                            r"\s+)?(?:enough|sufficient|ample)\b|\s*(?:with\s+)?(?:room|"
+                            r"headroom)\s+(?:to spare|for)\b|\s*(?:in total\s*)?(?:free|to spare)\b",
+                            re.I)
 DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
                     r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
                     r"consumer|vram\s+(?:gpu|card))(?![\w-]*\s*(?:memory|vram|ram|hbm)\b)", re.I)

@@ -296,3 +296,47 @@ def test_a_question_or_a_negation_is_not_checked_as_stated(engine):
 def test_a_python_power_is_a_power(scan_text, text, status, verdict):
     got = only(scan_text, text)
     assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+# ---- `*` that CommonMark takes for emphasis inside a product (`inline._product`) ---------
+# "4096*4096*4" renders as 4096<em>4096</em>4 in CommonMark (intraword `*` emphasis): the
+# scan read "409640964". Stars within a word with a digit beside them stay as text.
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("It needs 2*32*4096*2 = 524,288 bytes.", "checked", "true"),
+    ("It needs 2*32*4096*2 = 524,289 bytes.", "checked", "false"),  # mutant
+    ("Note: 12*768*768 = 7,077,888.", "checked", "true"),
+])
+def test_stars_between_figures_are_products_not_emphasis(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
+    assert "*" in got["text"], got  # shown as written
+
+
+def test_emphasis_between_words_is_still_emphasis(scan_text):
+    got = only(scan_text, "The *whole* model, **7B** of it, has 32 *layers*: 2*16 = 32.")
+    assert "*whole*" not in got["text"] and "7B" in got["text"], got
+    assert "2*16 = 32" in got["text"], got
+
+
+# ---- a result restated in parentheses after it (`arithmetic._aside`) ----------------------
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("4096 × 4096 × 4 = 67,108,864 (~67M)", "checked", "true"),
+    ("(768 × 3 + 1) × 12 = 27,660 (about 27.7K)", "checked", "true"),
+    ("12 × 4096² ≈ 201M (0.2B)", "checked", "true"),
+    ("4096 × 4096 × 4 = 67,108,864 (71M)", "checked", "false"),  # mutant: the aside
+    ("4096 × 4096 × 4 = 67,108,865 (~67M)", "checked", "false"),  # mutant: the result
+])
+def test_a_rounder_restatement_of_the_result_is_read(engine, text, status, verdict):
+    case(engine, text, status, verdict)
+
+
+@pytest.mark.parametrize("text", [
+    "The total is 12 × 768² × 12 = 84,934,656 (2020).",  # a year, not a rounder figure
+    "175 × 10^9 = 175,000,000,000 (12%).",  # a share
+    "32 × 128 = 4096 (32 heads).",  # a figure with its own noun
+])
+def test_a_parenthesis_that_restates_nothing_is_no_false(scan_text, text):
+    for got in scan_text(text + "\n")["statements"]:
+        assert got["verdict"] != "false", got

@@ -53,3 +53,25 @@ def test_a_stated_bound_keeps_its_meaning(scan_text):
 def test_what_a_model_runs_on_bounds_its_weights(scan_text, text, verdict):
     got = only(scan_text, text)
     assert got["verdict"] == verdict, got
+
+
+# ---- what devices hold, set against what a model needs (`memory_words.CAPACITY_AFTER`) ----
+# "Two 80 GB GPUs give 160 GB, enough for the weights of a 70B model in 16-bit" was
+# SUGGESTED FALSE as 70B × 2 bytes == 160 GB: the 160 GB is what is there, not what is
+# needed. Such a figure is no result; the devices' memory is still read as a bound.
+
+@pytest.mark.parametrize("text", [
+    "Two 80 GB GPUs give 160 GB, enough for the weights of a 70B model in 16-bit.",
+    "Eight H100s give you 640 GB, which is plenty for Llama 2 70B in fp16.",
+    "A node has 320 GB, more than enough for Llama 2 70B in fp16.",
+    "That leaves 48 GB to spare once Llama 2 13B is loaded in fp16.",
+])
+def test_a_capacity_is_no_requirement(scan_text, text):
+    for st in scan_text(text + "\n")["statements"]:
+        assert st["verdict"] != "false", st
+
+
+def test_a_capacity_too_small_for_the_model_is_still_caught(scan_text):
+    # mutant: one 80 GB GPU cannot hold 140 GB of fp16 weights
+    st = only(scan_text, "Llama 2 70B in fp16 fits on one 80 GB GPU.")
+    assert st["verdict"] == "false", st
