@@ -276,6 +276,13 @@ CONFIGS = {
     # fields only.
     "qwen3-235b-a22b": dict(d=4096, L=94, H=64, kv=4, hd=128, ff=1536, V=151936, ctx=40960,
                             E=128, k=8, fields_only=True),
+    # --- added for fresh8/ (the tenth v3 session); fields typed from config.json --------
+    # Qwen/Qwen3-8B config.json (hidden 4096, 36 layers, 32 heads, 8 KV heads, head_dim 128,
+    # intermediate 12288, vocab 151936, 40960 positions); the layer, head, KV-head, head_dim
+    # and position fields are also those of a stored-code test fixture for "Qwen/Qwen3-8B"
+    # (a ModelScope client's `modelScopeTestConfig`); fields only.
+    "qwen3-8b": dict(d=4096, L=36, H=32, kv=8, hd=128, ff=12288, V=151936, ctx=40960,
+                     fields_only=True),
 }
 
 # Published totals the formulas must reproduce (checked by the test), with their source.
