@@ -24,6 +24,8 @@ header. The figures `memory.kv_cache` reads itself are left to it (with their co
 factors and attention forms); a figure said to be keys or values only is not read.
 """
 
+import re
+
 from ffnverify.scan import memory, memory_words
 from ffnverify.scan.binding import dtypes, in_names, model
 from ffnverify.scan.figure import bound, call, compare, range_ends
@@ -53,6 +55,27 @@ def _header_batch(column: str):
     return found[0] if len(found) == 1 else None
 
 
+# a column of context lengths: "Context", "Sequence length", "Kontext", "Tokens"
+_CONTEXT_HEADER = re.compile(r"^\W*(?:context(?: length| window| size)?|kontext(?:länge)?|"
+                             r"contexte|contexto|sequence(?: length)?|seq(?:uence)?[_ ]?len(?:gth)?|"
+                             r"prompt(?: length)?|tokens?|длина контекста|контекст)\W*"
+                             r"(?:\(\s*tokens?\s*\))?\W*$", re.I)
+
+
+def _context_column(toks, cells, header) -> list[int]:
+    """The figure of the row's one cell under a column headed as the context ("| Model |
+    Context | KV cache |" over "| Llama 2 7B | 4K | 2 GB |"), alone in its cell; [] if
+    there is no such column or its cell holds no single figure."""
+    cols = [k for k, h in enumerate(header) if _CONTEXT_HEADER.match(normalise(h))]
+    if len(cols) != 1:
+        return []
+    s, e = cells[cols[0]]
+    inside = [i for i, t in enumerate(toks) if t.kind == "NUM" and s <= t.start < e]
+    if len(inside) != 1 or toks[inside[0]].scale not in ("", "K", "k", "M"):
+        return []
+    return inside
+
+
 def rows(toks, text, names, about: str = "", topic: bool = False, context: str = "",
          dtype: str = "") -> list[Part]:
     """The KV-cache figures of a table row (see the module docstring)."""
@@ -69,6 +92,8 @@ def rows(toks, text, names, about: str = "", topic: bool = False, context: str =
              for f in p.figures}  # what `memory` reads itself is left to it
     toks = byte_figures(toks, text)
     row_ctx = [i for i in memory.contexts(toks, text) if not in_names(toks[i], names)]
+    if not row_ctx:
+        row_ctx = _context_column(toks, cells, header)
     if len(row_ctx) > 1:
         return []
     row_fmt = _one([d for _, _, d in dtypes(text)] or [None])

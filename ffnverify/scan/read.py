@@ -364,6 +364,12 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         parts = [replace(p, sure=False) if any(a <= toks[i].start < b for i in p.figures
                                                for a, b in quoted) else p for p in parts]
         notes.append("a figure in quotation marks: a term quoted, not surely a claim")
+    if symbolic.in_words(clean) and any(p.sure and p.reading.startswith(AS_WRITTEN)
+                                        for p in parts):  # (`symbolic.in_words`)
+        parts = [replace(p, sure=False) if p.reading.startswith(AS_WRITTEN) else p
+                 for p in parts]
+        notes.append("a formula in words evaluated at figures: the arithmetic is read, not "
+                     "whether the figures are the quantities the words name: to confirm")
     cjk = bool(_CJK_TEXT.search(text) or any(_CJK_TEXT.search(h) for h in header))
     glossary = bool(parts) and (cjk or bool(european.language(text)))
     if glossary:

@@ -6,7 +6,7 @@ models in the header; a size column repeating the row's model name is a name) an
 
 import re
 
-from ffnverify.scan import precision, structure, words
+from ffnverify.scan import memory_words, precision, structure, words
 from ffnverify.scan.detect import models, other_names
 from ffnverify.scan.fields import available, names_size, params_lhs, published_as
 from ffnverify.scan.numbers import normalise, tokens
@@ -32,6 +32,14 @@ def cell_offsets(text: str, cells) -> list[int]:
         out.append(at if at >= 0 else cursor)
         cursor = (at if at >= 0 else cursor) + len(c)
     return out
+
+
+def _memory_columns(header) -> bool:
+    """Whether a column of the header holds memory (a KV cache, VRAM, bytes): then a
+    context or batch column beside it is the setting that memory is computed at."""
+    return any(memory_words.KV_SAID.search(h) or memory_words.KV_HEADER.match(h)
+               or re.search(r"\bv?ram\b|\bmemory\b|\bspeicher|\bgi?b\b|\bbytes?\b", h, re.I)
+               for h in header)
 
 
 def row_claims(header, cells, text="", toks=(), subject=None, origin="",
@@ -79,8 +87,12 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             for j in range(1, len(cells)):
                 if j < len(head_models) and head_models[j]:
                     pairs.append((head_models[j], func, j))
+    settings = _memory_columns(header)
     for model, func, j in pairs:
         cell = cells[j]
+        if func == "context" and settings:
+            continue  # "Model | Context | KV cache": the context a memory figure is at, a
+            # setting of the row, not the model's context window
         cell_toks = [t for t in tokens(normalise(cell)) if t.kind == "NUM"]
         figs = tuple(k for k, t in enumerate(toks) if t.kind == "NUM"
                      and offsets[j] <= t.start < offsets[j] + len(cell))

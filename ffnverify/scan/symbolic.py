@@ -269,3 +269,18 @@ def identities(toks, text, names=(), about: str = "") -> list[Part]:
                                   " (a digit after a letter read as its power, d2 as d²: "
                                   "to confirm)" if guessed else "")))
     return parts
+
+
+# quantities in words joined by an operator, then set equal to figures: "Layers * attention
+# heads = 32 * 32", "key vectors + value vectors = 1024 + 1024"
+_WORD = r"[A-Za-z][A-Za-z_]*(?:\s+[A-Za-z][A-Za-z_.]*){0,4}"
+_WORD_FORMULA = re.compile(rf"(?<![\w.]){_WORD}\s*(?:[*×+]|\sx\s)\s*{_WORD}"
+                           rf"(?:\s*(?:[*×+/]|\sx\s)\s*{_WORD})*\s*=\s*\(?\d")
+
+
+def in_words(clean: str) -> bool:
+    """Whether the text sets a formula in words equal to figures ("No of key vectors per
+    token = Layers * attention heads = 32 * 32 = 1024"): the figures are said to be
+    quantities (of a model, often) that the arithmetic as written does not check, so that
+    arithmetic is a reading to confirm, not the statement's whole claim."""
+    return bool(_WORD_FORMULA.search(clean))

@@ -159,7 +159,9 @@ def _line_cuts(block: Block, where) -> list[int]:
     """Where a line of a paragraph starts a statement of its own: between two lines that
     each end in a figure, when the second starts with a capital, a figure or ×
     ("Attention parameters per layer: 4 x 8192 x 8192" over "MLP parameters per layer: 3
-    x 8192 x 28672"; "~140 GB" over "Standard inference today — half the size of FP32").
+    x 8192 x 28672"; "~140 GB" over "Standard inference today — half the size of FP32");
+    between two lines that are each a label and its value ("License: Apache 2.0" over
+    "Context window: 32,768 tokens").
     A paragraph set as lines, as notes, diagrams and pasted cards write them; prose that
     wraps goes on mid-sentence."""
     if block.kind not in ("para", "item"):
@@ -171,6 +173,7 @@ def _line_cuts(block: Block, where) -> list[int]:
     lines = [text[a + 1:b].strip() for a, b in itertools.pairwise(bounds)]
     return [i + 1 for k, (i, before, after) in enumerate(zip(breaks, lines, lines[1:]))
             if (k == 0 and _GREETING.fullmatch(before)) or _CJK_LINES(before, after) or (
+                _KEY_VALUE.fullmatch(before) and _KEY_VALUE.fullmatch(after)) or (
                 _STARTS_LINE.match(after) and (
                 (_figure_line(before) and _figure_line(after)) or _BARE_FIGURE.fullmatch(before)))]
 
@@ -190,6 +193,9 @@ _GREETING = re.compile(r"(?:(?:hi|hey|hello|thanks|thank you|cc)[,!]?\s+)?@[\w-]
                        r"(?:\s+@[\w-]+)*\s*[,:!]?", re.I)
 
 
+# a line that is a label and its value ("Parameter size: 8x7B (47B total)" over "Context
+# window: 32,768 tokens"): a card's fields, set one a line
+_KEY_VALUE = re.compile(r"[A-Z][\w .'/()&-]{0,40}?:\s+\S.*")
 _BARE_FIGURE = re.compile(r"[~≈]?\d[\d,.]*\s?[A-Za-z%]{0,3}")  # a value line: "~140 GB"
 
 

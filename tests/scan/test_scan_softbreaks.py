@@ -102,3 +102,18 @@ def test_every_copied_character_is_where_the_source_has_it(lines, marker):
                 assert src[1] == ch
             else:
                 assert src[0] == ch, (i, ch, block.text, text)
+
+
+def test_lines_that_are_each_a_label_and_its_value_are_statements_of_their_own():
+    # a card's fields set one a line (`units._KEY_VALUE`): they were one merged statement
+    text = ("Modality: Text\nLicense: Apache 2.0 (Open)\nParameter size: 8x7B (47B total)\n"
+            "Context window: 32,768 tokens\nReleased: December 11, 2023\n")
+    got = {(u.line, u.col): u.text for u in _units(text)}
+    assert got[(3, 1)] == "Parameter size: 8x7B (47B total)", got
+    assert got[(4, 1)] == "Context window: 32,768 tokens", got
+
+
+def test_prose_wrapped_after_a_colon_is_still_one_statement():
+    text = "The model has: 32 layers, and it was\nlater scaled to 48 layers in total.\n"
+    units = _units(text)
+    assert len(units) == 1, [u.text for u in units]
