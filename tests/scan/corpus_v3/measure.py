@@ -63,6 +63,17 @@ def _plain(s: str) -> str:
 _MARKER = re.compile(r"^(?:[-*+•·]|#{1,6}|\d{1,2}[.)])\s+")
 
 
+def _starts(text: str, want: str) -> bool:
+    """`text` starts with `want`, or does with every pipe left out of both: an HTML table
+    has no pipes in its source, where the labels quote it, and the scan shows its cells
+    joined by " | "."""
+    return text.startswith(want) or _unpiped(text).startswith(_unpiped(want))
+
+
+def _unpiped(s: str) -> str:
+    return " ".join(s.replace("|", " ").split())
+
+
 def labels(folder: Path) -> list:
     return tomllib.loads((folder / "labels.toml").read_text(encoding="utf-8"))["s"]
 
@@ -74,7 +85,7 @@ def match(found: list, marks: list) -> dict:
         want = _plain(lab["starts"])
         for i, st in enumerate(found):
             if i not in used and Path(st["file"]).name == lab["file"] and \
-                    st["line"] == lab["line"] and _plain(st["text"]).startswith(want):
+                    st["line"] == lab["line"] and _starts(_plain(st["text"]), want):
                 out[k] = st
                 used.add(i)
                 break
