@@ -261,8 +261,10 @@ def _time_after(toks, after: int) -> int | None:
     for i in range(after + 1, len(toks)):
         t = toks[i]
         unit = words_after(toks, i, 1)
-        if t.kind == "NUM" and not t.money and not t.scale and unit and unit[0] in SECONDS:
-            return i
+        if t.kind == "NUM" and not t.money and not t.scale and unit and unit[0] in SECONDS \
+                and not (i + 3 < len(toks) and toks[i + 2].text in ("/", "per")
+                         and toks[i + 3].text.lower() in SECONDS):
+            return i  # (not "86,400 s/day": a factor between units of time)
     return None
 
 
@@ -323,6 +325,8 @@ def _joined(toks, i, ops="×*/") -> list[int]:
     out = []
     for step in (-1, 1):
         j = i + step
+        if step == 1 and j + 1 < len(toks) and toks[j].text == "/" and toks[j + 1].kind == "WORD":
+            j += 2  # past its unit's denominator: "312e12 FLOPs/s × 0.5"
         if 0 <= j < len(toks) and toks[j].kind == "OP" and toks[j].text in ops:
             k = j + step
             if 0 <= k < len(toks) and toks[k].kind == "OP" and toks[k].text in "()":

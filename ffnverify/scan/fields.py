@@ -392,7 +392,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             scope_clear = False
         sure = bound and clear and scope_clear and given_sure and not re.search(
             r"\brespectively\b", text, re.I)
-        how = "its noun" if bound else "nearness only (to confirm)"
+        how = "its noun" if bound else NEARNESS
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
         parts.append(_field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
                                   reading))
@@ -404,6 +404,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")
     return [p for k, p in enumerate(parts) if k not in contrasted], missing, name_figs
+
+
+NEARNESS = "nearness only (to confirm)"  # a figure no word binds: never FALSE (`scan.settle`)
 
 
 def _by_symbol(toks, text, owners, nums, used, index) -> list:

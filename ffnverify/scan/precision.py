@@ -101,8 +101,11 @@ def exact_count(t: Tok) -> bool:
 def lenient(lhs: str, t: Tok, op: str = "", binary: bool = False) -> str:
     """The most charitable reading a careful reader could intend."""
     alts = alternatives(t, binary)
-    if op:
-        texts = [f"{lhs} {op} {literal(v)}" for v, _ in alts]
+    if op:  # "up to 46.7B", "at most 13.4 GB": a bound on a figure stated with decimals (a
+        # rounded measurement) reaches the edge of its precision, so it holds for
+        # 46,702,792,704; a round threshold ("under 32K", "at most 70B") is as written
+        edge = {"<=": 1, ">=": -1}.get(op, 0) if "." in re.sub(r"[^\d.]", "", t.text) else 0
+        texts = [f"{lhs} {op} {literal(v + edge * u / 2)}" for v, u in alts]
     else:
         texts = []
         for value, unit in alts:

@@ -33,6 +33,7 @@ from pathlib import Path
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import carried, numbers, readers, structure, units
 from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
+from ffnverify.scan.fields import NEARNESS
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import AS_WRITTEN, Context, learn, reading, why_unread
 
@@ -534,6 +535,16 @@ def settle(record: dict, r, results: dict):
                       "language's grammar: check it by hand — "
                       + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
                                    else details), unread=list(r.unread))
+        return
+    if verdict == "false" and any(v == "false" and NEARNESS in p.reading
+                                  for p, v, _, _, _ in outcomes):
+        # a figure paired with a field by nearness only (no noun, subject or header binds
+        # it): "selects from 8 groups of parameters" is no parameter count of 8; a FALSE
+        # from such a pairing is a misreading more often than an error of the text
+        record.update(detail=f"paired with a field by nearness only, it would be false "
+                      f"({claim}); not flagged, since no word binds the figure to that field "
+                      "— " + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
+                                        else details), unread=list(r.unread))
         return
     if verdict == "false" and r.guessed and any(
             v == "false" and f"({r.guessed}" in p.strict for p, v, _, _, _ in outcomes):
