@@ -381,7 +381,7 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
      "layers"),
     (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
-    (r"context (?:length|window|size)|max(?:imum)? (?:sequence length|"
+    (r"context (?:length|window|size)(?: size| length)?|max(?:imum)? (?:sequence length|"
      r"positions?(?: embeddings)?)|max_position_embeddings|(?<=-)token context|tokens? (?:of )?context|\bcontext\b|\b(?:n_)?ctx\b",
      "context"),
     (r"\bparam(?:eter)?s\b|\bparam(?:eter)? count\b|\bweights\b|(?<=-)param(?:eter)?\b|\bn_?param(?:eter)?s?\b",
@@ -583,7 +583,7 @@ SYMBOL_OTHERWISE = re.compile(r"\bsequences?\b|\btokens?\b|\bcontext\b|\bheads?\
 # an amount of context, not the model's maximum: "every 1K tokens of context", "each
 # 4096 tokens", "the KV cache of 1K tokens of context"
 INPUT_AMOUNT = re.compile(r"\b(?:every|each|per)\s+~?$|\b(?:cache|memory|vram|ram|cost|costs|"
-                          r"size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
+                          r"(?<!context )(?<!window )(?<!length )size|footprint)\s+(?:of|for)\s+(?:about\s+|roughly\s+)?~?$", re.I)
 # the kind of model named, not a part of it: "a 46.7B-parameter Mixture-of-Experts model"
 MIXTURE_NAMED = re.compile(r"\bmixture[\s‐‑-]+of[\s‐‑-]+experts?\b(?:\s*\(moe\))?", re.I)
 

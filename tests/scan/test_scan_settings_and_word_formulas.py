@@ -63,3 +63,21 @@ def test_a_formula_in_words_is_read_but_not_checked(scan_text, text, verdict):
 def test_arithmetic_without_words_is_still_checked(scan_text):
     (s,) = scan_text("So 32 * 32 = 1024 vectors per token.", "doc.md")["statements"]
     assert (s["status"], s["verdict"]) == ("checked", "true"), s
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Mixtral 8x22B supports a context window size of 64K tokens.", "true"),
+    ("Mixtral 8x22B has a context window size of 65,536 tokens.", "true"),
+    ("Mixtral 8x22B has a context window size of 32K tokens.", "false"),  # mutant
+])
+def test_a_context_window_size_is_the_context(scan_text, text, verdict):
+    # "size of" after a cache or a memory is an amount (`words.INPUT_AMOUNT`); after
+    # "context window" it is the field's own noun
+    (s,) = scan_text(text, "doc.md")["statements"]
+    assert s["verdict"] == verdict and s["status"] in ("checked", "suggested"), s
+
+
+def test_the_cache_size_of_an_amount_of_tokens_is_still_no_context(scan_text):
+    (s,) = scan_text("For Mixtral 8x22B, the cache size of 1K tokens is small.",
+                     "doc.md")["statements"]
+    assert "context(" not in (s.get("claim") or ""), s
