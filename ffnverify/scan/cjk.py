@@ -80,4 +80,12 @@ def to_english(text: str) -> str:
     """`text` with each glossary term replaced by its English word, set apart by spaces,
     and a hedge after a figure moved before it ("约 13.5GB", "13.5GB 左右" → "about 13.5GB")."""
     text = _AFTER_HEDGE.sub(r"about \1", text)
+    if _MEMORY.search(text):  # "需要14G显存": G for GB beside a memory word
+        text = _BARE_G.sub(r"\1GB", text)
     return _PATTERN.sub(lambda m: f" {_ENGLISH[m.group()]} ", text)
+
+
+# memory words, and a figure with a bare G (not GB, GiB, GPU): Chinese writes "14G显存",
+# "24G的显卡" for gigabytes of memory
+_MEMORY = re.compile(r"显存|顯存|内存|內存|ビデオメモリ|メモリ|메모리|VRAM|vram")
+_BARE_G = re.compile(r"(\d(?:\.\d+)?)\s?[Gg](?![A-Za-z])")

@@ -164,3 +164,18 @@ def test_a_conversion_with_its_noun_between(scan_text, text, verdict):
 def test_a_condition_leaves_arithmetic_as_written(scan_text, text, status, verdict):
     (got,) = scan_text(text + "\n")["statements"]
     assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+@pytest.mark.parametrize("text,verdict", [
+    # "14G显存": Chinese writes G for gigabytes beside a memory word (`cjk._BARE_G`)
+    ("Llama 2 7B 用 FP16 需要 14G 显存。", "true"),
+    ("7B模型:FP16需要14G显存,INT8需要7G,INT4需要3.5G。", "true"),
+])
+def test_a_bare_g_beside_a_memory_word_is_gigabytes(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+def test_a_bare_g_with_no_memory_word_is_not_bytes():
+    assert "bytes" not in [scale for _, _, scale in _nums("7B 模型有 7G 参数。")]
+    assert "bytes" in [scale for _, _, scale in _nums("需要 14G 显存")]
