@@ -49,6 +49,7 @@ from ffnverify.scan import (
     carried_compute,
     derived,
     european,
+    format_ratios,
     formula_rows,
     memory_words,
     quantities,
@@ -263,7 +264,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts += arith + worded_results(toks, clean) + worded_sources(toks, clean) \
         + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
     parts += expansions(toks) + conversions(toks) + restated.restatements(toks, clean, names)
-    parts += shares.percent_of(toks, clean, names)
+    parts += shares.percent_of(toks, clean, names) + format_ratios.ratios(toks, clean)
     before = carried.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)

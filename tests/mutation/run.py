@@ -115,7 +115,8 @@ AREAS = {
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
             "chains", "cjk", "compute", "derived", "detect", "doc_html", "doc_ipynb",
-            "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure", "formats",
+            "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure",
+            "format_ratios", "formats",
             "formula_rows", "inline", "kv_tables", "memory", "memory_words", "moe",
             "nesting", "numbers", "optimizer", "parts", "precision", "pytest_scan",
             "quantities", "read", "restated",
@@ -155,7 +156,9 @@ AREAS = {
             "test_scan_mutants", "test_scan_cjk", "test_scan_optimizer",
             "test_scan_document_subject", "test_scan_listings_and_formats",
             "test_scan_european", "test_scan_restated", "test_scan_count_nouns",
-            "test_scan_paragraph_before", "test_scan_rates")],
+            "test_scan_paragraph_before", "test_scan_rates",
+            "test_scan_settings_and_word_formulas", "test_scan_bounds_and_nearness",
+            "test_scan_format_ratios")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
