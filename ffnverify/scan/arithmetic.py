@@ -381,6 +381,8 @@ def _spread(left, lhs: str):
             items.append((t, num(t)))
         elif not is_op(t, "~"):
             items.append({"×": "*"}.get(t.text, t.text))
+    while items and isinstance(items[-1], str) and items[-1] in "+-*/^":
+        items.pop()  # "6 / 0.002 -= 8000": a stray operator `expression` leaves out too
     return spread(items, lhs)
 
 

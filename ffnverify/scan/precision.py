@@ -52,9 +52,23 @@ def rounded_unit(t: Tok, hedge: bool = False) -> Fraction:
 
 def rounded_input(t: Tok) -> bool:
     """Whether an input of arithmetic states a rounded figure, read at its precision in a
-    lenient reading: one with a scale or unit (`6.7B`, `24 GB`: a measurement) or a
-    hedge (`~2.67`). A plain number (`4096`, `2.67`) is an operand as written."""
-    return (bool(t.scale) and t.scale != "%") or hedged(t)
+    lenient reading: one with a scale or unit (`6.7B`, `24 GB`: a measurement), a hedge
+    (`~2.67`), or a decimal that rounds a third, sixth, ninth or twelfth (`2.67` for 8/3,
+    `0.33`, `1.33`: "2.67 × 4096 ≈ 10,923" is 8/3 × 4096). Another plain number (`4096`,
+    `3.5`, `0.002`) is an operand as written, so "8,192 × 3.5 = 28,762" stays false."""
+    return (bool(t.scale) and t.scale != "%") or hedged(t) or _rounds_a_third(t)
+
+
+def _rounds_a_third(t: Tok) -> bool:
+    """A plain decimal within half a unit of its last digit of p/q, q in 3, 6, 9, 12 (in
+    lowest terms): no finite decimal states such a fraction, so it was rounded."""
+    if t.ratio or t.unit is None or not 0 < t.unit < 1 or t.value <= 0:
+        return False
+    for q in (3, 6, 9, 12):
+        p = round(t.value * q)
+        if p and Fraction(p, q).denominator == q and abs(Fraction(p, q) - t.value) <= t.unit / 2:
+            return True
+    return False
 
 
 def alternatives(t: Tok, binary: bool) -> list[tuple[Fraction, Fraction]]:

@@ -33,7 +33,7 @@ CHECKED = [  # (statement, verdict)
 ]
 MUTANTS = [  # wrong on purpose: each must be read and come out false
     "3×32 = 69", "32+8+32+4=75", "8/3 · 4096 = 10924", "8,192 × 3.5 = 28,762",
-    "2.67 × 4096 ≈ 10,923", "Llama 2 7B has 40 layers", "Llama 2 7B has 7.5B parameters",
+    "2.67 × 4096 ≈ 11,923", "Llama 2 7B has 40 layers", "Llama 2 7B has 7.5B parameters",
     "Mistral 7B's intermediate size is 11,008", "Llama 2 13B has a hidden size of 4096",
     "11008 is 8/3 × 4096 rounded up to a multiple of 512", "ReLU needs 3 matrix multiplications",
     "8/3 × 2048 = 5461.34", "2048, which is 2/3 of 4096",

@@ -1,8 +1,10 @@
 """A rounded input of arithmetic is read at its stated precision in the lenient reading
 (statcheck's rule: flag only what no rounding of the reported figures can rescue): a
 figure with a scale or unit (`6.7B`, `24 GB`) or a hedge (`~2.67`) spans its interval,
-so "6.7B params × 2 bytes = 13.5 GB" (Llama 2 7B's 6.74B) is no CHECKED FALSE. A plain
-operand (`4096`, `2.67`) is taken as written, so `2.67 × 4096 = 10923` stays false."""
+so "6.7B params × 2 bytes = 13.5 GB" (Llama 2 7B's 6.74B) is no CHECKED FALSE. So is a
+plain decimal that rounds a third, sixth, ninth or twelfth (`2.67` for 8/3: no finite
+decimal states it), so `2.67 × 4096 = 10923` is 8/3 × 4096 read leniently. Another plain
+operand (`4096`, `3.5`) is taken as written: `8,192 × 3.5 = 28,762` stays false."""
 
 import pytest
 from verdicts import only
@@ -15,6 +17,9 @@ from verdicts import only
     "1.3B × 2 bytes = 2.6 GB, × 4 = 10.5 GB",
     "12.5M + 3.3M = 15.9M",                   # 12.54M + 3.34M
     "Roughly ~2.67 × 4096 ≈ 10,923",          # a hedged operand
+    "2.67 × 4096 = 10923",                    # 2.67 rounds 8/3
+    "8/3 ≈ 2.67, and 2.67 × 4096 ≈ 10,923.",
+    "0.33 × 12,288 ≈ 4,096",                  # 0.33 rounds 1/3
 ])
 def test_rounded_inputs_rescue(scan_text, text):
     st = only(scan_text, text)
@@ -23,7 +28,9 @@ def test_rounded_inputs_rescue(scan_text, text):
 
 
 @pytest.mark.parametrize("text", [
-    "2.67 × 4096 = 10923",                    # plain operands: as written
+    "2.67 × 4096 = 11923",                    # no rounding of 2.67 reaches it
+    "8,192 × 3.5 = 28,762",                   # 3.5 rounds no third: as written
+    "0.002 × 3000 = 8",                       # nor does 0.002
     "6.7B × 2 = 15B",                         # no rounding of 6.7B gives 15B
     "6.7B params × 2 bytes = 16 GB.",
     "12.5M - 3.3M = 9.5M",                    # a subtracted term moves the value down:
