@@ -213,7 +213,8 @@ def _polarised(parts, toks, clean) -> tuple[list, str, list]:
         if words.counterfactual(clean):  # "if it had 40 layers, it would have ...": an
             premise = [(0, len(clean))]  # imagined model, nothing said of the real one
         out = [p if p.reading.startswith("arithmetic") else replace(p, sure=False)
-               for p in parts if p.reading.startswith("arithmetic") or not inside(p, premise)]
+               for p in parts if p.reading.startswith("arithmetic") or not inside(p, premise)
+               or "a hypothetical model" in p.reading]  # "without GQA …": as MHA (`memory`)
         if len(out) < len(parts):
             notes.append("a premise (\"if ...\") is not a claim: not read")
         if any(not p.sure for p in out):

@@ -213,9 +213,8 @@ ANTECEDENT = re.compile(r"\b(?:if|suppose|supposing|assume|assuming|imagine|say|
                         r"when(?:ever)?|given)\b|^\W*(?:were|had|should)\b", re.I)
 
 
-COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b", re.I)
-
-
+COUNTERFACTUAL = re.compile(r"^\W*(?:were|had|should)\b|\bif\b[^,;]{0,80}\b(?:had|were)\b|\bwould have "
+                            r"(?:had|been|needed)\b|\b(?:without|before) (?:gqa|mqa|grouped|multi-query)", re.I)
 MODAL = re.compile(r"\b(?:would|could|might)\b|['’]d\b", re.I)
 # a model the sentence imagines ("a model like Llama 2 7B", "a hypothetical Llama 2 7B")
 IMAGINED = re.compile(r"\b(?:a|an|any|some|one)\s+(?:[\w-]+\s+){0,2}?(?:model|network|"

@@ -97,3 +97,31 @@ def test_osc_and_c1_controls_dropped(scan_text):
 def _only_of(got):
     assert len(got["statements"]) == 1, got
     return got["statements"][0]
+
+
+# ---- a model without its grouped-query attention (`words.COUNTERFACTUAL`) ----------------
+# "Llama 2 70B would need 64 KV heads without GQA" was SUGGESTED FALSE as kv_heads == 64:
+# it imagines the model without GQA; the cache read "as if it used MHA" is still read.
+
+@pytest.mark.parametrize("text", [
+    "Llama 2 70B would need 64 KV heads without GQA.",
+    "Before GQA, Llama 2 70B would have had 64 KV heads.",
+    "Llama 2 7B would have had 40 layers in an early draft.",
+])
+def test_a_model_imagined_without_its_feature_is_no_claim(scan_text, text):
+    for st in scan_text(text + "\n")["statements"]:
+        assert st["verdict"] is None, st
+
+
+def test_the_cache_imagined_without_gqa_is_read_as_mha(scan_text):
+    (st,) = scan_text("Without GQA, the KV cache of Llama 2 70B at 4096 tokens in fp16 would "
+                      "be 10.7 GB.\n")["statements"]
+    assert (st["status"], st["verdict"]) == ("suggested", "true"), st
+    (st,) = scan_text("Without GQA, the KV cache of Llama 2 70B at 4096 tokens in fp16 would "
+                      "be 1.3 GB.\n")["statements"]  # mutant: the GQA figure
+    assert st["verdict"] == "false", st
+
+
+def test_a_plain_would_is_still_read(scan_text):
+    (st,) = scan_text("Llama 2 7B in fp16 would take about 40 GB for its weights.\n")["statements"]
+    assert st["verdict"] == "false", st
