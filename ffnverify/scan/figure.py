@@ -111,6 +111,33 @@ def devices(text: str, t: Tok) -> int:
     return k if 2 <= k <= 64 else 0
 
 
+_DEVICE_WORDS = r"(?:gpus?|devices?|cards?|accelerators?|nodes?|chips?|[abhl]\d{2,3}s?|tpus?|ranks?)"
+# a figure said of each device: "35 GB per GPU", "70 GB each", "on each GPU", "each of the
+# 8 GPUs holds 17.5 GB"
+_EACH_AFTER = re.compile(r"\s*(?:of\s+\w+\s+)?(?:(?:per|a|/)\s*" + _DEVICE_WORDS + r"\b|each\b|"
+                         r"on each\b|apiece\b)", re.I)
+_EACH_BEFORE = re.compile(r"\b(?:each|every|per)\s+(?:of\s+the\s+\w+\s+)?" + _DEVICE_WORDS
+                          + r"\b[^.;]{0,24}$", re.I)
+_COUNT_OF_DEVICES = re.compile(r"\b(\d{1,3}|two|three|four|five|six|seven|eight|sixteen)\s*"
+                               r"(?:x\s*|×\s*)?(?:[a-z]{1,4}\d{2,4}[a-z]*\s+)?(?:\d+\s*gb\s+)?"
+                               + _DEVICE_WORDS + r"\b", re.I)
+
+
+def per_device(text: str, t: Tok) -> int:
+    """How many devices a memory figure is each one's share of ("35 GB per GPU with tensor
+    parallelism over 4 GPUs", "split over 2 GPUs needs 70 GB each", "each of the 8 GPUs
+    holds 17.5 GB"): the one count of devices the sentence states; 0 when the figure is
+    not said of each device, -1 when it is but no single count is stated (unreadable)."""
+    if not (_EACH_AFTER.match(text, t.end) or _EACH_BEFORE.search(text, 0, t.start)):
+        return 0
+    counts = set()
+    for m in _COUNT_OF_DEVICES.finditer(text):
+        k = m.group(1).lower()
+        counts.add(words.UNIT_WORDS[k] if k in words.UNIT_WORDS else int(k))
+    counts = {k for k in counts if 2 <= k <= 4096}
+    return counts.pop() if len(counts) == 1 else -1
+
+
 @dataclass(frozen=True)
 class Term:
     """One factor: its exact text and, for a figure, the ends of its interval."""

@@ -35,6 +35,7 @@ from ffnverify.scan.figure import (
     compare,
     const,
     devices,
+    per_device,
     range_ends,
     terms_of,
 )
@@ -333,10 +334,13 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             per_text = fmt[2]
         # "fits on two 80 GB A100s": the figure is one device's memory, the weights at most
         # the devices' total (a factor 1/k on the weights' side), to confirm
-        k = devices(text, res)
+        each = per_device(text, res)  # "35 GB per GPU … over 4 GPUs": one device's share
+        if each < 0:
+            continue
+        k = each or devices(text, res)
         shared = [[const(Fraction(1, k))]] if k else []
         figures += [i for i, t in enumerate(toks) if k and t.kind == "NUM" and t.value == k
-                    and res.start - 32 <= t.start < res.start][-1:]  # the count
+                    and not t.scale and (each or res.start - 32 <= t.start < res.start)][-1:]
         if count_at:
             figures.append(count_at[1])
             factors = [terms_of(toks[count_at[1]]), per] + shared
@@ -381,7 +385,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             reading += " (a requirement: leniently, at least the weights)"
         if k:
             sure = False
-            reading += f", on {k} devices of {res.text} each: at most their total"
+            reading += (f", one device's share of {k}" if each else
+                        f", on {k} devices of {res.text} each: at most their total")
         figures += [rng[0]] if rng else []
         parts.append(Part(strict, lenient, sure, tuple(sorted(set(figures))), reading))
     return parts

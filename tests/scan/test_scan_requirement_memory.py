@@ -75,3 +75,23 @@ def test_a_capacity_too_small_for_the_model_is_still_caught(scan_text):
     # mutant: one 80 GB GPU cannot hold 140 GB of fp16 weights
     st = only(scan_text, "Llama 2 70B in fp16 fits on one 80 GB GPU.")
     assert st["verdict"] == "false", st
+
+
+# ---- one device's share (`figure.per_device`) -----------------------------------------
+# "Llama 2 70B needs 35 GB per GPU with tensor parallelism over 4 GPUs in fp16" was
+# SUGGESTED FALSE against the whole 138 GB: the figure is each device's share.
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Llama 2 70B needs 35 GB per GPU with tensor parallelism over 4 GPUs in fp16.", "true"),
+    ("Llama 2 70B split over 2 GPUs in fp16 needs 70 GB each.", "true"),
+    ("Each of the 8 GPUs holds 17.5 GB of Llama 2 70B's fp16 weights.", "true"),
+    ("Llama 2 70B needs 70 GB per GPU with tensor parallelism over 4 GPUs in fp16.", "false"),
+])
+def test_a_figure_per_device_is_its_share(scan_text, text, verdict):
+    st = only(scan_text, text)
+    assert (st["status"], st["verdict"]) == ("suggested", verdict), st
+
+
+def test_a_figure_per_device_with_no_count_is_not_read(scan_text):
+    st = only(scan_text, "Llama 2 70B in fp16 needs 35 GB per GPU.")
+    assert st["verdict"] is None, st
