@@ -85,7 +85,8 @@ def test_a_capacity_too_small_for_the_model_is_still_caught(scan_text):
     ("Llama 2 70B needs 35 GB per GPU with tensor parallelism over 4 GPUs in fp16.", "true"),
     ("Llama 2 70B split over 2 GPUs in fp16 needs 70 GB each.", "true"),
     ("Each of the 8 GPUs holds 17.5 GB of Llama 2 70B's fp16 weights.", "true"),
-    ("Llama 2 70B needs 70 GB per GPU with tensor parallelism over 4 GPUs in fp16.", "false"),
+    # mutant: twice the share ("needs" would be a requirement, leniently at least it)
+    ("Each of the 8 GPUs holds 35 GB of Llama 2 70B's fp16 weights.", "false"),
 ])
 def test_a_figure_per_device_is_its_share(scan_text, text, verdict):
     st = only(scan_text, text)
