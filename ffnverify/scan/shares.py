@@ -17,7 +17,7 @@ import re
 from fractions import Fraction
 from functools import lru_cache
 
-from ffnverify.scan.figure import Term, alternatives, compare, range_ends, terms_of
+from ffnverify.scan.figure import Term, alternatives, call, compare, range_ends, terms_of
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 
@@ -82,6 +82,10 @@ def percent_of(toks, text, names, about: str = "") -> list[Part]:
             continue
         y = next((k for k in range(p + 2, min(len(toks), p + 2 + MAX_LINK + 1))
                   if toks[k].kind == "NUM"), None)
+        whole = _OF_THE_TOTAL.match(text, toks[p + 1].end)
+        if whole and len({n[2] for n in names}) == 1 and (y is None or toks[y].start > whole.end()):
+            parts += _of_the_models_total(toks, nums, p, names[0][2])
+            continue
         if y is None or y not in nums or not _figure(toks[y]) or not _link(
                 toks, p + 1, y, _FILLERS):
             continue
@@ -99,6 +103,25 @@ def percent_of(toks, text, names, about: str = "") -> list[Part]:
             parts.append(_part(toks, x, y, p, f"a share: {toks[p].text} of {toks[y].text} "
                                               f"is {toks[x].text}"))
     return parts
+
+
+# "… 131M parameters, about 2% of the total": a share of the one named model's count
+_OF_THE_TOTAL = re.compile(r"\s+(?:the\s+|its\s+|all\s+)?(?:model's\s+)?(?:total\b(?:\s+(?:parameter\s+)?"
+                           r"(?:count|parameters|params))?|(?:the\s+)?parameters\b|params\b|"
+                           r"the\s+model\b|the\s+whole\s+model\b)", re.I)
+
+
+def _of_the_models_total(toks, nums, p, model: str) -> list[Part]:
+    """X, P% of the total: X / params_total(model) ≈ P, where X is the count linked just
+    before the percentage; to confirm (the whole may be counted another way)."""
+    x = next((k for k in reversed(nums) if k < p), None)
+    if x is None or not _figure(toks[x]) or toks[x].scale in ("bytes", "flops", "%") or \
+            toks[x].money or not _link(toks, x, p, _LINKS):
+        return []
+    strict, lenient = compare([terms_of(toks[x]), [call(f"params_total({model})", True)]],
+                              toks[p])
+    return [Part(strict, lenient, False, tuple(sorted((x, p))),
+                 f"a share: {toks[x].text} is {toks[p].text} of {model}'s parameters")]
 
 
 _SHARE_HEADER = re.compile(r"%|\b(?:share|percent(?:age)?|proportion|fraction|of total)\b",

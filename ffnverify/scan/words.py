@@ -366,7 +366,8 @@ FIELDS = [  # (pattern on lower-case text, claim function)
      "d_ff"),  # "an FFN of width N", "11,008 intermediate units"
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|(?<!\d-)(?<!\d )\bdim\b|"
-     r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b|(?:(?<=\d-)|(?<=\d ))dimensional (?:token )?"
+     r"\bn_embd\b|\bembd\b|\bemb(?:ed)?_dim\b|(?<=\d )hidden(?=\s?(?:,|;|\)|and\b|$))|"
+     r"(?:(?<=\d-)|(?<=\d ))dimensional (?:token )?"
      r"(?:embeddings?|hidden states?|residual stream)\b(?! (?:per|for each|of each|in each) "
      r"(?:head|expert|layer))", "d_model"),
     (r"active experts|experts per token|experts active|experts? (?:are |is )?(?:routed|"

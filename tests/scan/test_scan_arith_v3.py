@@ -340,3 +340,27 @@ def test_a_rounder_restatement_of_the_result_is_read(engine, text, status, verdi
 def test_a_parenthesis_that_restates_nothing_is_no_false(scan_text, text):
     for got in scan_text(text + "\n")["statements"]:
         assert got["verdict"] != "false", got
+
+
+# ---- a share of the one named model's total (`shares._of_the_models_total`) --------------
+
+@pytest.mark.parametrize("text,verdict", [
+    ("The embedding of Llama 2 7B holds 131M parameters, about 2% of the total.", "true"),
+    ("The FFN of Llama 2 7B holds 4.3B parameters, or 64% of the model.", "true"),
+    ("The embedding of Llama 2 7B holds 131M parameters, about 20% of the total.", "false"),
+])
+def test_a_share_of_the_models_total(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+def test_a_share_of_something_else_is_not_of_the_models_count(scan_text):
+    got = only(scan_text, "Llama 2 7B uses 2% of the total VRAM.")
+    assert got["verdict"] is None, got
+
+
+def test_a_figure_before_hidden_is_the_width(scan_text):
+    got = only(scan_text, "BERT-base has 12 layers, 768 hidden and 12 heads.")
+    assert "d_model(bert-base) == 768" in got["claim"], got
+    got = only(scan_text, "BERT-base has 12 layers, 1024 hidden and 12 heads.")  # mutant
+    assert got["verdict"] == "false", got
