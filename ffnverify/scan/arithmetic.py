@@ -266,8 +266,8 @@ def _aside(toks, at, run):
         result, cut = run[-2], end - 1
     elif end >= 4 and is_op(run[-1], ")") and run[-2].kind == "NUM":
         cut = end - 3 if is_op(run[-3], "(") else end - 4
-        if cut < 1 or not is_op(run[cut], "(") or cut + 2 != end - 1 and not is_op(
-                run[cut + 1], "~", "≈"):
+        if cut < 1 or not is_op(run[cut], "(") or (cut + 2 != end - 1 and not is_op(
+                run[cut + 1], "~", "≈")):
             return run, None
         result, k = run[cut - 1], at[id(run[-2])]
     else:
