@@ -147,7 +147,7 @@ _SUPER = re.compile(f"[{''.join(SUPERSCRIPTS)}]+")
 # "70 billion", "7-billion-parameter" (a hyphen or dash before the scale word)
 _SCALE_WORD = re.compile(rf"(?:\s|[-‐–](?=[a-z]))?({notation.alternation(SCALE_WORDS)})\b",
                          re.I)
-_BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})(?![A-Za-z0-9_])")
+_BYTES = re.compile(rf"\s?({notation.alternation(BYTE_UNITS)})(?:s(?=\b))?(?![A-Za-z0-9_])")  # "80GBs"
 _SCALE = re.compile(rf"(?:{notation.alternation(SCALES)})(?![A-Za-z0-9_])")
 _FLOPS = re.compile(rf"\s?({notation.alternation(FLOP_SCALES)})(FLOPS|FLOPs|FLOP/s|"
                     r"FLOP|flops|flop/s|FLOPs/s)(?![A-Za-z0-9_])")

@@ -48,6 +48,7 @@ from ffnverify.scan import (
     carried,
     carried_compute,
     derived,
+    device_totals,
     european,
     format_ratios,
     formula_rows,
@@ -265,7 +266,8 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     parts += arith + worded_results(toks, clean) + worded_sources(toks, clean) \
         + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
     parts += expansions(toks) + conversions(toks) + restated.restatements(toks, clean, names)
-    parts += shares.percent_of(toks, clean, names) + format_ratios.ratios(toks, clean)
+    parts += shares.percent_of(toks, clean, names) + format_ratios.ratios(toks, clean) \
+        + device_totals.totals(toks, clean)
     before = carried.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)

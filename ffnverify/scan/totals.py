@@ -19,7 +19,7 @@ the sum of the parts, each at its stated precision, meets the total at its preci
 
 import re
 
-from ffnverify.scan.figure import Term, alternatives, compare
+from ffnverify.scan.figure import Term, alternatives, compare, devices
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 
@@ -53,8 +53,9 @@ def _sum_term(parts) -> Term:
 
 
 def _counted(text, t) -> bool:
-    """A part multiplied by a count written before it: "two 80 GB GPUs", "2 × 80GB"."""
-    return bool(_COUNT_BEFORE.search(text[max(0, t.start - 12):t.start]))
+    """A part multiplied by a count written before it: "two 80 GB GPUs", "2 × 80GB", "8x
+    H100 80GB" (`figure.devices`)."""
+    return bool(_COUNT_BEFORE.search(text[max(0, t.start - 12):t.start])) or devices(text, t) > 0
 
 
 def _part(toks, addends, total, what) -> Part:

@@ -114,6 +114,7 @@ AREAS = {
     "scan": (
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
+            "device_totals",
             "chains", "cjk", "compute", "derived", "detect", "doc_html", "doc_ipynb",
             "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure",
             "format_ratios", "formats",

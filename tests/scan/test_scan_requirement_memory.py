@@ -96,3 +96,22 @@ def test_a_figure_per_device_is_its_share(scan_text, text, verdict):
 def test_a_figure_per_device_with_no_count_is_not_read(scan_text):
     st = only(scan_text, "Llama 2 70B in fp16 needs 35 GB per GPU.")
     assert st["verdict"] is None, st
+
+
+# ---- what several devices give together (`device_totals`) -------------------------------
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Each H100 has 80 GB, so eight of them give 640 GB in total.", "true"),
+    ("8x H100 80GB for a total of 640 GB.", "true"),
+    ("Four 24 GB RTX 4090s give 96 GB combined.", "true"),
+    ("Two 80 GB GPUs give 180 GB.", "false"),  # mutant
+    ("8x H100 80GB for a total of 320 GB.", "false"),  # mutant
+])
+def test_devices_memory_said_as_their_total(scan_text, text, verdict):
+    st = only(scan_text, text)
+    assert (st["status"], st["verdict"]) == ("suggested", verdict), st
+
+
+def test_two_memory_figures_of_no_devices_are_no_total(scan_text):
+    st = only(scan_text, "The cache takes 40 GB and the weights give 140 GB in total.")
+    assert "devices ×" not in st["detail"], st
