@@ -13,12 +13,17 @@ from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
 
 
+_WIDTH_HEADER = re.compile(r"(?:ffn|mlp|feed[- ]?forward|intermediate|d_?ff|ffn[ _]dim)", re.I)
+
+
 def field_of(cell: str):
     """The field a header or label cell names; LaTeX subscripts written in it are read as
     plain (`n_{layer}` is n_layer), and a parenthesis is a qualifier, not the noun
     ("LayerNorms (per-block + final)" names no layers; "params (B)" names params)."""
     cell = normalise(re.sub(r"[{}$\\]", "", cell))  # (a CJK header in English words: `cjk`)
     cell = re.sub(r"\([^()]*\)", " ", cell).strip() or cell
+    if _WIDTH_HEADER.fullmatch(cell.strip()):
+        return "d_ff"  # a column headed "FFN", "MLP", "Intermediate": the FFN's width
     for pattern, func in words.FIELD_RES:
         if pattern.fullmatch(cell.strip().lower()) or pattern.search(cell.lower()):
             return func
@@ -113,8 +118,8 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
                                       and not sure)):
             name_figs.update(figs)  # the size column repeats the name: "70B"; so does
             continue  # "Total Parameters | 405B" under the heading "Llama 3.1 405B"
-        if func is None:
-            continue
+        if func is None or (func == "d_ff" and (t.scale or scale)):
+            continue  # "FFN | 135M": the FFN's parameters, no width
         if not available(func):
             missing.append(func)
             continue

@@ -72,3 +72,15 @@ def test_a_korean_header_is_glossed(scan_text):
     got = scan_text(doc)["statements"]
     assert [s["verdict"] for s in got] == ["true", "true"], got
     assert all(s["status"] in ("checked", "suggested") for s in got), got
+
+
+def test_a_column_headed_ffn_is_the_ffn_width(scan_text):
+    # `rows._WIDTH_HEADER`: "FFN", "MLP", "Intermediate" over a plain integer is d_ff; over
+    # a scaled figure ("135M") it is the FFN's parameters, no width
+    got = {s["text"]: s for s in scan_text(
+        "| Model | Layers | FFN |\n|---|---|---|\n| Llama 2 7B | 32 | 11008 |\n"
+        "| Llama 2 13B | 40 | 14336 |\n| Llama 2 70B | 80 | 135M |\n", "doc.md")["statements"]}
+    assert got["Llama 2 7B | 32 | 11008"]["verdict"] == "true"
+    assert got["Llama 2 7B | 32 | 11008"]["status"] == "checked"
+    assert got["Llama 2 13B | 40 | 14336"]["verdict"] == "false"  # mutant: 13824
+    assert "d_ff" not in (got["Llama 2 70B | 80 | 135M"].get("claim") or "")
