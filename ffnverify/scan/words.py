@@ -42,11 +42,15 @@ BOUNDS = [
                 r"minimum of|or more)\s*~?\s*$", re.I), ">="),
     (re.compile(r"\b(?:at most|no more than|not more than|up to|a maximum of|maximum of|"
                 r"no greater than)\s*~?\s*$", re.I), "<="),
-    (re.compile(r"\b(?:over|more than|greater than|above|exceeds?|exceeding|upwards of|"
-                r"in excess of|north of)\s*~?\s*$", re.I), ">"),
-    (re.compile(r"\b(?:under|less than|fewer than|below|south of|shy of)\s*~?\s*$", re.I),
-     "<"),
-]
+    (re.compile(r"(?:(?:^|[,(:;—–]|\b(?:has|have|had|with|of|to|on|at|is|are|was|were|be|by|for|in|"
+                r"just|well|slightly|far|reach(?:es)?|contains?|holds?|uses?|needs?|takes?|"
+                r"requires?|supports?|handles?|and|or|from|than|costs?))\s*\bover|\bmore than|greater than|"
+                r"\babove|exceeds?|exceeding|upwards of|in excess of|north of)\s*~?\s*$", re.I), ">"),
+    (re.compile(r"(?:(?:^|[,(:;—–]|\b(?:has|have|had|with|of|to|is|are|was|were|be|just|well|"
+                r"slightly|far|needs?|takes?|uses?|supports?|handles?|fits?|and|or|at|on))\s*\bunder|"
+                r"\bless than|fewer than|"
+                r"\bbelow|south of|shy of)\s*~?\s*$", re.I), "<"),  # ("a router over 8 experts",
+]  # "split over 4 GPUs": a preposition, no bound)
 BOUND_AFTER = [  # "32 or more layers", "7B or fewer"
     (re.compile(r"^\s*(?:\w+\s+)?or (?:more|greater|higher|above)\b", re.I), ">="),
     (re.compile(r"^\s*(?:\w+\s+)?or (?:fewer|less|lower|below)\b", re.I), "<="),
@@ -315,10 +319,8 @@ VARIANTS = {"swiglu": "swiglu", "geglu": "geglu", "reglu": "reglu", "glu": "glu"
             "swish": "silu", "tanhglu": "tanhglu"}
 
 GATED = {"swiglu", "geglu", "reglu", "glu", "bilinear", "tanhglu"}
-
 PLAIN_WORDS = {"traditional", "standard", "vanilla", "classic", "classical", "plain",
                "ordinary", "dense"}
-
 D_WORDS = {"d", "d_model", "dmodel", "dim", "hidden_size"}
 # "8/3 width", "4× wide": a multiple of d when the factor is a small one (a width written
 # as a count, "4096 width", is no multiple)
@@ -326,12 +328,10 @@ WIDTH_WORDS = {"width", "wide"}
 WIDTH_FACTOR_MAX = 16
 
 REDUCE = re.compile(r"reduc|fewer|less\b|smaller|saving|saves?\b|cuts?\b|lower|drop", re.I)
-
 INCREASE = re.compile(r"\bmore\b|larger|bigger|increase|\badds?\b|extra|higher|additional|"
                       r"\bgrow", re.I)
 
 COMPUTE = re.compile(r"comput|flop|matmul|multiplication|\bcost|\bmacs?\b|throughput", re.I)
-
 PARAMS = re.compile(r"param|weights", re.I)
 
 EMPIRICAL = re.compile(r"accura|perplex|quality|perform|improv|speedup|faster|slower|"

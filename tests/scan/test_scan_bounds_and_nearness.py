@@ -53,3 +53,18 @@ def test_a_factor_between_units_of_time_is_no_time(scan_text):
                         "A100-days")
     assert s["verdict"] != "false", s
     assert "== 86400" not in (s.get("claim") or ""), s
+
+
+# ---- "over" and "under" as prepositions, not bounds (`words.BOUNDS`) ---------------------
+# "Mixtral 8x7B uses a top-2 router over 8 experts" was CHECKED FALSE as experts > 8.
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Mixtral 8x7B uses a top-2 router over 8 experts.", "true"),
+    ("Llama 2 70B has over 60B parameters.", "true"),
+    ("GPT-3 has well over 100B parameters.", "true"),
+    ("Llama 2 70B has over 80B parameters.", "false"),  # mutant: a bound still
+    ("Mistral 7B supports under 32K tokens of context.", "false"),
+])
+def test_over_is_a_bound_only_after_a_word_that_takes_an_amount(scan_text, text, verdict):
+    s = _one(scan_text, text)
+    assert s["verdict"] == verdict, s
