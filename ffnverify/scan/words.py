@@ -337,16 +337,12 @@ PARAMS = re.compile(r"param|weights", re.I)
 EMPIRICAL = re.compile(r"accura|perplex|quality|perform|improv|speedup|faster|slower|"
                        r"benchmark|score|loss\b|latenc|neurons? inactive|sparsity|"
                        r"fine-?tun|downstream|tokens? for|training tokens", re.I)
-
 REDUCED_WIDTH = re.compile(r"despite (?:the |its )?(?:parameter|param)|same (?:parameter|param)|"
                            r"(?:matched|equal|comparable|iso)[- ](?:parameter|param)|"
                            r"parameter[- ](?:matched|parity)|at (?:the )?reduced", re.I)
-
 EQUAL_WIDTH = re.compile(r"(?:same|equal|identical|matched) (?:hidden |intermediate |ffn )?"
                          r"(?:width|size|dimension|d_ff)|at equal width", re.I)
-
 VARIANT_HINT = re.compile(r"glu|lu\b|lu-|swish|bilinear", re.I)
-
 UNREAD_WIDTH = re.compile(r"\d(?:\s*/\s*\d+)?\s*(?:[×x·*]\s*)?(?:d\b|d_model\b|widths?\b|wide\b|"
                            r"hidden\b)", re.I)
 
@@ -357,12 +353,14 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"(?:kv|key[-/ ]?value|key_value)[-_ ]?heads?|query groups|kv groups", "kv_heads"),
     (r"head[- _]dim(?:ension)?s?|head size|per[- ]head (?:dimension|size)|\bd_?head\b|"
      r"(?:key|query)(?:/(?:key|query))? (?:dimension|dim|size)|"
-     r"(?<=-)dim(?:ension(?:al)?)?s?\s+(?:attention\s+)?heads?\b", "head_dim"),  # "128-dim heads"
+     r"(?<=-)dim(?:ension(?:al)?)?s?\s+(?:attention\s+)?heads?\b|(?<=heads of )(?:dimension|dim|size)"
+     r"(?= \d)", "head_dim"),  # "128-dim heads", "32 heads of dimension 128"
     (r"(?:intermediate|ffn|mlp|feed[- ]?forward)(?: hidden)?(?: layer)?[ _](?:size|dimension|"
      r"width|dim)s?|\bd_?ff\b|intermediate_size|ffn_dim|\bhidden_dim\b|ffn hidden|"
      r"(?:ffn|mlp|feed[- ]?forward)(?: (?:layer|block|network|sublayer)s?)?(?:'s)? (?:of|with)"
      r"(?: an?)? (?:hidden )?(?:width|size|dimension|dim)\b|"
-     r"(?:intermediate|ffn|mlp|feed[- ]?forward) (?:hidden )?(?:units|neurons)\b",
+     r"(?:intermediate|ffn|mlp|feed[- ]?forward) (?:hidden )?(?:units|neurons)\b|"
+     r"(?<=\d )(?:ffn|mlp)(?=\s?(?:,|;|\)|and\b|$))",
      "d_ff"),  # "an FFN of width N", "11,008 intermediate units"
     (r"hidden[ _]size|model (?:dimension|width|dim)|\bd_?model\b|embedding (?:dimension|size|"
      r"width)|residual (?:width|dimension|stream)|hidden dimension|\bwidth\b|(?<!\d-)(?<!\d )\bdim\b|"

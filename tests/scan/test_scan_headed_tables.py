@@ -84,3 +84,19 @@ def test_a_column_headed_ffn_is_the_ffn_width(scan_text):
     assert got["Llama 2 7B | 32 | 11008"]["status"] == "checked"
     assert got["Llama 2 13B | 40 | 14336"]["verdict"] == "false"  # mutant: 13824
     assert "d_ff" not in (got["Llama 2 70B | 80 | 135M"].get("claim") or "")
+
+
+@pytest.mark.parametrize("text, claim", [
+    ("Llama 2 7B has 32 heads of dimension 128.", "head_dim(llama-2-7b) == 128"),
+    ("Mistral 7B has 32 layers, 4096 hidden, 14336 FFN and 8 KV heads.",
+     "d_ff(mistral-7b) == 14336"),
+])
+def test_bare_field_words_after_a_figure(scan_text, text, claim):
+    (s,) = scan_text(text, "doc.md")["statements"]
+    assert claim in s["claim"] and s["verdict"] == "true", s
+
+
+def test_bare_field_words_catch_a_wrong_figure(scan_text):
+    (s,) = scan_text("Mistral 7B has 32 layers, 4096 hidden, 11008 FFN and 8 KV heads.",
+                     "doc.md")["statements"]
+    assert s["verdict"] == "false", s  # mutant: Llama 2 7B's width
