@@ -131,7 +131,8 @@ def carried_steps(toks, text, before) -> list[Part]:
     while i < len(toks):
         t = toks[i]
         if not is_op(t, "×", "/") or (i and (toks[i - 1].kind == "NUM" or is_op(
-                toks[i - 1], ")"))):
+                toks[i - 1], ")") or (toks[i - 1].kind == "WORD" and toks[i - 1].end == t.start))):
+            # (a symbol glued to it is its left operand: "8d/3 = 10923")
             i += 1
             continue
         k = i + 1

@@ -364,3 +364,10 @@ def test_a_figure_before_hidden_is_the_width(scan_text):
     assert "d_model(bert-base) == 768" in got["claim"], got
     got = only(scan_text, "BERT-base has 12 layers, 1024 hidden and 12 heads.")  # mutant
     assert got["verdict"] == "false", got
+
+
+def test_a_symbol_glued_to_the_operator_is_its_left_operand(scan_text):
+    # "8d/3 = 10923" was SUGGESTED FALSE as a step "/ 3" carried from the 8 (`anaphora`)
+    for got in scan_text("With d = 4096, 8d/3 = 10923, which Llama rounds up to 11008.\n",
+                         "doc.md")["statements"]:
+        assert got["verdict"] != "false", got
