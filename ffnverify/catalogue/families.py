@@ -24,6 +24,13 @@ FAMILIES = {
                 "Mistral AI's releases: Mixtral 8x7B (arXiv:2401.04088), Mixtral 8x22B"),
     "gpt2": (("gpt2-small", "gpt2-medium", "gpt2-large", "gpt2-xl"),
              "Radford et al. 2019, Table 2: the four sizes, all released"),
+    # a Llama size no LLaMA 1 model has, with no version ("Llama 70B", "Llama 8B"): every
+    # Llama release of that size (Code Llama, Llama Guard and the vision models go by other
+    # names; "LLaMA 7B" and "LLaMA 13B" name LLaMA 1's, as `scan.detect` reads them)
+    "llama8b": (("llama-3-8b", "llama-3.1-8b"),
+                "Meta's Llama 3 (2024-04-18) and Llama 3.1 (2024-07-23) releases"),
+    "llama70b": (("llama-2-70b", "llama-3-70b", "llama-3.1-70b", "llama-3.3-70b"),
+                 "Llama 2 (arXiv:2307.09288); Meta's Llama 3, 3.1 and 3.3 releases"),
 }
 
 

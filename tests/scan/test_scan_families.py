@@ -94,3 +94,20 @@ def test_every_sibling_is_a_row():
     rows = {m.name for m in ROWS}
     for row, siblings in families.SIBLINGS.items():
         assert row in rows and set(siblings) <= rows, row
+
+
+@pytest.mark.parametrize("text,verdict", [
+    # a Llama size with no version: every Llama release of that size
+    ("Llama 70B has 80 layers and 8 KV heads.", "true"),
+    ("The KV cache of Llama 70B is 320 KiB per token in fp16.", "true"),
+    ("Llama 70B has 64 layers.", "false"),
+    ("Llama 8B has 32 layers.", "true"),
+])
+def test_a_llama_size_with_no_version(scan_text, text, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == ("suggested", verdict), got
+
+
+def test_a_llama_size_whose_releases_differ_is_no_verdict(scan_text):
+    got = only(scan_text, "Llama 8B has a context of 8K tokens.")  # 3: 8K, 3.1: 128K
+    assert (got["status"], got["verdict"]) == ("unchecked", None), got
