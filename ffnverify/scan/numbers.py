@@ -489,3 +489,18 @@ def literal(x: Fraction) -> str:
         return f"{sign}{s[:-digits]}.{s[-digits:]}"
     return f"({x.numerator}/{x.denominator})"
 
+
+# "70×109×4 bytes", "8.4×1022 FLOPs": 10⁹ and 10²² whose superscripts a copied page lost
+_LOST_POWER = re.compile(r"(?<=[×x*·])(\s?)10(?!24\b)([3-9]|1\d|2\d)(?![\d.,])")
+_LARGE = re.compile(r"\b(?:[KMGT]i?B|bytes?|flops?|param(?:eter)?s?|tokens?)\b|\d{7,}", re.I)
+
+
+def lost_superscripts(text: str) -> str | None:
+    """`text` with each "×10N" (N from 3 to 29, not 1024) read as ×10^N, where the text
+    speaks of large amounts (bytes, FLOPs, parameters, tokens): the superscript of a power
+    of ten that copying lost ("70×109×4 bytes" is 70 × 10⁹ × 4); None where there is none.
+    A reading of the restored text is to confirm: "4 × 109" may be 436."""
+    found = [int(m.group(2)) for m in _LOST_POWER.finditer(text)]
+    if not found or not (_LARGE.search(text) or max(found) >= 12):  # ("×1022": large itself)
+        return None
+    return _LOST_POWER.sub(r"\g<1>10^\2", text)

@@ -417,11 +417,17 @@ def scan(paths, engine, claims=None) -> dict:
             elif claim is not None:
                 record.update(status="covered", detail=f"claim {claim.id} names it")
             else:
-                r = reading(unit.probe or unit.text, context, unit.header, unit.cells,
-                            None if named else subject, origin=origin, family=unit.family,
+                restored = numbers.lost_superscripts(unit.probe or unit.text)
+                r = reading(restored or unit.probe or unit.text, context, unit.header,
+                            unit.cells, None if named else subject, origin=origin,
+                            family=unit.family,
                             nominal=unit.nominal if subject == unit.section else None,
                             field=unit.field, around=unit.around, sized=unit.sized,
                             assumed=bool(guessed))
+                if restored and r is not None:  # "70×109" read as 70×10⁹: to confirm
+                    r = replace(r, parts=[replace(p, sure=False) for p in r.parts], notes=[
+                        *r.notes, "read with ×10N as 10 to the power N (a superscript lost "
+                        "in copying: \"70×109\" as 70×10⁹): to confirm"])
                 if r is not None and r.parts:
                     pending.append((record, replace(r, guessed=guessed, parts=[
                         replace(p, sure=False) if f"({guessed}" in p.strict else p

@@ -19,7 +19,7 @@ the sum of the parts, each at its stated precision, meets the total at its preci
 
 import re
 
-from ffnverify.scan.figure import Term, alternatives, compare, devices
+from ffnverify.scan.figure import Term, alternatives, compare, devices, per_device
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 
@@ -55,7 +55,8 @@ def _sum_term(parts) -> Term:
 def _counted(text, t) -> bool:
     """A part multiplied by a count written before it: "two 80 GB GPUs", "2 × 80GB", "8x
     H100 80GB" (`figure.devices`)."""
-    return bool(_COUNT_BEFORE.search(text[max(0, t.start - 12):t.start])) or devices(text, t) > 0
+    return bool(_COUNT_BEFORE.search(text[max(0, t.start - 12):t.start])) or devices(text, t) > 0 \
+        or per_device(text, t) != 0  # "38GB on each GPU"
 
 
 def _part(toks, addends, total, what) -> Part:
@@ -82,6 +83,8 @@ def totals(toks, text, before) -> list[Part]:
         if not addends or len(addends) > MAX_PARTS or _ALTERNATIVE.search(span) or any(
                 _counted(text, t) for t in addends):
             continue
+        if len(addends) == 1 and not _ADDS.search(text[:r.start]):
+            continue  # a total of one part is no sum ("38GB on each GPU -- total 76GB")
         parts = [_part(toks, addends, r, "a total after its parts: " + " + ".join(
             t.text for t in addends) + f" = {r.text}")]
         if _ADDS.search(text[:r.start]) and before is not None and before.recent:

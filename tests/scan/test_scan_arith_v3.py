@@ -371,3 +371,24 @@ def test_a_symbol_glued_to_the_operator_is_its_left_operand(scan_text):
     for got in scan_text("With d = 4096, 8d/3 = 10923, which Llama rounds up to 11008.\n",
                          "doc.md")["statements"]:
         assert got["verdict"] != "false", got
+
+
+# ---- a power of ten whose superscript was lost in copying (`numbers.lost_superscripts`) ----
+
+@pytest.mark.parametrize("text,status,verdict", [
+    ("M = 70×109×2 bytes = 140 GB", "suggested", "true"),
+    ("6 × 7×109 × 2×1012 = 8.4×1022", "suggested", "true"),
+    ("M = 70×109×2 bytes = 150 GB", "suggested", "false"),  # mutant
+    ("4 × 109 = 436", "checked", "true"),  # nothing large: as written
+    ("2 × 1024 = 2048 bytes", "checked", "true"),  # 1024 is no lost 10²⁴
+])
+def test_a_lost_superscript_is_read_as_a_power(scan_text, text, status, verdict):
+    got = only(scan_text, text)
+    assert (got["status"], got["verdict"]) == (status, verdict), got
+
+
+def test_a_total_of_one_part_is_no_sum(scan_text):
+    # "38GB on each GPU -- total 76GB" was SUGGESTED FALSE as 38GB = 76GB (`totals`)
+    got = only(scan_text, "With tensor_parallel_size = 2 the model takes 38GB on each GPU "
+                          "-- total 76GB.")
+    assert got["verdict"] != "false", got
