@@ -337,6 +337,16 @@ def _document(blocks, where) -> Given | None:
                  "model, nor does its text)")
 
 
+def _sized_member(text: str, stack) -> Given | None:
+    """A heading that is a size alone ("## 8B") under one that names a family ("# Llama
+    3.1"): the family's row of that size (`family_member`), the size its name."""
+    sized = parse_size(normalise(text))
+    family = next((sec.given.family for sec in reversed(stack)
+                   if sec.given is not None and sec.given.family), "")
+    member = family_member(family, sized[1]) if sized and not sized[0] and family else None
+    return Given(member, nominal=sized[1]) if member else None
+
+
 def places(blocks, where) -> list:
     """For each block, the `Given` its place in the document names, or None (headings:
     None). `where(offset) -> (line, col)` names the heading's line in `origin`."""
@@ -348,7 +358,7 @@ def places(blocks, where) -> list:
             level = block.level or 1
             while len(stack) > 1 and stack[-1].level >= level:
                 stack.pop()
-            got = _given(block.text)
+            got = _given(block.text) or _sized_member(block.text, stack)
             if got is not None and got is not _CONFLICT:
                 line = where(block.offset(0))[0] if block.length else 0
                 what = "title" if block.kind != "heading" else "heading"

@@ -77,3 +77,21 @@ def test_a_parameter_count_label(scan_text, value, verdict):
     got = _by_line(scan_text(f"# Llama 2 7B\n\n- Parameter count: {value}\n"))[3]
     assert (got["status"], got["verdict"]) == ("suggested", verdict), got
     assert "params_total(llama-2-7b)" in got["claim"], got
+
+
+def test_a_size_heading_under_a_family_heading_names_that_member(scan_text):
+    # "# Llama 3.1" over "## 8B" over "| Num layers | 32 |": Llama 3.1 8B (`structure`)
+    doc = ("# Llama 3.1\n\n## 8B\n\n| Attribute | Value |\n|--|--|\n| Num layers | 32 |\n"
+           "| Hidden size | 4096 |\n\n## 70B\n\n| Attribute | Value |\n|--|--|\n"
+           "| Num layers | 80 |\n| Hidden size | 4096 |\n")
+    got = [(s["status"], s["verdict"], s.get("claim")) for s in scan_text(doc, "doc.md")["statements"]]
+    assert got[0] == ("suggested", "true", "layers(llama-3.1-8b) == 32"), got
+    assert got[1][1] == "true" and "llama-3.1-8b" in got[1][2], got
+    assert got[2] == ("suggested", "true", "layers(llama-3.1-70b) == 80"), got
+    assert got[3][1] == "false", got  # mutant: the 8B's width under the 70B
+
+
+def test_a_size_heading_with_no_family_above_names_nothing(scan_text):
+    doc = "# Notes\n\n## 8B\n\n| Attribute | Value |\n|--|--|\n| Num layers | 32 |\n"
+    (s,) = scan_text(doc, "doc.md")["statements"]
+    assert s["verdict"] is None, s
