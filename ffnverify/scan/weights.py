@@ -263,6 +263,12 @@ def _per_dtype(fmt: str) -> Term:
     return Term(text, text, f"{QUANT_OVERHEAD} * {text}") if fmt in _QUANTIZED else call(text)
 
 
+# what a figure leaves out, from the words to the end of the clause: "140GB before accounting
+# for gradients, optimizer states, and training data"
+_EXCLUDED = re.compile(r"\b(?:before (?:accounting for|counting|adding|including)|not counting|"
+                       r"excluding|not including|without counting|let alone)\b[^.;]*", re.I)
+
+
 def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
     """Weights memory at a dtype, at a stated number of bytes per parameter, or at stated
     copies ("3 copies at 4 bytes/parameter"); a byte figure explained by the product in
@@ -313,9 +319,10 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             continue  # said of a format the claim language gives no size: "in Q8 about 70 GB"
         if bpp is None and fmt is None and copied is None:
             continue
+        said = _EXCLUDED.sub(" ", text)  # "before accounting for gradients": not counted
         if bpp is None and copied is None and memory_words.STATE_WORDS.search(
-                memory_words.GRADIENTS.sub(" ", text) if fmt and memory_words.GRADIENTS.search(text)
-                and not memory_words.PARTIAL.search(text) else text):
+                memory_words.GRADIENTS.sub(" ", said) if fmt and memory_words.GRADIENTS.search(said)
+                and not memory_words.PARTIAL.search(said) else said):
             continue  # optimizer states, activations, training: a convention not stated
             # (gradients at a stated dtype are one number a parameter, like the weights)
         count_at = nearest(res.start, sizes, (), "before")

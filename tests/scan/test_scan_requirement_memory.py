@@ -115,3 +115,22 @@ def test_devices_memory_said_as_their_total(scan_text, text, verdict):
 def test_two_memory_figures_of_no_devices_are_no_total(scan_text):
     st = only(scan_text, "The cache takes 40 GB and the weights give 140 GB in total.")
     assert "devices ×" not in st["detail"], st
+
+
+@pytest.mark.parametrize("text, status, verdict", [
+    # what a figure leaves out ("before accounting for gradients") is not what it counts
+    ("At bfloat16 precision, simply loading 70 billion parameters requires 140GB of device "
+     "memory before accounting for gradients, optimizer states, and training data.",
+     "checked", "true"),
+    ("Loading 70 billion parameters in bf16 takes 70GB, not counting optimizer states.",
+     "checked", "false"),  # mutant: one byte a parameter
+])
+def test_what_a_figure_leaves_out_does_not_block_it(scan_text, text, status, verdict):
+    st = only(scan_text, text)
+    assert (st["status"], st["verdict"]) == (status, verdict), st
+
+
+def test_training_state_still_blocks_a_weights_reading(scan_text):
+    st = only(scan_text, "Training 70 billion parameters in bf16 with gradients and "
+                         "optimizer states requires 140GB.")
+    assert st["verdict"] is None, st
