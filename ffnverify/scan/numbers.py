@@ -67,6 +67,7 @@ _LATEX_SYMBOLS = [("\\cdot", "·"), ("\\times", "×"), ("\\approx", "≈"), ("\\
                   ("\\Big", ""), ("\\quad", " "), ("\\qquad", " "), ("\\,", "\u2009"),
                   ("\\;", " "), ("\\!", ""), ("\\ ", " "), ("{,}", "{DECIMAL}")]
 _POWER = re.compile(r"(?<=[\w)])\*\*(?=\(?\d)")
+_CARD_MEMORY = re.compile(r"\b([A-Za-z]{1,4}\d{2,4}[A-Za-z]?)-(?=\d{1,3}\s?(?:GB|GiB|G)s?\b)")
 _ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
 
 
@@ -105,6 +106,8 @@ def normalise(text: str) -> str:
     if "$" in text:
         text = _dollars(text)
     text = _ITALIC.sub(r"\1", text)
+    if "-" in text:  # "A100-80GB": the card, then its memory (a space of the same length)
+        text = _CARD_MEMORY.sub(r"\1 ", text)
     return text
 
 

@@ -134,3 +134,14 @@ def test_training_state_still_blocks_a_weights_reading(scan_text):
     st = only(scan_text, "Training 70 billion parameters in bf16 with gradients and "
                          "optimizer states requires 140GB.")
     assert st["verdict"] is None, st
+
+
+@pytest.mark.parametrize("text, verdict", [
+    # "A100-80GB": the card and its memory (`numbers._CARD_MEMORY`)
+    ("Llama 2 70B in fp16 fits on two A100-80GB GPUs.", "true"),
+    ("Llama 2 70B in fp16 fits on one A100-80GB.", "false"),  # mutant: 138 GB on one
+    ("Two A100-80GBs give you 160GB.", "true"),
+])
+def test_a_card_written_with_its_memory(scan_text, text, verdict):
+    st = only(scan_text, text)
+    assert st["verdict"] == verdict, st
