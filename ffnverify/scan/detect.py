@@ -185,7 +185,32 @@ def _identified(text: str) -> tuple:
                         f"{before.group().strip()} is another model"))
         else:
             out.append((s, e, name, ""))
-    return tuple(out)
+    out += [x for x in _split_names(text) if not any(x[0] < b and a < x[1] for a, b, *_ in out)]
+    return tuple(sorted(out))
+
+
+# a size and its family apart: "the 7B variant of Llama 2", "Llama 2's 13B model"
+_SIZE_OF = re.compile(r"\b(\d+(?:\.\d+)?)\s?([MB])\s+(?:variant|version|model|size|checkpoint)\s+"
+                      r"of\s+(?:the\s+)?(?P<f>[A-Z][\w.-]*(?:\s\d(?:\.\d)?)?)\b")
+_FAMILY_S = re.compile(r"\b(?P<f>[A-Z][\w.-]*(?:\s\d(?:\.\d)?)?)['’]s\s+(\d+(?:\.\d+)?)\s?([MB])\b"
+                       r"(?:\s+(?:variant|version|model|checkpoint))?")
+
+
+def _split_names(text: str) -> list:
+    """(start, end, row, "") for a size said apart from its family, where the family's
+    rows hold exactly one of that size ("the 7B variant of Llama 2": llama-2-7b)."""
+    from fractions import Fraction
+
+    out = []
+    for m in list(_SIZE_OF.finditer(text)) + list(_FAMILY_S.finditer(text)):
+        number, scale = (m.group(1), m.group(2)) if m.re is _SIZE_OF else (m.group(2), m.group(3))
+        size = Fraction(number) * (10**9 if scale == "B" else 10**6)
+        key = squash(m.group("f"))
+        rows = {r for name, r in squashed_rows() if key and name.startswith(key)
+                and size_of(r) == size}
+        if len(key) >= 4 and len(rows) == 1:
+            out.append((m.start(), m.end(), rows.pop(), ""))
+    return out
 
 
 def squash(s: str) -> str:

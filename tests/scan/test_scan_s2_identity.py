@@ -80,3 +80,20 @@ def test_a_small_multiple_before_width_is_a_multiple_of_d():
 def test_a_count_before_width_is_no_multiple():
     assert variants.widths(tokens("a 4096 width SwiGLU")) == []
     assert [w[1] for w in variants.widths(tokens("SwiGLU at 8/3 width"))] == [Fraction(8, 3)]
+
+
+@pytest.mark.parametrize("text, claim, verdict", [
+    # a size said apart from its family (`detect._split_names`)
+    ("The 7B variant of Llama 2 has 32 layers.", "layers(llama-2-7b) == 32", "true"),
+    ("Llama 2's 7B model uses 32 attention heads.", "heads(llama-2-7b) == 32", "true"),
+    ("For the 13B version of Llama 2, the hidden size is 4096.", "d_model(llama-2-13b) == 4096",
+     "false"),  # mutant: the 7B's width
+])
+def test_a_size_said_apart_from_its_family(scan_text, text, claim, verdict):
+    (s,) = scan_text(text, "doc.md")["statements"]
+    assert s["claim"] == claim and s["verdict"] == verdict, s
+
+
+def test_a_size_no_single_row_of_the_family_has_is_no_name(scan_text):
+    (s,) = scan_text("The 7B variant of Llama has 32 layers.", "doc.md")["statements"]
+    assert s["verdict"] is None, s  # LLaMA 1 7B or Llama 2 7B
