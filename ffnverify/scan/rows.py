@@ -12,7 +12,6 @@ from ffnverify.scan.fields import available, names_size, params_lhs, published_a
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.parts import Part
 
-
 _WIDTH_HEADER = re.compile(r"(?:ffn|mlp|feed[- ]?forward|intermediate|d_?ff|ffn[ _]dim)", re.I)
 
 
