@@ -54,6 +54,7 @@ from ffnverify.scan import (
     formula_rows,
     memory_words,
     quantities,
+    respectively,
     restated,
     shares,
     structure,
@@ -267,7 +268,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         + symbolic.identities(toks, clean) + tildes.tilde_results(toks, clean)
     parts += expansions(toks) + conversions(toks) + restated.restatements(toks, clean, names)
     parts += shares.percent_of(toks, clean, names) + format_ratios.ratios(toks, clean) \
-        + device_totals.totals(toks, clean)
+        + device_totals.totals(toks, clean) + respectively.pairs(toks, clean)
     before = carried.before(context, text)
     if cells and before is not None:
         parts += shares.table_shares(header, cells, before.table, toks)
@@ -278,8 +279,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
         toks, clean, before) + formula
               + totals.totals(toks, clean, before) + carried_compute.times(toks, clean, before)
               + carried_compute.costs(toks, clean, before))
-    # "the formula yields ~162M": the figure is the formula's value (its last figure), not
-    # also the model's own count
+    # "the formula yields ~162M": the figure is the formula's value, not the model's count
     formula_out = {max(p.figures) for p in formula}
     if names and not cells:
         got, miss, nf = model_claims(toks, clean, names)
