@@ -16,7 +16,7 @@ from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, words
 from ffnverify.scan.arithmetic import is_op, is_word
 from ffnverify.scan.detect import consistent, elided_names, near_misses, other_names, size_of
-from ffnverify.scan.numbers import Tok
+from ffnverify.scan.numbers import Tok, literal
 from ffnverify.scan.parts import Part
 
 
@@ -394,8 +394,16 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             r"\brespectively\b", text, re.I)
         how = "its noun" if bound else NEARNESS
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
-        parts.append(_field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
-                                  reading))
+        part = _field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
+                            reading)
+        op = words.bound(text[:cand.start], text[cand.end:])
+        if op and func == "params_total" and names_size(cand, model):
+            # "over 175 billion" of GPT-3 (174.6B, known as 175B): a bound on its nominal
+            # size, which may stand for the count it rounds
+            edge = cand.value + (1 if "<" in op else -1) * precision.rounded_unit(cand) / 2
+            part = Part(part.strict, f"({part.lenient} or {lhs_list[0]} {op[0]}= {literal(edge)})",
+                        False, part.figures, part.reading + " (its nominal size, at its rounding)")
+        parts.append(part)
         given.setdefault(lhs_list[0], []).append((len(parts) - 1, cand.value))
     if not any(p.sure for p in parts):  # a field bound by its noun: the symbols beside it
         parts += _by_symbol(toks, text, owners, nums, used, index)  # are its premises

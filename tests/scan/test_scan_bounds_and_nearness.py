@@ -68,3 +68,18 @@ def test_a_factor_between_units_of_time_is_no_time(scan_text):
 def test_over_is_a_bound_only_after_a_word_that_takes_an_amount(scan_text, text, verdict):
     s = _one(scan_text, text)
     assert s["verdict"] == verdict, s
+
+
+# ---- a bound on a model's nominal size (`fields`): "over 175 billion" of GPT-3 ---------
+# GPT-3 has 174.6B parameters and is known as 175B: "With over 175 billion parameters,
+# GPT-3 …" was CHECKED FALSE; the bound is read at the nominal size's rounding, to confirm.
+
+@pytest.mark.parametrize("text, status, verdict", [
+    ("With over 175 billion parameters, GPT-3 has taken the field to new heights.",
+     "suggested", "true"),
+    ("GPT-3 has over 180 billion parameters.", "checked", "false"),  # no nominal size
+    ("GPT-3 has over 200 billion parameters.", "checked", "false"),
+])
+def test_a_bound_on_the_nominal_size(scan_text, text, status, verdict):
+    s = _one(scan_text, text)
+    assert (s["status"], s["verdict"]) == (status, verdict), s
