@@ -49,7 +49,8 @@ def result_figures(toks, text):
         if memory_words.CAPACITY.search(text[max(0, t.start - 24):t.start]) or (t.tilde and
                 memory_words.CAPACITY.search(text[max(0, t.start - 25):t.start - 1])):
             continue  # "a GPU with 24GB", "if you have 40GB": what a device holds
-        if memory_words.CAPACITY_AFTER.match(text, t.end):
+        if memory_words.CAPACITY_AFTER.match(text, t.end) or memory_words.LEFT_BEFORE.search(
+                text, max(0, t.start - 30), t.start):
             continue  # "160 GB, enough for the weights of a 70B model": what is there
         if (memory_words.DEVICE.match(text, t.end)
                 or words.CARD_BEFORE.search(text[max(0, t.start - 24):t.start])) \

@@ -64,8 +64,13 @@ CAPACITY = re.compile(r"\b(?:has|have|having|with|own|offers?|provides?|gives?(?
 CAPACITY_AFTER = re.compile(r"\s*(?:of\s+(?:memory|vram|hbm)\s*)?,?\s*(?:(?:which|that)\s+"
                             r"(?:is|are|'s)\s+)?(?:(?:just|barely|more than|easily|not|plenty)"
                             r"\s+)?(?:enough|sufficient|ample)\b|\s*(?:with\s+)?(?:room|"
-                            r"headroom)\s+(?:to spare|for)\b|\s*(?:in total\s*)?(?:free|to spare)\b",
-                            re.I)
+                            r"headroom)\s+(?:to spare|for)\b|\s*(?:in total\s*)?(?:free|to spare)\b|"
+                            r"\s*(?:(?:of\s+)?(?:memory|vram|hbm)\s+)?(?:(?:looks?|seems?|is|are|stays?|"
+                            r"remains?)\s+)?(?:free|left|remaining|available|unused|spare)\b",
+                            re.I)  # "~67 GB looks free", "10 GB left": what remains
+# before a memory figure: it is what remains of a device's memory ("leaves 67 GB")
+LEFT_BEFORE = re.compile(r"\b(?:leav(?:es|ing)|left with|remaining|free|available|spare)\s+"
+                         r"(?:(?:about|roughly|around|only|just)\s+)?~?\s*$", re.I)
 DEVICE = re.compile(r"\s*(?:of\s+)?(?:gpus?|cards?|devices?|accelerators?|a100s?|h100s?|h200s?|"
                     r"a10g?|l4|l40s?|t4|v100s?|rtx\b|mi\d+|tpus?|macs?|macbooks?|laptops?|"
                     r"consumer|vram\s+(?:gpu|card))(?![\w-]*\s*(?:memory|vram|ram|hbm)\b)", re.I)

@@ -145,3 +145,20 @@ def test_training_state_still_blocks_a_weights_reading(scan_text):
 def test_a_card_written_with_its_memory(scan_text, text, verdict):
     st = only(scan_text, text)
     assert st["verdict"] == verdict, st
+
+
+@pytest.mark.parametrize("text", [
+    # what remains of a device's memory is no weights figure (`memory_words.LEFT_BEFORE`,
+    # `CAPACITY_AFTER`): the second figure was CHECKED FALSE as the weights at fp8
+    "Qwen2.5 7B's weights take ~15 GB in FP16, so ~65 GB looks free.",
+    "Llama 2 7B in fp16 takes 13.5 GB, with 66 GB left on an 80 GB A100.",
+    "Llama 2 7B in fp16 takes 13.5 GB, leaving 66 GB on an 80 GB A100.",
+])
+def test_what_remains_is_no_weights_figure(scan_text, text):
+    st = only(scan_text, text)
+    assert st["verdict"] != "false", st
+
+
+def test_the_weights_beside_what_remains_are_still_caught(scan_text):
+    st = only(scan_text, "Llama 2 7B in fp16 takes 20 GB, with 60 GB left on an 80 GB A100.")
+    assert st["verdict"] == "false", st  # mutant: 13.5 GB
