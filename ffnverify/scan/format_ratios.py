@@ -15,7 +15,7 @@ a reading to confirm, TRUE or FALSE, read at the factor's stated precision.
 import re
 from fractions import Fraction
 
-from ffnverify.scan import precision
+from ffnverify.scan import precision, words
 from ffnverify.scan.binding import dtypes
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
@@ -29,9 +29,9 @@ _REFERENCE = re.compile(r"(?:\bthan|\bcompared\s+(?:to|with)|\bvs\.?|\bversus|\b
 _FROM_TO = re.compile(r"\bfrom\s+$", re.I)
 _MEMORY = re.compile(r"\b(?:memory|vram|ram|size|footprint|storage|space|bytes?|disk|"
                      r"weights?|model|smaller|larger|bigger)\b", re.I)
-_LESS = re.compile(r"\b(?:reduc\w*|cuts?|cutting|sav\w*|lower\w*|shrinks?|shrinking|"
-                   r"decreas\w*|smaller|less|fewer|drops?|compress\w*)\b", re.I)
-_MORE = re.compile(r"\b(?:more|larger|bigger|increas\w*|grows?)\b", re.I)
+# the scan's words for less and more (`words.REDUCE`, `words.INCREASE`), and a format's own
+_LESS = re.compile(words.REDUCE.pattern + r"|cutting|shrink|decreas|compress", re.I)
+_MORE = words.INCREASE
 _SHARE = re.compile(r"\s*of\s+(?:the\s+)?(?:memory|vram|size|footprint|storage|space|bytes)",
                     re.I)
 # a sentence about speed or quality, not memory: its factors are not bytes
