@@ -204,13 +204,20 @@ def _split_names(text: str) -> list:
     out = []
     for m in list(_SIZE_OF.finditer(text)) + list(_FAMILY_S.finditer(text)):
         number, scale = (m.group(1), m.group(2)) if m.re is _SIZE_OF else (m.group(2), m.group(3))
-        size = Fraction(number) * (10**9 if scale == "B" else 10**6)
-        key = squash(m.group("f"))
-        rows = {r for name, r in squashed_rows() if key and name.startswith(key)
-                and size_of(r) == size}
-        if len(key) >= 4 and len(rows) == 1:
-            out.append((m.start(), m.end(), rows.pop(), ""))
+        row = row_of_size(m.group("f"), Fraction(number) * (10**9 if scale == "B" else 10**6))
+        if row:
+            out.append((m.start(), m.end(), row, ""))
     return out
+
+
+def row_of_size(family: str, size) -> str | None:
+    """The one catalogue row whose name starts with `family` (written as the text has it,
+    four letters at least when squashed) and states `size`: "Llama 2" and 7·10⁹ give
+    llama-2-7b; None where no row or several do ("Llama" and 7B: LLaMA 1's or Llama 2's)."""
+    key = squash(family)
+    rows = {r for name, r in squashed_rows() if len(key) >= 4 and name.startswith(key)
+            and size_of(r) == size}
+    return rows.pop() if len(rows) == 1 else None
 
 
 def squash(s: str) -> str:

@@ -12,27 +12,11 @@ not an operator, join the figures.
 
 import re
 
-from ffnverify.scan import words
-from ffnverify.scan.figure import compare, const, devices
+from ffnverify.scan.figure import compare, const, device_count, devices, each_device
 from ffnverify.scan.parts import Part
 
-_DEVICE = r"(?:gpus?|devices?|cards?|accelerators?|nodes?|[abhl]\d{2,3}s?|tpus?|them|rtx\s*\d{4}s?)"
-_COUNT = re.compile(r"\b(\d{1,4}|two|three|four|five|six|seven|eight|sixteen)\s*(?:x\s*|×\s*)?"
-                    r"(?:of\s+)?(?:[a-z]{1,4}\d{2,4}[a-z]*[\s-]+)?(?:\d+\s*gb\s+)?(?:nvidia\s+)?"
-                    + _DEVICE
-                    + r"\b|\b(\d{1,4})\s*[x×]\s*(?=[a-z]{1,4}\d{2,4})", re.I)
 _TOTAL = re.compile(r"\b(?:give|gives|giving|gave|totals?|totall?ing|combined|altogether|"
                     r"in total|for a total of|together|pooled|aggregate)\b|=", re.I)
-_EACH = re.compile(r"\beach\b|\bper\s+(?:gpu|device|card)\b|\bapiece\b", re.I)
-
-
-def _count(text: str) -> int | None:
-    found = set()
-    for m in _COUNT.finditer(text):
-        k = (m.group(1) or m.group(2)).lower()
-        found.add(words.UNIT_WORDS[k] if k in words.UNIT_WORDS else int(k))
-    found = {k for k in found if 2 <= k <= 4096}
-    return found.pop() if len(found) == 1 else None
 
 
 def totals(toks, text: str) -> list[Part]:
@@ -45,11 +29,11 @@ def totals(toks, text: str) -> list[Part]:
     one, whole = toks[m], toks[total]
     if whole.value <= one.value or not _TOTAL.search(text, one.end, whole.end + 16):
         return []
-    if not (devices(text, one) or _EACH.search(text, max(0, one.start - 24), one.end + 16)
+    if not (devices(text, one) or each_device(text, one)
             or re.match(r"[\s-]*(?:gpus?|cards?|devices?|[abhl]\d{2,3}s?|rtx)\b", text[one.end:],
                         re.I) or re.search(r"[abhl]\d{2,3}[\s-]*$", text[:one.start], re.I)):
         return []  # the smaller figure is no device's memory
-    k = devices(text, one) or _count(text)
+    k = devices(text, one) or device_count(text)
     if not k:
         return []
     strict, lenient = compare([[const(k)], [const(one.value)]], whole, binary=True)

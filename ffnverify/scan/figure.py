@@ -111,16 +111,34 @@ def devices(text: str, t: Tok) -> int:
     return k if 2 <= k <= 64 else 0
 
 
-_DEVICE_WORDS = r"(?:gpus?|devices?|cards?|accelerators?|nodes?|chips?|[abhl]\d{2,3}s?|tpus?|ranks?)"
+_DEVICE_WORDS = (r"(?:gpus?|devices?|cards?|accelerators?|nodes?|chips?|[abhl]\d{2,3}s?|tpus?|"
+                 r"ranks?|rtx\s*\d{4}s?)")
 # a figure said of each device: "35 GB per GPU", "70 GB each", "on each GPU", "each of the
 # 8 GPUs holds 17.5 GB"
 _EACH_AFTER = re.compile(r"\s*(?:of\s+\w+\s+)?(?:(?:per|a|/)\s*" + _DEVICE_WORDS + r"\b|each\b|"
                          r"on each\b|apiece\b)", re.I)
 _EACH_BEFORE = re.compile(r"\b(?:each|every|per)\s+(?:of\s+the\s+\w+\s+)?" + _DEVICE_WORDS
                           + r"\b[^.;]{0,24}$", re.I)
-_COUNT_OF_DEVICES = re.compile(r"\b(\d{1,3}|two|three|four|five|six|seven|eight|sixteen)\s*"
-                               r"(?:x\s*|×\s*)?(?:[a-z]{1,4}\d{2,4}[a-z]*\s+)?(?:\d+\s*gb\s+)?"
-                               + _DEVICE_WORDS + r"\b", re.I)
+# a count of devices: "4 GPUs", "eight of them", "two 80 GB A100s", "8x H100"
+_COUNT_OF_DEVICES = re.compile(r"\b(\d{1,4}|two|three|four|five|six|seven|eight|sixteen)\s*"
+                               r"(?:x\s*|×\s*)?(?:of\s+)?(?:[a-z]{1,4}\d{2,4}[a-z]*[\s-]+)?"
+                               r"(?:\d+\s*gb\s+)?(?:nvidia\s+)?(?:" + _DEVICE_WORDS + r"|them)\b|"
+                               r"\b(\d{1,4})\s*[x×]\s*(?=[a-z]{1,4}\d{2,4})", re.I)
+
+
+def device_count(text: str) -> int | None:
+    """The one count of devices (2 to 4096) the text states, or None (none, or several)."""
+    counts = set()
+    for m in _COUNT_OF_DEVICES.finditer(text):
+        k = (m.group(1) or m.group(2)).lower()
+        counts.add(words.UNIT_WORDS[k] if k in words.UNIT_WORDS else int(k))
+    counts = {k for k in counts if 2 <= k <= 4096}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def each_device(text: str, t: Tok) -> bool:
+    """Whether memory figure t is said of each device ("35 GB per GPU", "70 GB each")."""
+    return bool(_EACH_AFTER.match(text, t.end) or _EACH_BEFORE.search(text, 0, t.start))
 
 
 def per_device(text: str, t: Tok) -> int:
@@ -128,14 +146,9 @@ def per_device(text: str, t: Tok) -> int:
     parallelism over 4 GPUs", "split over 2 GPUs needs 70 GB each", "each of the 8 GPUs
     holds 17.5 GB"): the one count of devices the sentence states; 0 when the figure is
     not said of each device, -1 when it is but no single count is stated (unreadable)."""
-    if not (_EACH_AFTER.match(text, t.end) or _EACH_BEFORE.search(text, 0, t.start)):
+    if not each_device(text, t):
         return 0
-    counts = set()
-    for m in _COUNT_OF_DEVICES.finditer(text):
-        k = m.group(1).lower()
-        counts.add(words.UNIT_WORDS[k] if k in words.UNIT_WORDS else int(k))
-    counts = {k for k in counts if 2 <= k <= 4096}
-    return counts.pop() if len(counts) == 1 else -1
+    return device_count(text) or -1
 
 
 @dataclass(frozen=True)

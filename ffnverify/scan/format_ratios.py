@@ -13,15 +13,14 @@ a reading to confirm, TRUE or FALSE, read at the factor's stated precision.
 """
 
 import re
-from fractions import Fraction
 
+from derivations.model_costs import DTYPE_BYTES as _BYTES
 from ffnverify.scan import precision, words
 from ffnverify.scan.binding import dtypes
 from ffnverify.scan.numbers import literal
 from ffnverify.scan.parts import Part
 from ffnverify.scan.spelled import spelled
 
-_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1, "int4": Fraction(1, 2)}
 # before the format measured against
 _REFERENCE = re.compile(r"(?:\bthan|\bcompared\s+(?:to|with)|\bvs\.?|\bversus|\brelative\s+to|"
                         r"\bover|\bof|\bagainst|\bfrom)\s+(?:the\s+|full\s+|standard\s+|"

@@ -1,7 +1,7 @@
 """Sizes of one family and a field's figures, paired in order: "Llama 2 7B, 13B and 70B
 have 32, 40 and 80 layers respectively", "Llama 2 7B/13B/70B have 32/40/80 layers",
 "The 7B and 13B Llama 2 models have 32 and 40 layers". Each size names the family's one
-row of that size (as `detect._split_names` finds it), and each figure is that row's
+row of that size (`detect.row_of_size`, as for "the 7B variant of Llama 2"), and each figure is that row's
 field, the field being the noun right after the last figure.
 
 What it guarantees: as many sizes as figures (two to six), in one list each (joined by
@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 
 from ffnverify.scan import words
-from ffnverify.scan.detect import size_of, squash, squashed_rows
+from ffnverify.scan.detect import row_of_size
 from ffnverify.scan.parts import Part
 
 _SIZE = r"\d+(?:\.\d+)?\s?[MB]"
@@ -35,13 +35,6 @@ _BEFORE = re.compile(rf"\b(?:the\s+)?(?P<sizes>{_list(_SIZE)})\s+(?P<f>{_FAMILY}
 _SPLIT = re.compile(r"\s*(?:/|,\s*(?:and\s+)?|\s+and\s+)\s*")
 
 
-def _row(family: str, size: Fraction) -> str | None:
-    key = squash(family)
-    rows = {r for name, r in squashed_rows() if len(key) >= 4 and name.startswith(key)
-            and size_of(r) == size}
-    return rows.pop() if len(rows) == 1 else None
-
-
 def _size(text: str) -> Fraction:
     m = re.match(r"(\d+(?:\.\d+)?)\s?([MB])", text, re.I)
     return Fraction(m.group(1)) * (10**9 if m.group(2).upper() == "B" else 10**6)
@@ -57,7 +50,7 @@ def pairs(toks, text: str) -> list[Part]:
         field = next((f for pattern, f in words.FIELD_RES if pattern.match(text, m.end())), None)
         if field is None or field in ("params_total",):
             continue
-        rows = [_row(m.group("f"), _size(s)) for s in sizes]
+        rows = [row_of_size(m.group("f"), _size(s)) for s in sizes]
         if not all(rows) or len(set(rows)) != len(rows):
             continue
         sure = bool(re.search(r"\brespectively\b", text[m.end():m.end() + 60], re.I)) or (

@@ -19,7 +19,7 @@ the sum of the parts, each at its stated precision, meets the total at its preci
 
 import re
 
-from ffnverify.scan.figure import Term, alternatives, compare, devices, per_device
+from ffnverify.scan.figure import Term, alternatives, compare, devices, each_device
 from ffnverify.scan.numbers import literal, normalise, tokens
 from ffnverify.scan.parts import Part
 
@@ -56,7 +56,7 @@ def _counted(text, t) -> bool:
     """A part multiplied by a count written before it: "two 80 GB GPUs", "2 × 80GB", "8x
     H100 80GB" (`figure.devices`)."""
     return bool(_COUNT_BEFORE.search(text[max(0, t.start - 12):t.start])) or devices(text, t) > 0 \
-        or per_device(text, t) != 0  # "38GB on each GPU"
+        or each_device(text, t)  # "38GB on each GPU"
 
 
 def _part(toks, addends, total, what) -> Part:
