@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 HERE = Path(__file__).parent / "corpus_v3"
 FOLDERS = ("dev", "heldout", "hostile", "fresh", "fresh2", "fresh3", "fresh4", "fresh5",
-           "fresh6", "fresh7", "fresh8", "fresh9")
+           "fresh6", "fresh7", "fresh8", "fresh9", "fresh10")
 HELD_OUT_SETS = ("fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-                 "fresh7", "fresh8", "fresh9")  # held out whatever
+                 "fresh7", "fresh8", "fresh9", "fresh10")  # held out whatever
 # sha256(url) gives
 DOC_SUFFIXES = (".md", ".txt", ".rst", ".html", ".ipynb")
 
@@ -137,7 +137,8 @@ def test_every_labelled_file_is_in_its_folder_and_every_document_is_labelled():
                          [("fresh", 20, 180), ("fresh2", 35, 280), ("fresh3", 38, 260),
                           ("fresh4", 38, 250), ("fresh5", 38, 250),
                           ("fresh6", 38, 250), ("fresh7", 38, 250),
-                          ("fresh8", 38, 250), ("fresh9", 38, 250)])
+                          ("fresh8", 38, 250), ("fresh9", 38, 250),
+                          ("fresh10", 38, 250)])
 def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, least_labels):
     docs = [d for d in _sources() if d["split"] == folder]
     labels = _labels(folder)
@@ -157,6 +158,8 @@ def test_each_later_held_out_folder_is_of_its_stated_size(folder, least_docs, le
                 "fresh7")),
     ("fresh9", ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
                 "fresh7", "fresh8")),
+    ("fresh10", ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
+                 "fresh7", "fresh8", "fresh9")),
 ])
 def test_a_later_held_out_folder_shares_no_site_thread_or_title_with_the_others(
         folder, earlier_sets):
