@@ -19,7 +19,7 @@ from dataclasses import replace
 from fractions import Fraction
 from itertools import product as _cartesian
 
-from ffnverify.scan import precision, words
+from ffnverify.scan import equation_forms, precision, words
 from ffnverify.scan.figure import compare, spread, terms_of
 from ffnverify.scan.numbers import SCALES, Tok, literal, tokens
 from ffnverify.scan.parts import Part
@@ -240,6 +240,8 @@ def arithmetic(toks) -> tuple[list, bool]:
             left, right = sides[k], sides[k + 1]
             if expression(left) is None or expression(right) is None:
                 continue
+            if k == 0 and op == "=" and equation_forms.is_label(left, right, _value(right)):
+                continue
             unsure = unsure or any(t.tilde for t in left if t.kind == "NUM")
             part = unequal(left, right, at) if op == "≠" else _compared(left, op, right, at)
             if part is not None:
@@ -370,6 +372,10 @@ def _compared(left, op, right, at) -> Part | None:
                 f"approx({lhs}, {num(shared)}, abs={literal(shared.unit / 2)})"  # 856M: ±0.5M
             strict = f"({strict} or {scaled})"
             loose = f"({loose} or {precision.lenient(lhs, hedged_tok(shared) if hedge else shared)})"
+    inv = equation_forms.inverse(lhs, _value(left), right)
+    if inv:  # "0.099 = ~10×": the factor it divides by
+        alt = precision.lenient(inv[0], hedged_tok(inv[1]) if approx else inv[1])
+        strict, loose = f"({strict} or {alt})", f"({loose} or {alt})"
     return Part(strict, loose, not leans, figs, f"arithmetic as written: {strict}")
 
 

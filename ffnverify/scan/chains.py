@@ -283,7 +283,8 @@ _RATIO_LEAD = {"of", "is", "about", "roughly", "around", "approximately", "nearl
 
 def stated_ratios(toks, text, names, about: str = "") -> list[Part]:
     """"hidden_size is 4,096 but intermediate_size is 14,336 — a ratio of about 3.5×": the
-    larger of the two figures before "ratio" over the smaller, at the ratio's precision
+    larger of the two figures before "ratio" over the smaller (the smaller over the larger
+    for a ratio below 1, "0.74 GB of 7.45 GB: ratio = 0.099"), at the ratio's precision
     (sure only when exactly two figures come before it, outside model names)."""
     from ffnverify.scan.binding import in_names
 
@@ -307,6 +308,8 @@ def stated_ratios(toks, text, names, about: str = "") -> list[Part]:
             continue  # figures of different kinds ("a 7B model", "0.01 %") are no pair
         small, big = sorted(before, key=lambda k: toks[k].value)
         r = toks[j]
+        if r.value < 1:  # "a ratio of 0.099": the smaller over the larger
+            small, big = big, small
         hedge = any(toks[k].lower in ("about", "roughly", "around", "approximately", "nearly",
                                       "almost", "some") or toks[k].text == "~"
                     for k in range(i + 1, j))

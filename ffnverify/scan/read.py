@@ -56,6 +56,7 @@ from ffnverify.scan import (
     quantities,
     respectively,
     restated,
+    said_of,
     shares,
     structure,
     symbolic,
@@ -81,7 +82,7 @@ from ffnverify.scan.detect import (
     near_misses,
     other_names,
 )
-from ffnverify.scan.fields import field_by_heading, fields_in, model_claims
+from ffnverify.scan.fields import field_by_heading, model_claims
 from ffnverify.scan.numbers import CJK, normalise, tokens
 from ffnverify.scan.parts import Part
 from ffnverify.scan.rows import row_claims, shape_counts
@@ -141,25 +142,6 @@ def _value_figures(toks, claim: str, candidates) -> tuple:
     claim is matched to the figures it reads)."""
     values = {t.value for t in tokens(claim) if t.kind == "NUM"}
     return tuple(i for i in candidates if toks[i].value in values)
-
-
-def _results_said_of(parts, toks, clean, names) -> list:
-    """Arithmetic whose result is then said of a named model's quantity ("In Llama 3 8B,
-    the K and V projections hold `2 * 4096 * 4096 = 33554432` parameters") makes a second
-    claim the arithmetic does not read: that part is a reading to confirm."""
-    if not names:
-        return parts
-    fields = fields_in(clean)
-    out = []
-    for p in parts:
-        if p.sure and p.figures and p.reading.startswith("arithmetic"):
-            last = toks[max(p.figures)]
-            if any(fs >= last.end and words.NOUN_AFTER.match(clean[last.end:fs])
-                   for fs, _, _ in fields):
-                p = replace(p, sure=False, reading=p.reading + " (the result is then said of "
-                            "a model's quantity, which is not read)")
-        out.append(p)
-    return out
 
 
 _OUT_OF_MEMORY = re.compile(r"\bOOMs?\b|\bout of (?:GPU |GPU-)?memory\b|\bout-of-memory\b", re.I)
@@ -351,7 +333,7 @@ def reading(text: str, context: Context | None = None, header=(), cells=(),
     whole = {f for p in parts if p.strict.startswith("experts(") for f in p.figures}
     parts = [p for p in parts if not (p.strict.startswith("active_experts(")
                                       and whole & set(p.figures))]
-    parts = _results_said_of(parts, toks, clean, names or ((0, 0, subject),)
+    parts = said_of.results_said_of(parts, toks, clean, names or ((0, 0, subject),)
                              if subject and not assumed else names)
     if _OUT_OF_MEMORY.search(clean) and any(_MEMORY_CALL.search(p.strict) for p in parts):
         # "70B model OOM on 24GB VRAM even with 4-bit weights": the figure is the memory

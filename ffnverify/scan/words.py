@@ -127,7 +127,7 @@ SCOPES = [  # (pattern, part of the model) — first match wins
 ]
 
 # identity: words after a model's name that make it another release
-VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|v\d[\w.]*|sft|dpo|rlhf|"
+VARIANT_SUFFIX = re.compile(r"[\s_-]*(?:chat|instruct|python|vision|long|v\d[\w.]*|sft|dpo|rlhf|"
                             # a release for another language or casing ("bert-base-chinese",
                             # "BERT-base cased", "Llama-2-7b-zh"): another vocabulary
                             r"chinese|multilingual|cased|japanese|korean|german|french|"
