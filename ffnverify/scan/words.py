@@ -420,7 +420,8 @@ FIELDS_AROUND = [
                 r"((?:distinct |unique )?tokens)\b", re.I), "vocab"),  # "a vocabulary of 32,000 tokens"
     (re.compile(r"\bheads? of (?:size )?\d+[- ]?(dimensions?|dims?|each)\b", re.I), "head_dim"),
     (re.compile(r"\b(?:routes?|routed|routing|sends?|sent|dispatch(?:es|ed)?|activates?|"
-                r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?\b\d+\s+"
+                r"activated|selects?|selected|picks?)\b(?:(?!\bof\b)[^.;]){0,40}?(?<!over )"
+                r"(?<!across )(?<!among )(?<!from )\b\d+\s+"  # "routing over 8 experts": the pool
                 r"(experts?)\b", re.I),
      "active_experts"),  # "routes each token to 2 experts"
     (re.compile(r"\b(?:widens?|widened|grows?|grew|expands?|expanded|enlarges?|raises?|"
