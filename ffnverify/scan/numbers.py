@@ -78,9 +78,17 @@ def _fraction(m) -> str:
     return f"{a}/{b}"
 
 
+# a byte unit spelled out after a figure ("140 gigabytes", "512 kibibytes"): its symbol
+_SPELLED_BYTES = re.compile(r"(?<=\d)(\s?)(kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?\b",
+                            re.I)
+_BYTE_SYMBOL = {"kilo": "KB", "mega": "MB", "giga": "GB", "tera": "TB", "kibi": "KiB",
+                "mebi": "MiB", "gibi": "GiB", "tebi": "TiB"}
+
+
 @lru_cache(maxsize=16384)
 def normalise(text: str) -> str:
-    """Prose with its LaTeX and emphasis markup turned into plain symbols."""
+    """Prose with its LaTeX and emphasis markup turned into plain symbols (and a byte unit
+    spelled out after a figure into its symbol)."""
     if "\\" in text or "{" in text:
         for _ in range(3):
             text = _LATEX_FRAC.sub(_fraction, text)
@@ -105,6 +113,8 @@ def normalise(text: str) -> str:
         text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:
         text = _dollars(text)
+    if "yte" in text or "YTE" in text:
+        text = _SPELLED_BYTES.sub(lambda m: m.group(1) + _BYTE_SYMBOL[m.group(2).lower()], text)
     text = _ITALIC.sub(r"\1", text)
     if "-" in text:  # "A100-80GB": the card, then its memory (a space of the same length)
         text = _CARD_MEMORY.sub(r"\1 ", text)

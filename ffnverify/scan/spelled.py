@@ -113,6 +113,10 @@ def spelled(text: str) -> tuple:
                 at += len(p) + 1
         else:
             words.append((m.start(), m.end(), m.group()))
+    # words apart (a figure or a sign between them: "a 70 billion") are no one number: a
+    # mark between them that no table holds ends a cardinal there
+    words = [x for k, w in enumerate(words) for x in (
+        [(w[0], w[0], "|")] if k and text[words[k - 1][1]:w[0]].strip(" \t\r\n-") else []) + [w]]
     out, k = [], 0
     while k < len(words):
         s, e, w = words[k]
