@@ -303,8 +303,11 @@ def equalities(toks, text, context: Context) -> list:
 
 
 def llama_width(text) -> list:
-    """"d = 4096 and the Llama width h = 11008": Meta's rule at that d."""
-    if not re.search(r"llama|meta'?s? (?:rule|width)|width rule", text, re.I):
+    """"d = 4096 and the Llama width h = 11008": Meta's rule at that d. Only where the text
+    speaks of the rule: a config that names a Llama model and lists its d and d_ff
+    ("Llama 3 8B: d_model = 4096, d_ff = 14336") claims no rule (Llama 3's 14336 is not it)."""
+    if not re.search(r"meta'?s? (?:rule|width)|width rule|llama(?:'s)? (?:ffn |mlp )?(?:width|"
+                     r"rule|formula)|multiple_of|8/3|2/3 ?(?:·|×|\*|of)", text, re.I):
         return []
     d = re.search(r"\bd(?:_model)?\s*=\s*([\d,]+\d)", text)
     h = re.search(r"\b(?:h|d_ff|hidden)\s*=\s*([\d,]+\d)", text)
