@@ -249,6 +249,9 @@ def products(toks, text, names, about: str = "") -> list[Part]:
                               f"{toks[n].text} pieces of {toks[size].text}"))
     return parts
 _GLUED = re.compile(r"\s*\(\s*[\w-]+\s*\)")  # "13.5 GB (fp16)": the dtype glued to the figure
+# "Llama 3 8B in bf16 is 16GB": a named model at a stated format *is* a size (to confirm)
+_IS = re.compile(r"\b(?:is|are|weighs?)\s+(?:about|roughly|around|approximately|only|just|"
+                 r"~|≈)?\s*~?\s*$", re.I)
 # a quantized format's weights hold more than their bits: a scale (and zero point) per block
 # of weights (GGUF Q4_K about 4.5 bits a weight, Q8_0 8.5, NF4 with double quantization
 # about 4.13) and the embeddings often kept at 16 bits; the lenient reading allows up to
@@ -355,7 +358,8 @@ def weights(toks, text, names, about: str = "", count: str = "") -> list[Part]:
             reading = f"{toks[count_at[1]].text} parameters × {per_text}"
             sure = True
         elif names and (memory_words.WEIGHTS_WORDS.search(text) or (fmt and _GLUED.match(text, res.end) and
-                        _GLUED.match(text, res.end).end() >= fmt[1])) and \
+                        _GLUED.match(text, res.end).end() >= fmt[1])
+                        or (fmt and _IS.search(text, 0, res.start))) and \
                 not memory_words.NOT_WEIGHTS.search(text) and not memory_words.RUNTIME_ONLY.search(text):
             name, sure = model(names, res.start)
             sure = sure and bool(memory_words.WEIGHTS_WORDS.search(text))  # "13.5 GB (fp16)": to confirm

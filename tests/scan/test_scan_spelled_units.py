@@ -43,3 +43,18 @@ def test_weights_in_spelled_gigabytes_are_read(engine, text, verdict):
 ])
 def test_words_with_a_figure_or_a_sign_between_are_not_one_number(text, values):
     assert [s.value for s in spelled(text)] == values
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Llama 3 8B in bf16 is 16GB.", "true"),
+    ("In bf16, Llama 3 8B is about 16GB.", "true"),
+    ("Llama 3 8B in bf16 is 10GB.", "false"),
+])
+def test_a_named_model_at_a_format_is_a_size_to_confirm(engine, text, verdict):
+    status, got, claim, record = decide(engine, text)
+    assert (status, got) == ("suggested", verdict), record
+    assert claim.startswith("approx(weight_bytes(llama-3-8b, dtype=bf16)"), record
+
+
+def test_a_model_without_a_format_is_no_size(engine):
+    assert decide(engine, "Llama 3 8B is 16GB.")[0] == "unchecked"
