@@ -85,7 +85,7 @@ def contexts(toks, text):
         glued = memory_words.TOKENS_AFTER.match(text, t.end)
         if glued or (after[:1] and after[0] in ("tokens", "token")) or (
                 memory_words.CONTEXT_BEFORE.search(text[max(0, t.start - 30):t.start])
-                and after[:1] != ["tokens"] and re.search(r"context|sequence|prompt",
+                and after[:1] != ["tokens"] and re.search(r"context|sequence|prompt|_len\b|n_ctx",
                                                           text[max(0, t.start - 30):t.start],
                                                           re.I)):
             out.append(i)

@@ -26,8 +26,10 @@ ATTENTION_FORMS = (("mha", re.compile(r"\bwithout (?:GQA|MQA|grouped[- ]query|mu
                                       r"\bMHA\b|\bmulti[- ]head(?:ed)? (?:self[- ])?attention\b", re.I)),
                    ("mqa", re.compile(r"\bMQA\b|\bmulti[- ]query (?:self[- ])?attention\b", re.I)),
                    ("gqa", re.compile(r"\bGQA\b|\bgrouped[- ]query (?:self[- ])?attention\b", re.I)))
+# a serving engine's or a runtime's context setting ("max_model_len=4096", "n_ctx 8192")
+CONTEXT_SETTING = r"\b(?:max_model_len|max_seq_len|max_seq_length|max_length|seq_len|n_ctx|num_ctx)"
 CONTEXT_BEFORE = re.compile(r"(?:context|sequence|prompt)(?: length| window| size)?"
-                            r"(?: of)?\s*$|\bat\s*$", re.I)
+                            r"(?: of)?\s*$|\bat\s*$|" + CONTEXT_SETTING + r"\s*[=:]?\s*$", re.I)
 TOKENS_AFTER = re.compile(r"\s*-?\s*tokens?\b|\s*(?:-token )?context\b", re.I)
 BATCH_WORDS = {"sequences", "requests", "users", "prompts", "concurrent", "samples"}
 BATCH_BEFORE = re.compile(r"batch(?: size)?(?: of| =)?\s*$", re.I)
