@@ -144,8 +144,10 @@ def nominal(toks, names, name: str):
     return None
 
 
+# (not the key of a next `Key: value` line: "Base model: Mistral 7B" over "Layers: 32"
+# names the model, not its layers)
 _COMPONENT_AFTER = re.compile(r"[\s-]*(?:experts?\b|style\b|like\b|based\b|variants?\b|"
-                              r"clones?\b|blocks?\b|layers?\b|architecture\b)", re.I)
+                              r"clones?\b|blocks?\b|layers?\b|architecture\b)(?!\s*:)", re.I)
 _MANY_BEFORE = re.compile(r"(?:\b(?:two|three|four|five|six|seven|eight|nine|ten|sixteen|"
                           r"several|multiple|many)|\d+\s*[x×])\s*$", re.I)
 

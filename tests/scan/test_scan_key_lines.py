@@ -1,0 +1,37 @@
+"""A model named in one `Key: value` line is the model itself, not a component of it
+because the next key is "Layers:" ("Base model: Mistral 7B" over "Layers: 32" read as
+"Mistral 7B layers", so the lines below were given the model the document named earlier:
+found by a probe in the eleventh session; the text here is written for the test)."""
+
+from ffnverify.scan import readers, structure
+from ffnverify.scan.binding import subjects
+from ffnverify.scan.detect import models
+
+DOC = """# Specifications
+
+- Model: Llama 3 8B
+- Layers: 32
+
+## Another
+
+Base model: Mistral 7B
+Layers: 32
+Context: 8192 tokens
+"""
+
+
+def test_a_model_before_the_next_key_is_named_not_a_component():
+    text = "Base model: Mistral 7B Layers: 32 Context: 8192 tokens"
+    assert [n for _, _, n in subjects(text, models(text))] == ["mistral-7b"]
+    text = "Eight Mistral 7B layers are stacked"  # a component still
+    assert subjects(text, models(text)) == ()
+
+
+def test_lines_under_another_models_name_are_not_given_the_first_model(scan_text):
+    doc = readers.read(DOC, "markdown")
+    places = structure.places(doc.blocks, doc.where)
+    last = places[-1]
+    assert last is None or last.model != "llama-3-8b", last
+    got = {s["line"]: s for s in scan_text(DOC)["statements"]}
+    for line in (9, 10):
+        assert "llama-3-8b" not in (got[line]["claim"] or ""), got[line]
