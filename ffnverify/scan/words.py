@@ -378,7 +378,8 @@ FIELDS = [  # (pattern on lower-case text, claim function)
     (r"encoder (?:layers|blocks)\b|(?<=-)encoder\b", "encoder_layers"),
     (r"(?:decoder |transformer )?(?:layers|blocks)\b|(?<=-)(?:layer|block)\b|\bn_?layers?\b",
      "layers"),
-    (r"vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary", "vocab"),
+    (r"(?<=-)token vocab(?:ulary)?|vocab(?:ulary)?(?: size)?|tokens in (?:the |its )?vocabulary",
+     "vocab"),  # "a 50,000-token vocabulary" as "a 4096-token context"
     (r"context (?:length|window|size)(?: size| length)?|max(?:imum)? (?:sequence length|"
      r"positions?(?: embeddings)?)|max_position_embeddings|(?<=-)token context|tokens? (?:of )?context|\bcontext\b|\b(?:n_)?ctx\b",
      "context"),

@@ -35,3 +35,11 @@ def test_lines_under_another_models_name_are_not_given_the_first_model(scan_text
     got = {s["line"]: s for s in scan_text(DOC)["statements"]}
     for line in (9, 10):
         assert "llama-3-8b" not in (got[line]["claim"] or ""), got[line]
+
+
+def test_a_token_vocabulary_binds_its_figure_by_its_noun(engine):
+    from tests.scan.verdicts import decide
+    got = decide(engine, "Llama 2 7B has 32 layers, a 4096-token context and a 50,000-token "
+                         "vocabulary.")
+    assert got[:2] == ("checked", "false") and "vocab(llama-2-7b) == 50000" in got[2], got[3]
+    assert decide(engine, "Llama 2 7B has a 32,000-token vocabulary.")[:2] == ("checked", "true")
