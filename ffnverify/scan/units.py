@@ -127,9 +127,20 @@ _FRAGMENT = re.compile(r"[~≈]?\d[\d.,]*\s?[KMBT]?\s+(?:[a-z-]+\s+)?(?:paramete
                        r"heads|experts|tokens)\.?\s*(?:$|(?=[A-Z]))")
 
 
+# arithmetic with its units, said as a result (`70B params × 0.6 bytes = 42 GB`): figures
+# with a scale or a byte unit, and the nouns of counted things, around one `=` or `≈`
+_UNITS_ARITHMETIC = re.compile(
+    r"`*(?=[^`]*\d[^`]*[×*·/+][^`]*[=≈])(?:[\d\s.,+\-*/×·^()=≈~]|(?<=\d)\s?(?:[KMBT]|[KMGT]i?B)"
+    r"\b|\b(?:params|parameters|bytes?|tokens|layers|heads|bits|GB|GiB|MB|MiB|KB|KiB|TB|FLOPs?)"
+    r"\b)+`*")
+
+
 def _is_arithmetic(code: str) -> bool:
     """Inline code that is arithmetic: numbers and operators, or a formula in one-letter
-    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`)."""
+    symbols that states a comparison (`3 * d * h == 3 * 4096 * 11008`), or figures with
+    their units and counted nouns computed to a result (`70B params × 0.6 bytes = 42 GB`)."""
+    if _UNITS_ARITHMETIC.fullmatch(code):
+        return True
     if not _ARITHMETIC.fullmatch(code):
         return False
     return not re.search(r"[A-Za-z]", code) or bool(re.search(r"[=≈<>]", code))
