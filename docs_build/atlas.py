@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "scan" / "corpus_v3"
 REAL = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6",
-        "fresh7", "fresh8", "fresh9")
+        "fresh7", "fresh8", "fresh9", "fresh10")
 # the fresh folders also by their halves: A looked at once for failure families, B never
-# (README.md; fresh4/ to fresh9/ are split the same way)
+# (README.md; fresh4/ to fresh10/ are split the same way)
 FOLDERS = (("dev", None), ("heldout", None),
            *((f, h) for f in REAL[2:] for h in (None, "A", "B")), ("hostile", None))
 

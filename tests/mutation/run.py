@@ -114,7 +114,7 @@ AREAS = {
     "scan": (
         ["ffnverify.scan." + m for m in (
             "anaphora", "arithmetic", "binding", "blocks", "carried", "carried_compute",
-            "device_totals", "respectively",
+            "device_totals", "respectively", "equation_forms", "said_of",
             "chains", "cjk", "compute", "derived", "detect", "doc_html", "doc_ipynb",
             "doc_markdown", "doc_rst", "doc_text", "european", "fields", "figure",
             "format_ratios", "formats",
@@ -159,7 +159,10 @@ AREAS = {
             "test_scan_european", "test_scan_restated", "test_scan_count_nouns",
             "test_scan_paragraph_before", "test_scan_rates",
             "test_scan_settings_and_word_formulas", "test_scan_bounds_and_nearness",
-            "test_scan_format_ratios", "test_scan_respectively")],
+            "test_scan_format_ratios", "test_scan_respectively",
+            "test_scan_equation_forms", "test_scan_expert_pool", "test_scan_spelled_units",
+            "test_scan_width_rule", "test_scan_context_setting", "test_scan_key_lines",
+            "test_scan_inline_units")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
