@@ -246,6 +246,10 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
 
 
 _FAMILY_NOUN = re.compile(rf"\s+(?:{words.GROUP_NOUN})\b", re.I)
+# the family named as what a model belongs to ("belongs to the Llama 3 family", "a member
+# of the Llama series"), not as a subject of its own ("the Llama 2 family spans 7B to 70B")
+_CONTAINER_BEFORE = re.compile(r"\b(?:belong(?:s|ing)? to|part of|members? of|in|of|from|"
+                               r"within)\s+(?:the\s+)?$", re.I)
 
 
 def _own_family(text: str, a: int, b: int, rows: set, consistent, placed: bool) -> bool:
@@ -259,12 +263,6 @@ def _own_family(text: str, a: int, b: int, rows: set, consistent, placed: bool) 
         return not group and any(consistent(text[a:b], r) for r in rows)  # …": the family
     return group and bool(_CONTAINER_BEFORE.search(text, 0, a)) and any(
         consistent(text[a:b], r) for r in rows)
-
-
-# the family named as what a model belongs to ("belongs to the Llama 3 family", "a member
-# of the Llama series"), not as a subject of its own ("the Llama 2 family spans 7B to 70B")
-_CONTAINER_BEFORE = re.compile(r"\b(?:belong(?:s|ing)? to|part of|members? of|in|of|from|"
-                               r"within)\s+(?:the\s+)?$", re.I)
 
 
 def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list, set]:
@@ -555,10 +553,12 @@ def _written_with(names, model: str, t: Tok, text: str) -> bool:
 
 
 def names_size(t: Tok, model: str) -> bool:
-    """Whether figure t is the size written in the model's name (`70B` for llama-2-70b)."""
-    size = size_of(model)
-    return size is not None and t.scale in ("B", "M", "billion", "million", "bn") \
-        and t.value == size and t.unit >= _name_unit(model)  # "175.0B": a measurement
+    """Whether figure t is a size its name writes (70B of llama-2-70b; 7B of mixtral-8x7b,
+    not the 56B of eight, which is a claim)."""
+    m = re.search(r"x(\d+)([bm])$", model)
+    sizes = {size_of(model), int(m[1]) * 10 ** (9 if m[2] == "b" else 6) if m else None}
+    return t.scale in ("B", "M", "billion", "million", "bn") and t.value in sizes \
+        and t.unit >= _name_unit(model)  # "175.0B": a measurement
 
 
 def _name_unit(model: str) -> Fraction:
