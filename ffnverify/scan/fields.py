@@ -16,6 +16,7 @@ from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, words
 from ffnverify.scan.arithmetic import is_op, is_word
 from ffnverify.scan.detect import consistent, elided_names, near_misses, other_names, size_of
+from ffnverify.scan.figure import range_ends
 from ffnverify.scan.numbers import Tok, literal
 from ffnverify.scan.parts import Part
 
@@ -77,18 +78,23 @@ def _clause_start(text: str, at: int) -> int:
     return last
 
 
-def _owner(names, text, at) -> tuple[str | None, bool]:
+_PARALLEL = re.compile(r"\s*(?:,|vs\.?|versus|and|or|to|&|/)\s*", re.I)  # names side by side
+_FIGURES = re.compile(r"\d[\d.,]*(?:\s*(?:to|–|—|-)\s*\d[\d.,]*)?")  # a range is one
+
+
+def _owner(names, text, at) -> tuple[str | None, bool | None]:
     """The model a figure at `at` is said of, and whether the grammar gives it: the only
     model the sentence names, or the one that opens the figure's own clause ("Unlike
     GPT-2 XL, GPT-3 has 96 layers"); two names joined as one subject ("Llama 2 7B and
-    Mistral 7B have ...") or a figure before any name give no clear owner."""
+    Mistral 7B have ...") give no clear owner (False), and a figure before any name, or
+    after names side by side ("A vs B: 32 vs 40 layers"), only a guess (None)."""
     if not names:
         return None, False
     if len({n[2] for n in names}) == 1:
         return names[0][2], True
     before = [n for n in names if n[1] <= at]
     if not before:
-        return names[0][2], False
+        return names[0][2], None
     start = _clause_start(text, at)
     mine = [n for n in before if n[0] >= start]
     if len(mine) != 1:
@@ -96,7 +102,9 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
         # with is not the subject; the nearest one not so named is the likelier owner
         subjects = [n for n in before if not words.COMPARED_WITH.search(
             text, max(0, n[0] - 32), n[0])]
-        return (subjects or before)[-1][2], False
+        side = len(before) > 1 and _PARALLEL.fullmatch(text, before[-2][1], before[-1][0]) \
+            and len(_FIGURES.findall(text, before[-1][1])) > 1  # "A vs B: 32 vs 40", not
+        return (subjects or before)[-1][2], None if side else False  # "A, B have 7 to 8B"
     earlier = [n for n in names if n[1] <= mine[0][0]]
     if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
                                 text[earlier[-1][1]:mine[0][0]], re.I):
@@ -104,8 +112,7 @@ def _owner(names, text, at) -> tuple[str | None, bool]:
     return mine[0][2], True
 
 
-# a figure set to a field's name just before it ("num_kv_heads = 8"), which no noun after
-# it takes
+# a figure set to a field's name just before it ("num_kv_heads = 8"): no noun after takes it
 _ASSIGNED = re.compile(r"[A-Za-z]\w*_\w+\s*=\s*~?$")  # a snake_case name: "H=8 KV heads" is
 # the symbol H explained by its noun
 # a preposition opening a clause, or after a verb of running, before a figure that comes
@@ -188,19 +195,9 @@ def _routed(model: str) -> bool:
 
 
 def _range_of(toks, i):
-    """(low, high) tokens when number i is an end of a range `32–40` / `between 30 and
-    35`, else None."""
-    if i + 2 < len(toks) and toks[i + 1].kind == "RANGE" and toks[i + 2].kind == "NUM":
-        return toks[i], toks[i + 2]
-    if i >= 2 and toks[i - 1].kind == "RANGE" and toks[i - 2].kind == "NUM":
-        return toks[i - 2], toks[i]
-    if i + 2 < len(toks) and is_word(toks[i + 1], "and", "to") and toks[i + 2].kind == "NUM" \
-            and i and is_word(toks[i - 1], "between", "from"):
-        return toks[i], toks[i + 2]
-    if i >= 3 and is_word(toks[i - 1], "and", "to") and toks[i - 2].kind == "NUM" \
-            and is_word(toks[i - 3], "between", "from"):
-        return toks[i - 2], toks[i]
-    return None
+    """(low, high) tokens when number i is an end of a range (`figure.range_ends`)."""
+    got = range_ends(toks, i)
+    return (toks[got[0]], toks[got[1]]) if got else None
 
 
 def _alternative_of(toks, i):
@@ -246,8 +243,7 @@ def _one_field_part(lhs_list, t, toks, i, text, binary, sure, reading):
 
 
 _FAMILY_NOUN = re.compile(rf"\s+(?:{words.GROUP_NOUN})\b", re.I)
-# the family named as what a model belongs to ("belongs to the Llama 3 family", "a member
-# of the Llama series"), not as a subject of its own ("the Llama 2 family spans 7B to 70B")
+# the family a model belongs to ("belongs to the Llama 3 family"), not a subject of its own
 _CONTAINER_BEFORE = re.compile(r"\b(?:belong(?:s|ing)? to|part of|members? of|in|of|from|"
                                r"within)\s+(?:the\s+)?$", re.I)
 
@@ -390,7 +386,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             scope_clear = False
         sure = bound and clear and scope_clear and given_sure and not re.search(
             r"\brespectively\b", text, re.I)
-        how = "its noun" if bound else NEARNESS
+        how = ("its noun" if bound else NEARNESS) + (AMONG if clear is None else "")
         reading = f"{lhs_list[0].split('(')[0]} of {model}, stated {cand.text} (bound by {how})"
         part = _field_parts(lhs_list, cand, toks, i, text, func in words.BINARY_FIELDS, sure,
                             reading)
@@ -413,6 +409,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
 
 
 NEARNESS = "nearness only (to confirm)"  # a figure no word binds: never FALSE (`scan.settle`)
+AMONG = ", said of the nearest of several models named (to confirm)"  # never FALSE either
 
 
 def _by_symbol(toks, text, owners, nums, used, index) -> list:

@@ -279,7 +279,29 @@ def range_ends(toks, i) -> tuple[int, int] | None:
         if num(lo) and num(hi) and (toks[lo + 1].kind == "RANGE" or (
                 word(lo + 1, "and", "to") and word(lo - 1, "between", "from"))):
             return lo, hi
+        if num(lo) and num(hi) and word(lo + 1, "to") and _bare_pair(toks, lo, hi):
+            return lo, hi  # "32 to 80 layers", "7 to 8 billion": the interval
     return None
+
+
+_MOVED = {"from", "increase", "increases", "increased", "grow", "grows", "grew", "expand",
+          "expands", "expanded", "raise", "raises", "raised", "cut", "cuts", "reduce",
+          "reduces", "reduced", "drop", "drops", "dropped", "go", "goes", "went", "change",
+          "changes", "changed", "rounded", "round", "up", "down", "scale", "scales", "scaled",
+          "shrink", "shrinks", "shrunk", "=", "→"}
+
+
+def _bare_pair(toks, lo, hi) -> bool:
+    """Whether `lo to hi` is a range said without "from": two figures alike (no scale on
+    the first, or the same one), the smaller first, and no word of a change before them
+    ("grows 4096 to 16384", "rounded up to 11008" are changes, not intervals)."""
+    a, b = toks[lo], toks[hi]
+    if not (a.value and b.value and a.value < b.value) or a.money != b.money:
+        return False
+    if (a.scale and a.scale != b.scale) or a.ratio or b.ratio:
+        return False
+    before = toks[lo - 1] if lo > 0 else None
+    return before is None or before.text.lower() not in _MOVED
 
 
 def compare(choices: list[list[Term]], result: Tok, op: str = "",

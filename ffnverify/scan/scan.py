@@ -33,7 +33,7 @@ from pathlib import Path
 from ffnverify.claims.files import SKIP_DIRS, collect, display_path, read_bounded
 from ffnverify.scan import carried, numbers, readers, structure, units
 from ffnverify.scan.detect import heading_states, is_statement, meaningful_numbers, models
-from ffnverify.scan.fields import NEARNESS
+from ffnverify.scan.fields import AMONG, NEARNESS
 from ffnverify.scan.numbers import normalise, tokens
 from ffnverify.scan.read import AS_WRITTEN, Context, learn, reading, why_unread
 
@@ -542,13 +542,16 @@ def settle(record: dict, r, results: dict):
                       + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
                                    else details), unread=list(r.unread))
         return
-    if verdict == "false" and any(v == "false" and NEARNESS in p.reading
-                                  for p, v, _, _, _ in outcomes):
+    near = [p.reading for p, v, _, _, _ in outcomes if v == "false" and (
+        NEARNESS in p.reading or AMONG in p.reading)]
+    if verdict == "false" and near:
         # a figure paired with a field by nearness only (no noun, subject or header binds
-        # it): "selects from 8 groups of parameters" is no parameter count of 8; a FALSE
-        # from such a pairing is a misreading more often than an error of the text
-        record.update(detail=f"paired with a field by nearness only, it would be false "
-                      f"({claim}); not flagged, since no word binds the figure to that field "
+        # it): "selects from 8 groups of parameters" is no parameter count of 8; or with the
+        # nearest of several models named ("A vs B: 32 vs 40 layers"): a FALSE from such a
+        # pairing is a misreading more often than an error of the text
+        what = "a field" if any(NEARNESS in x for x in near) else "the nearest model named"
+        record.update(detail=f"paired with {what} by nearness only, it would be false "
+                      f"({claim}); not flagged, since no word binds the figure to it "
                       "— " + " — ".join(details[1:] if details[:1] == ["a reading to confirm"]
                                         else details), unread=list(r.unread))
         return
