@@ -351,8 +351,9 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 missing.append(f"{scope} parameters per layer")
                 continue
             lhs_list, scope_clear = got
-            if scope == "" and not per_layer and _ALL_BLOCKS.search(
-                    text[_clause_start(text, min(cand.start, fs)):cand.start]):
+            if scope == "" and not per_layer and (_ALL_BLOCKS.search(
+                    text[_clause_start(text, min(cand.start, fs)):cand.start])
+                                                  or _IN_BLOCKS.match(text, max(fe, cand.end))):
                 # "GPT-2 small's 12 blocks hold 85M parameters": the layers without the
                 # embedding, leniently
                 lhs_list, scope_clear = lhs_list + [
@@ -485,6 +486,8 @@ _WIDTH_WORD = re.compile(r"width|wide|dim", re.I)
 _FFN_SAID = re.compile(r"\b(?:ffns?|mlps?|feed[- ]?forward|experts?|intermediate)\b", re.I)
 _ALL_BLOCKS = re.compile(r"\b(?:blocks|layers|decoder layers|transformer layers)\s+"
                          r"(?:together\s+)?(?:hold|have|contain|account for|carry)\s*~?$", re.I)
+_IN_BLOCKS = re.compile(r"\s*(?:in|across)\s+(?:its|the|all)\s+(?:\d+\s+)?(?:transformer |decoder )?"
+                        r"(?:blocks|layers)\b", re.I)  # "6.5B parameters in its 32 layers"
 _KV_SAID = re.compile(r"\bkv\b|key[- /]value|\bcache\b", re.I)
 _QUERY_HEADS = re.compile(r"\b(?:query|attention|q)\b", re.I)
 

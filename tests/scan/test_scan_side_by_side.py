@@ -49,3 +49,13 @@ def test_a_bare_to_between_like_figures_is_a_range(text, is_range):
 def test_a_range_of_layers_is_read_as_its_interval(engine):
     got = decide(engine, "Llama 2 7B to 70B span 32 to 80 layers.")
     assert got[1] == "true" and "32 <= layers(llama-2-7b) <= 80" in got[2], got[3]
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Llama 2 7B has 6.5B parameters in its 32 layers.", "true"),  # 32 × 202.4M
+    ("Llama 2 7B has 6.5B parameters across the layers.", "true"),
+    ("Llama 2 7B has 5B parameters in its 32 layers.", "false"),
+])
+def test_parameters_in_its_layers_are_the_blocks_without_the_embedding(engine, text, verdict):
+    got = decide(engine, text)
+    assert got[1] == verdict, got[3]
