@@ -157,3 +157,8 @@ def subjects(text: str, names) -> tuple:
     of another model), "Llama-style blocks", "two Llama 2 7B models"."""
     return tuple(n for n in names if not _COMPONENT_AFTER.match(text, n[1])
                  and not _MANY_BEFORE.search(text[max(0, n[0] - 12):n[0]]))
+
+
+# models named side by side ("A vs B", "A, B"), and the figures after them (a range is one)
+PARALLEL = re.compile(r"\s*(?:,|vs\.?|versus|and|or|to|&|/)\s*", re.I)
+FIGURES = re.compile(r"\d[\d.,]*(?:\s*(?:to|–|—|-)\s*\d[\d.,]*)?")

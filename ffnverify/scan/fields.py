@@ -15,6 +15,7 @@ from ffnverify.catalogue.families import SIBLINGS
 from ffnverify.claims.signatures import SIGNATURES
 from ffnverify.scan import precision, words
 from ffnverify.scan.arithmetic import is_op, is_word
+from ffnverify.scan.binding import FIGURES, PARALLEL
 from ffnverify.scan.detect import consistent, elided_names, near_misses, other_names, size_of
 from ffnverify.scan.figure import range_ends
 from ffnverify.scan.numbers import Tok, literal
@@ -78,8 +79,6 @@ def _clause_start(text: str, at: int) -> int:
     return last
 
 
-_PARALLEL = re.compile(r"\s*(?:,|vs\.?|versus|and|or|to|&|/)\s*", re.I)  # names side by side
-_FIGURES = re.compile(r"\d[\d.,]*(?:\s*(?:to|–|—|-)\s*\d[\d.,]*)?")  # a range is one
 
 
 def _owner(names, text, at) -> tuple[str | None, bool | None]:
@@ -102,8 +101,8 @@ def _owner(names, text, at) -> tuple[str | None, bool | None]:
         # with is not the subject; the nearest one not so named is the likelier owner
         subjects = [n for n in before if not words.COMPARED_WITH.search(
             text, max(0, n[0] - 32), n[0])]
-        side = len(before) > 1 and _PARALLEL.fullmatch(text, before[-2][1], before[-1][0]) \
-            and len(_FIGURES.findall(text, before[-1][1])) > 1  # "A vs B: 32 vs 40", not
+        side = len(before) > 1 and PARALLEL.fullmatch(text, before[-2][1], before[-1][0]) \
+            and len(FIGURES.findall(text, before[-1][1])) > 1  # "A vs B: 32 vs 40", not
         return (subjects or before)[-1][2], None if side else False  # "A, B have 7 to 8B"
     earlier = [n for n in names if n[1] <= mine[0][0]]
     if earlier and re.fullmatch(r"[\s,]*(?:and|or|&|as well as)[\s,]*(?:both\s+)?",
@@ -265,7 +264,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
     """Parts for `model field number` statements; the fields no claim function reads;
     and the figures that are names (a size repeating the model's name)."""
     parts, missing, name_figs = [], [], set()
-    given = {}  # lhs -> [(index in parts, the figure's value)]: one field given two values
+    given = {}  # lhs -> [(index in parts, the figure)]: one field given two values
     # ("config.json says 28672 but the yml wants 86016") contrasts them; neither is read
     fields = fields_in(text)
     index = {id(t): i for i, t in enumerate(toks)}
@@ -399,10 +398,11 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
             part = Part(part.strict, f"({part.lenient} or {lhs_list[0]} {op[0]}= {literal(edge)})",
                         False, part.figures, part.reading + " (its nominal size, at its rounding)")
         parts.append(part)
-        given.setdefault(lhs_list[0], []).append((len(parts) - 1, cand.value))
+        given.setdefault(lhs_list[0], []).append((len(parts) - 1, cand))
     if not any(p.sure for p in parts):  # a field bound by its noun: the symbols beside it
         parts += _by_symbol(toks, text, owners, nums, used, index)  # are its premises
-    contrasted = {k for lhs, got in given.items() if len({v for _, v in got}) > 1 for k, _ in got}
+    contrasted = {k for got in given.values() if not precision.one_value([t for _, t in got])
+                  for k, _ in got}
     for lhs, got in given.items():
         if any(k in contrasted for k, _ in got):
             missing.append(f"{lhs} given two values (a contrast, not a claim of both)")

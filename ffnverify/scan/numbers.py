@@ -81,6 +81,7 @@ def _fraction(m) -> str:
 # a byte unit spelled out after a figure ("140 gigabytes", "512 kibibytes"): its symbol
 _SPELLED_BYTES = re.compile(r"(?<=\d)(\s?)(kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?\b",
                             re.I)
+_NAME_DASH = re.compile(r"(?<=[A-Za-z]{2})(\d{0,2}(?:\.\d)?)[\u2013\u2014](?=\d{1,3}(?:\.\d)?[BbMm]\b)")
 _BYTE_SYMBOL = {"kilo": "KB", "mega": "MB", "giga": "GB", "tera": "TB", "kibi": "KiB",
                 "mebi": "MiB", "gibi": "GiB", "tebi": "TiB"}
 
@@ -109,6 +110,8 @@ def normalise(text: str) -> str:
         lang = european.language(text)  # German, French, Spanish: figures and words
         if lang:  # the English way (`european`)
             text = european.to_english(text, lang)
+    if "\u2013" in text or "\u2014" in text:  # a dash inside a name ("LLama2–7b"), not a
+        text = _NAME_DASH.sub(r"\1-", text)  # range ("32–40B", "Llama 2 7B–70B")
     if "\u2010" in text or "\u2011" in text:  # a (non-breaking) hyphen as typeset pages
         text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:

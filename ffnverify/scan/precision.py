@@ -191,3 +191,11 @@ def _mantissa(t: Tok) -> Fraction:
         return Fraction(m.group().replace(",", ""))
     except (ValueError, ZeroDivisionError):
         return t.value
+
+
+def one_value(figs) -> bool:
+    """Whether figures state one value: each within half a unit of the other's last digit
+    ("6738411520 (6.74 B)" restates one count at a rounder precision; 28672 and 86016 are
+    two values, a contrast)."""
+    return all(abs(a.value - b.value) * 2 <= max(a.unit or 0, b.unit or 0)
+               for a in figs for b in figs)

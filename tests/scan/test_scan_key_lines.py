@@ -43,3 +43,21 @@ def test_a_token_vocabulary_binds_its_figure_by_its_noun(engine):
                          "vocabulary.")
     assert got[:2] == ("checked", "false") and "vocab(llama-2-7b) == 50000" in got[2], got[3]
     assert decide(engine, "Llama 2 7B has a 32,000-token vocabulary.")[:2] == ("checked", "true")
+
+
+def test_one_value_restated_rounder_is_no_contrast():
+    from ffnverify.scan.numbers import tokens
+    from ffnverify.scan.precision import one_value
+
+    def figs(text):
+        return [t for t in tokens(text) if t.kind == "NUM"]
+
+    assert one_value(figs("6738411520 (6.74 B)"))
+    assert not one_value(figs("28672 but 86016"))
+    assert not one_value(figs("6738411520 (6.75 B)"))
+
+
+def test_a_count_restated_rounder_is_read_not_set_aside_as_a_contrast(engine):
+    from tests.scan.verdicts import decide
+    got = decide(engine, "So Llama 2 7B has 6738415616 (6.74 B) parameters.")
+    assert "given two values" not in got[3]["detail"] and got[1] == "true", got[3]

@@ -58,3 +58,18 @@ def test_a_named_model_at_a_format_is_a_size_to_confirm(engine, text, verdict):
 
 def test_a_model_without_a_format_is_no_size(engine):
     assert decide(engine, "Llama 3 8B is 16GB.")[0] == "unchecked"
+
+
+@pytest.mark.parametrize("written, model", [
+    ("this LLama2–7b is big", "llama-2-7b"), ("Mistral—7B is small", "mistral-7b"),
+    ("Qwen2.5–7B is", "qwen2.5-7b"),
+])
+def test_a_dash_inside_a_name_is_its_hyphen(written, model):
+    from ffnverify.scan.detect import models
+    assert [n for _, _, n in models(normalise(written))] == [model]
+
+
+@pytest.mark.parametrize("written", ["sizes 7B–70B", "between 7B—13B", "Llama 2–7B has",
+                                     "32–40 layers"])
+def test_a_dash_between_sizes_or_figures_stays_a_range(written):
+    assert normalise(written) == written
