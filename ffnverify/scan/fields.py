@@ -552,10 +552,10 @@ def _written_with(names, model: str, t: Tok, text: str) -> bool:
     return any(pat.search(text[s:e]) for s, e in spans)
 
 
-def names_size(t: Tok, model: str) -> bool:
-    """Whether figure t is a size its name writes (70B of llama-2-70b; 7B of mixtral-8x7b,
-    not the 56B of eight, which is a claim)."""
-    m = re.search(r"x(\d+)([bm])$", model)
+def names_size(t: Tok, model: str, cell: bool = False) -> bool:
+    """Whether figure t is a size its name writes (70B of llama-2-70b; in a table cell, 7B
+    of mixtral-8x7b; in prose "experts of 7B parameters each" is the myth it is)."""
+    m = re.search(r"x(\d+)([bm])$", model) if cell else None
     sizes = {size_of(model), int(m[1]) * 10 ** (9 if m[2] == "b" else 6) if m else None}
     return t.scale in ("B", "M", "billion", "million", "bn") and t.value in sizes \
         and t.unit >= _name_unit(model)  # "175.0B": a measurement

@@ -111,7 +111,7 @@ def row_claims(header, cells, text="", toks=(), subject=None, origin="",
             if len(scaled) != 1 or scaled[0].scale == "":
                 continue
             t = scaled[0]
-        if names_size(t, model) and ((func in (None, "params_total")
+        if names_size(t, model, cell=True) and ((func in (None, "params_total")
                                       and (words.SIZE_HEADER.match(head) or func is None))
                                       or (func in ("params_total", "params_active")
                                       and not sure)):

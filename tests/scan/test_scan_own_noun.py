@@ -9,8 +9,8 @@ import pytest
 
 @pytest.mark.parametrize("text, status, verdict, claim_has, claim_lacks", [
     ("Mixtral 8x22B is a sparse MoE model: eight experts of 22B parameters each, with two "
-     "experts routed per token.", "checked", "true", "active_experts(mixtral-8x22b) == 2",
-     "22000000000"),  # the 22B repeats the name's (`fields.names_size`): a name, no figure
+     "experts routed per token.", "suggested", "true", "active_experts(mixtral-8x22b) == 2",
+     "22000000000"),
     ("Mixtral 8x7B has three experts used per token.", "checked", "false",
      "active_experts(mixtral-8x7b) == 3", "experts(mixtral-8x7b) == 3 "),
     ("Mixtral 8x7B has 8 experts routed by a gating network.", "checked", "true",
