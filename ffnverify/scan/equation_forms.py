@@ -7,8 +7,11 @@
   word (K for M, M for B: a factor of 1000) explains. Not read.
 - `inverse(lhs, result)`: "ratio = 0.099 = ~10×": a fraction below 1 said as a factor
   (`10×`) is the factor it divides by, so `1 / (lhs)` is also read against the factor.
+- `scaled_result(left, result)`: "13B × 2 = 26" (a unit the scan does not know, or none,
+  after the 26): a bare result beside terms in one scale is also read in that scale.
 """
 
+from dataclasses import replace
 from fractions import Fraction
 
 from ffnverify.scan.numbers import SCALES
@@ -37,3 +40,15 @@ def inverse(lhs: str, value: Fraction | None, right) -> tuple[str, object] | Non
         return None
     factor = (right[0].ratio and len(right) == 1) or [t.text for t in right[1:]] == ["×"]
     return (f"1 / ({lhs})", right[0]) if factor and not right[0].scale else None
+
+
+def scaled_result(left, result):
+    """The result read in the one scale the left side's figures carry (`13B × 2 = 26`: 26B),
+    when the result is a bare number; else None."""
+    if result.kind != "NUM" or result.scale or result.power or result.ratio or result.money:
+        return None
+    scales = {t.scale for t in left if t.kind == "NUM" and t.scale}
+    if len(scales) != 1 or next(iter(scales)) not in SCALES or not result.unit:
+        return None
+    k = SCALES[next(iter(scales))]
+    return replace(result, value=result.value * k, unit=result.unit * k, scale=next(iter(scales)))

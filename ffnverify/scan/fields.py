@@ -79,8 +79,6 @@ def _clause_start(text: str, at: int) -> int:
     return last
 
 
-
-
 def _owner(names, text, at) -> tuple[str | None, bool | None]:
     """The model a figure at `at` is said of, and whether the grammar gives it: the only
     model the sentence names, or the one that opens the figure's own clause ("Unlike
@@ -176,7 +174,8 @@ def params_lhs(model: str, part: str, per_layer: bool) -> tuple[list[str], bool]
                 ], True
     if part in _PARTS:
         return [f"params_total({model}, part={part})"], True
-    return [f"params_total({model})"], False  # "trainable": most likely the total
+    # "trainable": most likely the total; "W_Q accounts for 2.4M": a part it cannot tell
+    return None if part == "a part's" else ([f"params_total({model})"], False)
 
 
 def _routed(model: str) -> bool:
@@ -347,7 +346,7 @@ def model_claims(toks, text, names, given_sure: bool = True) -> tuple[list, list
                 continue
             got = params_lhs(model, scope, per_layer)
             if got is None:
-                missing.append(f"{scope} parameters per layer")
+                missing.append(f"{scope} parameters" + (" per layer" if per_layer else ""))
                 continue
             lhs_list, scope_clear = got
             if scope == "" and not per_layer and (_ALL_BLOCKS.search(

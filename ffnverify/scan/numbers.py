@@ -82,6 +82,7 @@ def _fraction(m) -> str:
 _SPELLED_BYTES = re.compile(r"(?<=\d)(\s?)(kilo|mega|giga|tera|kibi|mebi|gibi|tebi)bytes?\b",
                             re.I)
 _NAME_DASH = re.compile(r"(?<=[A-Za-z]{2})(\d{0,2}(?:\.\d)?)[\u2013\u2014](?=\d{1,3}(?:\.\d)?[BbMm]\b)")
+_CYRILLIC_BYTES = re.compile(r"(?<=\d)(\s?)([ГМКТ])(и?)Б(?![А-Яа-яЁё])")  # "26 ГБ", "512 КиБ"
 _BYTE_SYMBOL = {"kilo": "KB", "mega": "MB", "giga": "GB", "tera": "TB", "kibi": "KiB",
                 "mebi": "MiB", "gibi": "GiB", "tebi": "TiB"}
 
@@ -116,6 +117,9 @@ def normalise(text: str) -> str:
         text = text.replace("\u2010", "-").replace("\u2011", "-")  # write "Qwen1.5‑MoE"
     if "$" in text:
         text = _dollars(text)
+    if "Б" in text:  # Russian byte units: ГБ is GB, ГиБ GiB
+        text = _CYRILLIC_BYTES.sub(lambda m: m.group(1) + "GMKT"["ГМКТ".index(m.group(2))]
+                                   + ("i" if m.group(3) else "") + "B", text)
     if "yte" in text or "YTE" in text:
         text = _SPELLED_BYTES.sub(lambda m: m.group(1) + _BYTE_SYMBOL[m.group(2).lower()], text)
     text = _ITALIC.sub(r"\1", text)

@@ -117,12 +117,12 @@ SCOPES = [  # (pattern, part of the model) — first match wins
                 r"(?:token|forward pass)\b|\bparam(?:eter)?s? per token\b", re.I), "active"),
     (re.compile(r"\b(?:ffn|mlp|feed[- ]?forward|expert)s?\b", re.I), "ffn"),
     (re.compile(r"\battention\b|\bself-attention\b|\bq,? ?k,? ?v\b", re.I), "attention"),
-    (re.compile(r"\b(?:embedding|embeddings|vocab(?:ulary)? matri)", re.I), "embedding"),
-    (re.compile(r"\b(?:lm[- ]head|output (?:layer|projection|head)|unembedding)\b", re.I),
-     "lm_head"),
+    (re.compile(r"\b(?:embeddings?|vocab(?:ulary)? matri|W_E\b|wte\b|embed_tokens)", re.I), "embedding"),
+    (re.compile(r"\b(?:lm[- _]head|output (?:layer|projection|head)|unembedding|W_U)\b", re.I),
+     "lm_head"),  # W_E, W_U: the embedding and unembedding as TransformerLens names them
     (re.compile(r"\b(?:norm|norms|layernorm|rmsnorm)\b", re.I), "norms"),
     (re.compile(r"\b(?:trainable|learnable)\b", re.I), "unsure"),
-    # the whole count, said so: not the active parameters of a mixture of experts
+    (re.compile(r"(?<!layers )(?<!blocks )\baccounts? for\b", re.I), "a part's"),  # unnamed
     (re.compile(r"\b(?:total|in all|overall|all told|altogether)\b", re.I), "total"),
 ]
 
