@@ -372,7 +372,8 @@ def _compared(left, op, right, at) -> Part | None:
                 f"approx({lhs}, {num(shared)}, abs={literal(shared.unit / 2)})"  # 856M: ±0.5M
             strict = f"({strict} or {scaled})"
             loose = f"({loose} or {precision.lenient(lhs, hedged_tok(shared) if hedge else shared)})"
-    up = equation_forms.scaled_result(left, rhs_side[0]) if single else None
+    lone = [t for t in rhs_side if not is_op(t, "(", ")")]  # "(13B × 2 = 26)": one figure
+    up = equation_forms.scaled_result(left, lone[0]) if len(lone) == 1 else None
     if up is not None:  # "13B × 2 = 26": the result in the terms' billions
         alt = precision.lenient(lhs, hedged_tok(up) if approx else up)
         strict, loose = f"({strict} or {alt})", f"({loose} or {alt})"
