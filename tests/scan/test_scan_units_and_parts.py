@@ -29,6 +29,8 @@ def test_a_russian_word_is_no_unit():
     ("So 13B × 2 = 26, in billions of bytes.", "true"),
     ("So 13B × 2 = 28, in billions of bytes.", "false"),
     ("So 2 × 3 = 7.", "false"),  # no scale on the left: the result as written
+    ("The weights (13B × 2 = 26) in billions of bytes.", "true"),
+    ("The weights (13B × 2 = 28) in billions of bytes.", "false"),
 ])
 def test_a_result_is_read_in_its_unit_or_the_terms_scale(engine, text, verdict):
     got = decide(engine, text)
