@@ -163,7 +163,7 @@ AREAS = {
             "test_scan_equation_forms", "test_scan_expert_pool", "test_scan_spelled_units",
             "test_scan_width_rule", "test_scan_context_setting", "test_scan_key_lines",
             "test_scan_inline_units", "test_scan_moe_name_size", "test_scan_side_by_side",
-            "test_scan_units_and_parts")],
+            "test_scan_units_and_parts", "test_scan_equation_forms_mutants")],
     ),
     # the claim language: its lexer and parser, the model functions, reading claim files,
     # printing what a file holds (test_hostile_files is left out: it runs the audit from
