@@ -374,12 +374,11 @@ def _compared(left, op, right, at) -> Part | None:
             loose = f"({loose} or {precision.lenient(lhs, hedged_tok(shared) if hedge else shared)})"
     lone = [t for t in rhs_side if not is_op(t, "(", ")")]  # "(13B × 2 = 26)": one figure
     up = equation_forms.scaled_result(left, lone[0]) if len(lone) == 1 else None
-    if up is not None:  # "13B × 2 = 26": the result in the terms' billions
-        alt = precision.lenient(lhs, hedged_tok(up) if approx else up)
-        strict, loose = f"({strict} or {alt})", f"({loose} or {alt})"
     inv = equation_forms.inverse(lhs, _value(left), right)
-    if inv:  # "0.099 = ~10×": the factor it divides by
-        alt = precision.lenient(inv[0], hedged_tok(inv[1]) if approx else inv[1])
+    # more charitable readings of the same equation: "13B × 2 = 26" with the result in the
+    # terms' billions, "0.099 = ~10×" as the factor it divides by
+    for side, t in ([(lhs, up)] if up is not None else []) + ([inv] if inv else []):
+        alt = precision.lenient(side, hedged_tok(t) if approx else t)
         strict, loose = f"({strict} or {alt})", f"({loose} or {alt})"
     return Part(strict, loose, not leans, figs, f"arithmetic as written: {strict}")
 

@@ -5,7 +5,7 @@
   size to its layers × width. A lone count with a scale word on the left, bare numbers
   on the right, and the two apart by more than `LABEL_GAP`: more than any slip of a scale
   word (K for M, M for B: a factor of 1000) explains. Not read.
-- `inverse(lhs, result)`: "ratio = 0.099 = ~10×": a fraction below 1 said as a factor
+- `inverse(lhs, value, right)`: "ratio = 0.099 = ~10×": a fraction below 1 said as a factor
   (`10×`) is the factor it divides by, so `1 / (lhs)` is also read against the factor.
 - `scaled_result(left, result)`: "13B × 2 = 26" (a unit the scan does not know, or none,
   after the 26): a bare result beside terms in one scale is also read in that scale.
@@ -48,7 +48,8 @@ def scaled_result(left, result):
     if result.kind != "NUM" or result.scale or result.power or result.ratio or result.money:
         return None
     scales = {t.scale for t in left if t.kind == "NUM" and t.scale}
-    if len(scales) != 1 or next(iter(scales)) not in SCALES or not result.unit:
+    if len(scales) != 1 or not scales <= SCALES.keys() or not result.unit:
         return None
-    k = SCALES[next(iter(scales))]
-    return replace(result, value=result.value * k, unit=result.unit * k, scale=next(iter(scales)))
+    (scale,) = scales
+    k = SCALES[scale]
+    return replace(result, value=result.value * k, unit=result.unit * k, scale=scale)

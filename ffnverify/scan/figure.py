@@ -284,11 +284,11 @@ def range_ends(toks, i) -> tuple[int, int] | None:
     return None
 
 
-_MOVED = {"from", "increase", "increases", "increased", "grow", "grows", "grew", "expand",
-          "expands", "expanded", "raise", "raises", "raised", "cut", "cuts", "reduce",
-          "reduces", "reduced", "drop", "drops", "dropped", "go", "goes", "went", "change",
-          "changes", "changed", "rounded", "round", "up", "down", "scale", "scales", "scaled",
-          "shrink", "shrinks", "shrunk", "=", "→"}
+# words of a change before "N to M", beside the scan's words for less and more
+# (`words.REDUCE`, `words.INCREASE`: "cut", "reduces", "grows", "increased")
+_MOVED = {"from", "grew", "expand", "expands", "expanded", "raise", "raises", "raised", "go",
+          "goes", "went", "change", "changes", "changed", "rounded", "round", "up", "down",
+          "scale", "scales", "scaled", "shrink", "shrinks", "shrunk", "=", "→"}
 
 
 def _bare_pair(toks, lo, hi) -> bool:
@@ -300,8 +300,8 @@ def _bare_pair(toks, lo, hi) -> bool:
         return False
     if (a.scale and a.scale != b.scale) or a.ratio or b.ratio:
         return False
-    before = toks[lo - 1] if lo > 0 else None
-    return before is None or before.text.lower() not in _MOVED
+    word = toks[lo - 1].text.lower() if lo > 0 else ""
+    return not (word in _MOVED or words.REDUCE.match(word) or words.INCREASE.match(word))
 
 
 def compare(choices: list[list[Term]], result: Tok, op: str = "",
